@@ -1,0 +1,238 @@
+"""Decisions as actions: one fixed discrete action space, the legal-action
+mask and ``step`` (the pgx/OpenSpiel-style core API over one state record).
+
+=================  ==========  ==============================================
+action             index       meaning (phase)
+=================  ==========  ==============================================
+SELECT_PIECE k     0..31       crustal phases A/E: pick crustal or platform k
+                               to move; control phase H: attempt to
+                               neutralize crustal k (15.4)
+SELECT_UNIT u      32..127     movement phases B/D/F: pick unit u to move;
+                               combat phases C/G: resolve the combat in u's
+                               hex (12.7; u = first attacker there)
+COMBINE_WITH v     128..223    B/F: counter v joins the selected infantry (10.0)
+MANEUVER m         224..238    A/E: maneuver m of the selected piece (see
+                               crustal_movement); B/D/F: m = 0..5 steps the
+                               selected unit one hex in direction m (8.1)
+SPLIT              239         B/F: split one squad off the selected infantry
+END_PIECE          240         end the selected piece's or unit's move
+END_PHASE          241         end the phase (movement, control phases)
+=================  ==========  ==============================================
+
+``action_error`` is the single legality check: the mask is exactly the
+actions whose error is OK, and ``step`` refuses (returns the error code,
+leaving the state untouched) any other.
+"""
+import numpy as np
+
+from ._jit import jit
+from .breakdowns import can_combine, can_split, combine, split
+from .combat import is_combat_leader, resolve_combat
+from .control import attempt_neutralize, can_neutralize
+from .crustal_movement import (NUM_MANEUVERS, can_move_piece, finish_piece, maneuver_cells,
+                               maneuver_legal, make_maneuver)
+from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE,
+                     ERR_CANNOT_NEUTRALIZE, ERR_CANNOT_SPLIT, ERR_COMBATS_PENDING, ERR_GAME_OVER,
+                     ERR_HEX_OCCUPIED, ERR_MANEUVER_NOT_FOR_PIECE, ERR_NEUTRALIZED,
+                     ERR_NO_SUCH_PIECE, ERR_NO_SUCH_UNIT, ERR_NOT_A_COMBAT, ERR_NOT_HOVERCRAFT,
+                     ERR_NOT_INFANTRY, ERR_NOT_YOUR_PIECE, ERR_NOT_YOUR_UNIT, ERR_NOTHING_SELECTED,
+                     ERR_PIECE_CANNOT_MOVE, ERR_PIECE_DONE, ERR_UNIT_DONE, ERR_WRONG_PHASE, OK)
+from .events import EV_ACTION, log_event
+from .regular_movement import finish_unit, step_error, step_unit
+from .rules_data import (CENTRAL, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_CONTROL, PHASE_OVER,
+                         PHASE_PLAYER, PHASE_Z_SECOND, PLATFORM, UNIT_IS_INFANTRY, UNIT_SIDE,
+                         Z_HOVERCRAFT)
+from .sequence import (advance, begin_phase, end_phase, is_combat_phase, is_crustal_phase,
+                       is_movement_phase, piece_movable_by)
+from .state import MAX_PIECES, MAX_UNITS, PF_DONE, PF_STARTED, UF_DONE, UF_STARTED
+from .victory import check_engineers
+
+A_SELECT_PIECE = 0
+A_SELECT_UNIT = A_SELECT_PIECE + MAX_PIECES
+A_COMBINE = A_SELECT_UNIT + MAX_UNITS
+A_MANEUVER = A_COMBINE + MAX_UNITS
+A_SPLIT = A_MANEUVER + NUM_MANEUVERS
+A_END_PIECE = A_SPLIT + 1
+A_END_PHASE = A_END_PIECE + 1
+NUM_ACTIONS = A_END_PHASE + 1
+
+
+@jit
+def _piece_select_error(s, k):
+    if k == s["sel_piece"]:
+        return ERR_ALREADY_SELECTED
+    kind = s["piece_kind"][k]
+    if kind == NO_PIECE or kind == CENTRAL:
+        return ERR_NO_SUCH_PIECE
+    if s["piece_neutralized"][k]:
+        return ERR_NEUTRALIZED
+    if not piece_movable_by(s, k, PHASE_PLAYER[s["phase"]]):
+        return ERR_NOT_YOUR_PIECE
+    if s["piece_flags"][k] & PF_DONE:
+        return ERR_PIECE_DONE
+    if not can_move_piece(s, k):
+        return ERR_PIECE_CANNOT_MOVE
+    return OK
+
+
+@jit
+def _unit_select_error(s, u):
+    if u == s["sel_unit"]:
+        return ERR_ALREADY_SELECTED
+    t = s["unit_type"][u]
+    if t == NO_UNIT:
+        return ERR_NO_SUCH_UNIT
+    if UNIT_SIDE[t] != PHASE_PLAYER[s["phase"]]:
+        return ERR_NOT_YOUR_UNIT
+    if s["phase"] == PHASE_Z_SECOND and t != Z_HOVERCRAFT:
+        return ERR_NOT_HOVERCRAFT
+    if (s["unit_flags"][u] & UF_DONE) or s["unit_moves"][u] <= 0:
+        return ERR_UNIT_DONE
+    return OK
+
+
+@jit
+def action_error(s, a):
+    """Why action ``a`` is illegal now, or OK (0)."""
+    p = s["phase"]
+    if p == PHASE_OVER:
+        return ERR_GAME_OVER
+    if a < 0 or a >= NUM_ACTIONS:
+        return ERR_BAD_ACTION
+    if a < A_SELECT_UNIT:
+        k = a - A_SELECT_PIECE
+        if is_crustal_phase(p):
+            return _piece_select_error(s, k)
+        if p == PHASE_CONTROL:
+            return OK if can_neutralize(s, k) else ERR_CANNOT_NEUTRALIZE
+        return ERR_WRONG_PHASE
+    if a < A_COMBINE:
+        u = a - A_SELECT_UNIT
+        if is_movement_phase(p):
+            return _unit_select_error(s, u)
+        if is_combat_phase(p):
+            return OK if is_combat_leader(s, u) else ERR_NOT_A_COMBAT
+        return ERR_WRONG_PHASE
+    if a < A_MANEUVER:
+        if not is_movement_phase(p) or p == PHASE_Z_SECOND:
+            return ERR_WRONG_PHASE
+        if s["sel_unit"] < 0:
+            return ERR_NOTHING_SELECTED
+        u = s["sel_unit"]
+        if not UNIT_IS_INFANTRY[s["unit_type"][u]]:
+            return ERR_NOT_INFANTRY
+        return OK if can_combine(s, u, a - A_COMBINE) else ERR_CANNOT_COMBINE
+    if a < A_SPLIT:
+        m = a - A_MANEUVER
+        if is_crustal_phase(p):
+            k = s["sel_piece"]
+            if k < 0:
+                return ERR_NOTHING_SELECTED
+            if maneuver_legal(s, k, m):
+                return OK
+            out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
+            if maneuver_cells(s, k, m, out) == 0:
+                return ERR_MANEUVER_NOT_FOR_PIECE
+            return ERR_HEX_OCCUPIED
+        if is_movement_phase(p):
+            if s["sel_unit"] < 0:
+                return ERR_NOTHING_SELECTED
+            if m >= 6:
+                return ERR_MANEUVER_NOT_FOR_PIECE
+            return step_error(s, s["sel_unit"], m)
+        return ERR_WRONG_PHASE
+    if a == A_SPLIT:
+        if not is_movement_phase(p) or p == PHASE_Z_SECOND:
+            return ERR_WRONG_PHASE
+        u = s["sel_unit"]
+        if u < 0:
+            return ERR_NOTHING_SELECTED
+        if not UNIT_IS_INFANTRY[s["unit_type"][u]]:
+            return ERR_NOT_INFANTRY
+        return OK if can_split(s, u) else ERR_CANNOT_SPLIT
+    if a == A_END_PIECE:
+        if is_crustal_phase(p):
+            return OK if s["sel_piece"] >= 0 else ERR_NOTHING_SELECTED
+        if is_movement_phase(p):
+            return OK if s["sel_unit"] >= 0 else ERR_NOTHING_SELECTED
+        return ERR_WRONG_PHASE
+    # A_END_PHASE
+    if is_combat_phase(p):
+        return ERR_COMBATS_PENDING
+    return OK
+
+
+@jit
+def legal_action_mask(s, mask):
+    """Fill boolean ``mask`` (NUM_ACTIONS) with the legal actions of the player to move."""
+    for a in range(NUM_ACTIONS):
+        mask[a] = action_error(s, a) == OK
+
+
+@jit
+def current_player(s):
+    """0 Ziegler, 1 Technocrat, -1 when the game is over."""
+    return PHASE_PLAYER[s["phase"]]
+
+
+@jit
+def apply_action(s, a, ev, ev_n):
+    """Apply a legal action (no check; use ``step``)."""
+    p = s["phase"]
+    log_event(ev, ev_n, EV_ACTION, a, PHASE_PLAYER[p], s["turn"], p, 0)
+    s["n_actions"] += 1
+    if a < A_SELECT_UNIT:
+        k = a - A_SELECT_PIECE
+        if p == PHASE_CONTROL:
+            attempt_neutralize(s, k, ev, ev_n)
+        else:
+            j = s["sel_piece"]
+            if j >= 0:
+                if s["piece_flags"][j] & PF_STARTED:
+                    finish_piece(s, j)
+            s["sel_piece"] = k
+    elif a < A_COMBINE:
+        u = a - A_SELECT_UNIT
+        if is_combat_phase(p):
+            resolve_combat(s, s["unit_cell"][u], ev, ev_n)
+        else:
+            v = s["sel_unit"]
+            if v >= 0 and (s["unit_flags"][v] & UF_STARTED):
+                finish_unit(s, v)
+            s["sel_unit"] = u
+    elif a < A_MANEUVER:
+        combine(s, s["sel_unit"], a - A_COMBINE, ev, ev_n)
+    elif a < A_SPLIT:
+        if is_crustal_phase(p):
+            make_maneuver(s, s["sel_piece"], a - A_MANEUVER, ev, ev_n)
+        else:
+            step_unit(s, s["sel_unit"], a - A_MANEUVER, ev, ev_n)
+    elif a == A_SPLIT:
+        split(s, s["sel_unit"], ev, ev_n)
+    elif a == A_END_PIECE:
+        if is_crustal_phase(p):
+            finish_piece(s, s["sel_piece"])
+        else:
+            finish_unit(s, s["sel_unit"])
+    else:
+        end_phase(s, ev, ev_n)
+    if not check_engineers(s, ev, ev_n):
+        advance(s, ev, ev_n)
+
+
+@jit
+def step(s, a, ev, ev_n):
+    """Apply action ``a`` if legal; return OK, or the error code with ``s`` unchanged."""
+    err = action_error(s, a)
+    if err != OK:
+        return err
+    apply_action(s, a, ev, ev_n)
+    return OK
+
+
+@jit
+def start(s, ev, ev_n):
+    """Begin play of a freshly set-up state at its turn and phase (4.0)."""
+    begin_phase(s, s["phase"], ev, ev_n)
+    if not check_engineers(s, ev, ev_n):
+        advance(s, ev, ev_n)

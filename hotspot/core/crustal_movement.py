@@ -1,0 +1,193 @@
+"""Crustal and attack platform movement (6.0) with collisions (7.0).
+
+A selected piece makes one *maneuver* per action:
+
+====================  =========================================================
+maneuver              pieces and rule
+====================  =========================================================
+STEP d (0..5)         one-hex crustal (6.3, one hex per action, up to 3; 6.10
+                      and D11: 1 on turn 1), attack platform (6.7, up to 4),
+                      triangular crustal shifts one hex (6.5a)
+FORWARD               two-hex and long crustal, two hexes straight ahead
+                      (6.4a, 6.6a); stops after one on a collision (7.3)
+TURN_LEFT / RIGHT     two-hex crustal: front one hex forward, rear swings into
+                      a hex adjacent to the old and new front (6.4b); after a
+                      collision of the front hex the rear still swings by
+                      default (7.3), or not (example six of 7.6): D10
+ROTATE p cw / ccw     triangular: 120 degrees about its hex in slot p (6.5b,
+                      D8); long: 60 degrees about its centre, slot 1 (6.6b)
+====================  =========================================================
+
+6.2/6.8: every hex a piece enters must be molten (or its own); 7.3: a
+collision ends the piece's movement for the phase.  6.9/D3: off-map hexes may
+be entered; a piece wholly off the map leaves play at once.
+"""
+import numpy as np
+
+from ._jit import jit
+from .collisions import collide_entering
+from .events import EV_PIECE_MOVE, log_event
+from .hexgrid import NEIGHBOUR
+from .pieces import facing, relocate
+from .rules_data import LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PLATFORM, TRIANGULAR, TWO_HEX
+from .state import PF_DONE, PF_STARTED
+
+M_STEP = 0  # + direction 0..5
+M_FORWARD = 6
+M_TURN_LEFT = 7
+M_TURN_RIGHT = 8
+M_ROTATE = 9  # + 2 * pivot slot + (0 clockwise, 1 counter-clockwise)
+NUM_MANEUVERS = 15
+
+
+@jit
+def _rotated(pivot, cell, turn):
+    """The cell adjacent to ``pivot`` in the direction of ``cell`` turned by ``turn`` sixths."""
+    for d in range(6):
+        if NEIGHBOUR[pivot, d] == cell:
+            return NEIGHBOUR[pivot, (d + turn) % 6]
+    return -1
+
+
+@jit
+def maneuver_cells(s, k, m, out):
+    """Where maneuver ``m`` takes piece ``k``: fills ``out[i]`` with the cells
+    (slot for slot) after each of its sub-steps and returns how many sub-steps
+    (0 if the maneuver is not one this piece can make)."""
+    kind = s["piece_kind"][k]
+    cells = s["piece_cells"][k]
+    for i in range(2):
+        for j in range(MAX_PIECE_CELLS):
+            out[i, j] = -1
+    if kind == ONE_HEX or kind == PLATFORM:
+        if m < 6 and s["piece_moves"][k] > 0:
+            out[0, 0] = NEIGHBOUR[cells[0], m]
+            return 1
+        return 0
+    if kind == TRIANGULAR:
+        if m < 6:  # 6.5a: one hex in any direction, shape kept
+            for j in range(3):
+                out[0, j] = NEIGHBOUR[cells[j], m]
+            return 1
+        if m >= M_ROTATE:  # 6.5b, D8
+            p = (m - M_ROTATE) // 2
+            turn = 2 if (m - M_ROTATE) % 2 == 0 else 4
+            for j in range(3):
+                out[0, j] = cells[j] if j == p else _rotated(cells[p], cells[j], turn)
+            return 1
+        return 0
+    if kind == TWO_HEX or kind == LONG:
+        d = facing(s, k)
+        front = cells[0]
+        ahead = NEIGHBOUR[front, d]
+        if ahead < 0:
+            return 0
+        if m == M_FORWARD:  # 6.4a, 6.6a: two hexes straight ahead
+            out[0, 0] = ahead
+            out[0, 1] = front
+            out[1, 0] = NEIGHBOUR[ahead, d]
+            out[1, 1] = ahead
+            if kind == LONG:
+                out[0, 2] = cells[1]
+                out[1, 2] = front
+            return 2
+        if kind == TWO_HEX and (m == M_TURN_LEFT or m == M_TURN_RIGHT):  # 6.4b
+            side = 1 if m == M_TURN_LEFT else 5
+            out[0, 0] = ahead
+            out[0, 1] = cells[1]
+            out[1, 0] = ahead
+            out[1, 1] = NEIGHBOUR[front, (d + side) % 6]
+            return 2
+        if kind == LONG and (m == M_ROTATE + 2 or m == M_ROTATE + 3):  # 6.6b: about the centre
+            turn = 1 if m == M_ROTATE + 2 else 5
+            out[0, 1] = cells[1]
+            out[0, 0] = _rotated(cells[1], cells[0], turn)
+            out[0, 2] = _rotated(cells[1], cells[2], turn)
+            return 1
+    return 0
+
+
+@jit
+def _free_for(s, k, cells):
+    """6.2, 6.8: every cell inside the playable area and molten or k's own."""
+    for j in range(MAX_PIECE_CELLS):
+        c = cells[j]
+        if c == -1 and s["piece_cells"][k, j] == -1:
+            continue
+        if c < 0:
+            return False
+        b = s["board"][c]
+        if b >= 0 and b != k:
+            return False
+    return True
+
+
+@jit
+def maneuver_legal(s, k, m):
+    """True if piece k may make maneuver m now (geometry and free hexes)."""
+    out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
+    n = maneuver_cells(s, k, m, out)
+    if n == 0:
+        return False
+    if not _free_for(s, k, out[0]):
+        return False
+    if n == 2 and m != M_FORWARD and not _free_for(s, k, out[1]):
+        # a turn needs its swing hex free; a forward move whose second hex is
+        # blocked collides on its first hex and stops there (7.3)
+        return False
+    return True
+
+
+@jit
+def can_move_piece(s, k):
+    for m in range(NUM_MANEUVERS):
+        if maneuver_legal(s, k, m):
+            return True
+    return False
+
+
+@jit
+def make_maneuver(s, k, m, ev, ev_n):
+    """Carry out maneuver m of piece k (legality checked by the caller)."""
+    out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
+    n = maneuver_cells(s, k, m, out)
+    kind = s["piece_kind"][k]
+    s["piece_flags"][k] |= PF_STARTED
+    log_event(ev, ev_n, EV_PIECE_MOVE, k, m, 0, 0, 0)
+    collided = 0
+    for i in range(n):
+        if collided > 0:
+            # 7.3: movement ends at a collision; D10: a two-hex crustal may still turn
+            if not (kind == TWO_HEX and m != M_FORWARD and s["rules"]["two_hex_turn_after_collision"]):
+                break
+        if not _free_for(s, k, out[i]):
+            break
+        old = s["piece_cells"][k].copy()
+        if not relocate(s, k, out[i], ev, ev_n):
+            return
+        for j in range(MAX_PIECE_CELLS):  # D9: only hexes newly entered
+            c = out[i, j]
+            if c < 0:
+                continue
+            was = False
+            for q in range(MAX_PIECE_CELLS):
+                if old[q] == c:
+                    was = True
+            if not was:
+                collided += collide_entering(s, k, c, ev, ev_n)
+    if s["piece_kind"][k] == NO_PIECE:
+        return
+    if kind == ONE_HEX or kind == PLATFORM:
+        s["piece_moves"][k] -= 1
+        if collided > 0 or s["piece_moves"][k] <= 0:
+            finish_piece(s, k)
+    else:
+        finish_piece(s, k)
+
+
+@jit
+def finish_piece(s, k):
+    s["piece_flags"][k] |= PF_DONE
+    s["piece_moves"][k] = 0
+    if s["sel_piece"] == k:
+        s["sel_piece"] = -1

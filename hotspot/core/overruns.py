@@ -1,0 +1,39 @@
+"""Overruns and Close Infantry Assaults (11.0).
+
+11.1: Technocrat crawlers and heavy beamers may move through hexes holding
+only Ziegler infantry without stopping; no attack is made if they leave the
+hex that turn.  11.2 / D15: the Ziegler player always makes a Close Infantry
+Assault, one die per overrunning counter as it moves through the hex.  Project
+decision R11.2: the die is rolled when the counter leaves the hex (only then
+has it moved *through* it; a counter that stays attacks instead).
+"""
+from ._jit import jit
+from .dice import roll_die
+from .events import ELIM_CIA, SQUAD_LOST_CIA, ELIM_COMBAT
+from .rules_data import (CHART_CIA, CIA_OVERRUNNER_ELIMINATED, CIA_SQUAD_LOST, CIA_TABLE, NO_UNIT,
+                         UNIT_CAN_OVERRUN, UNIT_SIDE, Z_INFANTRY, ZIEGLER)
+from .units import count_units, eliminate_unit, has_units_other_than, lose_squad
+
+
+@jit
+def overrunnable(s, u, cell):
+    """11.1: may unit u move on through ``cell``?  (It holds Ziegler units, all infantry.)"""
+    if not UNIT_CAN_OVERRUN[s["unit_type"][u]]:
+        return False
+    return count_units(s, cell, ZIEGLER) > 0 and not has_units_other_than(s, cell, ZIEGLER, Z_INFANTRY)
+
+
+@jit
+def close_infantry_assault(s, u, ev, ev_n):
+    """11.2: one die for overrunning counter u leaving its hex.  Returns False if u is eliminated."""
+    if not s["rules"]["cia_enabled"]:
+        return True
+    cell = s["unit_cell"][u]
+    roll = roll_die(s, CHART_CIA, u, ev, ev_n)
+    result = CIA_TABLE[roll - 1]
+    if result == CIA_SQUAD_LOST:
+        lose_squad(s, cell, ZIEGLER, SQUAD_LOST_CIA, ELIM_COMBAT, ev, ev_n)
+    elif result == CIA_OVERRUNNER_ELIMINATED:
+        eliminate_unit(s, u, ELIM_CIA, ev, ev_n)
+        return False
+    return True

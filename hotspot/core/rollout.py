@@ -1,0 +1,70 @@
+"""Batch play in one compiled call: random legal play over a batch of states.
+
+``random_action`` is the compiled uniform random player (the random agent and
+the benchmarks use it).  The agent's own generator is separate from the dice,
+so a game is fixed by (scenario, dice seed, agent seeds).
+"""
+import numpy as np
+from numba import prange, njit
+
+from ._jit import jit
+from .actions import NUM_ACTIONS, apply_action, legal_action_mask
+from .events import EV_WIDTH
+from .rules_data import PHASE_OVER
+
+
+@jit
+def _splitmix(x):
+    x = x + np.uint64(0x9E3779B97F4A7C15)
+    z = x
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x, z ^ (z >> np.uint64(31))
+
+
+@jit
+def random_action(s, mask, rng, slot):
+    """A uniformly random legal action for state s; ``rng[slot]`` is the player's generator."""
+    legal_action_mask(s, mask)
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    rng[slot], z = _splitmix(rng[slot])
+    pick = int(z % np.uint64(n))
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@jit
+def play_random_one(s, rng, slot, max_actions):
+    """Random legal play of one game until it ends or ``max_actions``; returns actions taken."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    n = 0
+    while s["phase"] != PHASE_OVER and n < max_actions:
+        a = random_action(s, mask, rng, slot)
+        if a < 0:
+            break
+        apply_action(s, a, ev, ev_n)
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def play_random_batch(states, rng, max_actions):
+    """Random legal play of every game of a batch, in parallel over the cores.
+
+    ``rng`` holds one uint64 generator per game.  Returns the actions taken per game.
+    """
+    counts = np.zeros(states.shape[0], dtype=np.int64)
+    for i in prange(states.shape[0]):
+        counts[i] = play_random_one(states[i], rng, i, max_actions)
+    return counts

@@ -1,0 +1,290 @@
+"""Every number of the game in one place: units, crustal shapes, charts and the
+rules options (16.0, 2.2, D4-D7, D13, D14, D19).
+
+The tables are plain numpy arrays, computed once at import, and read by the
+compiled rules.  Everything a scenario or a balance test may change lives in
+the *rules options* record (``RULES_DTYPE``), which is stored inside every game
+state, so that a batch of games may mix options and a saved game carries the
+rules it was played under.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+import numpy as np
+
+# ---------------------------------------------------------------- sides (3.1)
+ZIEGLER = 0
+TECHNOCRAT = 1
+SIDE_NAMES = ("ziegler", "technocrat")
+
+# -------------------------------------------------------- unit types (2.2.1)
+NO_UNIT = 0
+Z_INFANTRY = 1
+Z_HOVERCRAFT = 2
+T_INFANTRY = 3
+T_CRAWLER = 4
+T_HEAVY_BEAMER = 5
+T_ENGINEER = 6
+NUM_UNIT_TYPES = 7
+UNIT_NAMES = ("none", "infantry", "hovercraft", "infantry", "crawler", "heavy_beamer", "engineer")
+UNIT_SIDE = np.array([-1, ZIEGLER, ZIEGLER, TECHNOCRAT, TECHNOCRAT, TECHNOCRAT, TECHNOCRAT], dtype=np.int8)
+UNIT_IS_INFANTRY = np.array([0, 1, 0, 1, 0, 0, 0], dtype=np.bool_)
+# 11.1: crawlers and heavy beamers may overrun Ziegler infantry
+UNIT_CAN_OVERRUN = np.array([0, 0, 0, 0, 1, 1, 0], dtype=np.bool_)
+# short letters for text rendering (upper case Technocrat, lower case Ziegler)
+UNIT_LETTERS = ("?", "i", "h", "I", "C", "B", "E")
+
+# ----------------------------------------------- crustals and platforms (2.2)
+NO_PIECE = 0
+CENTRAL = 1
+ONE_HEX = 2
+TWO_HEX = 3
+TRIANGULAR = 4
+LONG = 5
+PLATFORM = 6
+NUM_PIECE_KINDS = 7
+PIECE_NAMES = ("none", "central", "one_hex", "two_hex", "triangular", "long", "platform")
+PIECE_SIZE = np.array([0, 7, 1, 2, 3, 3, 1], dtype=np.int8)
+MAX_PIECE_CELLS = 3  # every movable piece has at most three hexes
+CENTRAL_PIECE = 0  # piece index 0 is always the Central Crustal (D2)
+
+# --------------------------------------------------------------- phases (4.0)
+PHASE_Z_CRUSTAL = 0  # A
+PHASE_Z_MOVE = 1  # B
+PHASE_Z_COMBAT = 2  # C
+PHASE_Z_SECOND = 3  # D
+PHASE_T_CRUSTAL = 4  # E
+PHASE_T_MOVE = 5  # F
+PHASE_T_COMBAT = 6  # G
+PHASE_CONTROL = 7  # H
+PHASE_OVER = 8
+NUM_PHASES = 9
+PHASE_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H", "-")
+PHASE_NAMES = (
+    "Ziegler crustal movement",
+    "Ziegler regular movement",
+    "Ziegler combat",
+    "Ziegler second movement",
+    "Technocrat crustal and attack platform movement",
+    "Technocrat regular movement",
+    "Technocrat combat",
+    "Crustal control",
+    "game over",
+)
+PHASE_PLAYER = np.array([ZIEGLER] * 4 + [TECHNOCRAT] * 4 + [-1], dtype=np.int8)
+
+# --------------------------------------------------------------- results (5.0)
+ONGOING = 0
+TECHNOCRAT_WIN = 1
+ZIEGLER_WIN = 2
+RESULT_NAMES = ("ongoing", "technocrat wins", "ziegler wins")
+
+# ------------------------------------------ Combat Results Table (16.0, D13)
+CRT_NE = 0
+CRT_C = 1
+CRT_X = 2
+CRT_RESULT_NAMES = ("NE", "C", "X")
+ODDS_NAMES = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1")
+# row = die roll - 1, column = odds index (1:3 .. 4:1); rows 4-6 completed by D13
+CRT = np.array(
+    [
+        [CRT_NE, CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C],
+        [CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X],
+        [CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X, CRT_X],
+        [CRT_NE, CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X],
+        [CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+        [CRT_C, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+    ],
+    dtype=np.int8,
+)
+
+# --------------------------------------- Close Infantry Assault Table (16.0)
+CIA_SQUAD_LOST = 0  # Ziegler infantry loses 1 attack factor
+CIA_NO_EFFECT = 1
+CIA_OVERRUNNER_ELIMINATED = 2
+CIA_RESULT_NAMES = ("ziegler squad lost", "no effect", "overrunning counter eliminated")
+CIA_TABLE = np.array(
+    [CIA_SQUAD_LOST, CIA_NO_EFFECT, CIA_NO_EFFECT, CIA_NO_EFFECT,
+     CIA_OVERRUNNER_ELIMINATED, CIA_OVERRUNNER_ELIMINATED],
+    dtype=np.int8,
+)
+
+# Crustal Damage Chart and Crustal Control Chart (16.0) are thresholds held in
+# the rules options (damage_roll_max, control_roll_max): a roll <= the value
+# succeeds.
+
+# ------------------------------------------------------ dice charts, for logs
+CHART_CRUSTAL_DAMAGE = 0  # collisions (14.3)
+CHART_STRESS = 1  # stress, on the Crustal Damage Chart (14.2)
+CHART_CRT = 2  # combat (12.4)
+CHART_CIA = 3  # close infantry assault (11.2)
+CHART_CONTROL = 4  # control attempt (15.2)
+CHART_NEUTRALIZE = 5  # neutralization attempt (15.4)
+CHART_NAMES = ("crustal damage", "stress", "combat results", "close infantry assault",
+               "crustal control", "neutralization")
+
+# ------------------------------------------------------------ rules options
+RULES_DTYPE = np.dtype(
+    [
+        ("turn_limit", "i2"),  # D19
+        ("platform_turns", "i2"),  # 14.5: platforms break up in this turn's control phase
+        ("first_turn_one_hex_move", "i1"),  # 6.10, D11
+        ("one_hex_move", "i1"),  # 6.3
+        ("platform_move", "i1"),  # 6.7
+        ("hover_second_move", "i1"),  # 13.1
+        ("two_hex_turn_after_collision", "i1"),  # D10 (1 = rule 7.3, 0 = example six of 7.6)
+        ("forbid_molten_entry", "i1"),  # 8.2 variant: 0 = printed rule (unit destroyed)
+        ("stack_side_crustal", "i1"),  # 9.1: one side, one crustal hex
+        ("stack_total_crustal", "i1"),  # 9.1: both sides, one crustal hex
+        ("stack_platform", "i1"),  # 9.2
+        ("stress_threshold", "i1"),  # 9.3, 14.2: stress when more than this many units
+        ("damage_roll_max", "i1"),  # Crustal Damage Chart: damage on a roll <= this
+        ("control_roll_max", "i1"),  # Crustal Control Chart (15.2)
+        ("neutralize_roll_max", "i1"),  # 15.4
+        ("cia_enabled", "i1"),  # 11.2 / D15: close infantry assaults always made
+        ("damage_rating", "i1", (NUM_PIECE_KINDS,)),  # D7, by piece kind
+        ("attack", "i1", (NUM_UNIT_TYPES,)),  # D4/D5, infantry per squad
+        ("defense", "i1", (NUM_UNIT_TYPES,)),
+        ("movement", "i1", (NUM_UNIT_TYPES,)),
+    ]
+)
+
+
+def _by_kind(**values) -> tuple:
+    return tuple(values.get(name, 0) for name in PIECE_NAMES)
+
+
+@dataclass(frozen=True)
+class RulesOptions:
+    """Every rules variant we allow, with the defaults of D1-D19.
+
+    Build one with keyword arguments (``RulesOptions(turn_limit=20)``) or from a
+    mapping (``RulesOptions.from_dict({...})``); an unknown name or a value out
+    of range raises ``ValueError`` naming it.  ``damage_rating``, ``attack``,
+    ``defense`` and ``movement`` are dicts keyed by piece kind / unit type name
+    (unit keys are ``ziegler_infantry``, ``technocrat_crawler`` ...).
+    """
+
+    turn_limit: int = 15
+    platform_turns: int = 4
+    first_turn_one_hex_move: int = 1
+    one_hex_move: int = 3
+    platform_move: int = 4
+    hover_second_move: int = 3
+    two_hex_turn_after_collision: bool = True
+    forbid_molten_entry: bool = False
+    stack_side_crustal: int = 9
+    stack_total_crustal: int = 12
+    stack_platform: int = 9
+    stress_threshold: int = 6
+    damage_roll_max: int = 1
+    control_roll_max: int = 2
+    neutralize_roll_max: int = 2
+    cia_enabled: bool = True
+    damage_rating: dict = field(default_factory=lambda: dict(
+        one_hex=2, two_hex=3, triangular=4, long=4, platform=2))
+    attack: dict = field(default_factory=lambda: dict(
+        ziegler_infantry=1, ziegler_hovercraft=2, technocrat_infantry=2,
+        technocrat_crawler=3, technocrat_heavy_beamer=4, technocrat_engineer=0))
+    defense: dict = field(default_factory=lambda: dict(
+        ziegler_infantry=1, ziegler_hovercraft=2, technocrat_infantry=2,
+        technocrat_crawler=3, technocrat_heavy_beamer=2, technocrat_engineer=0))
+    movement: dict = field(default_factory=lambda: dict(
+        ziegler_infantry=3, ziegler_hovercraft=6, technocrat_infantry=3,
+        technocrat_crawler=3, technocrat_heavy_beamer=2, technocrat_engineer=3))
+
+    _RANGES = {
+        "turn_limit": (1, 1000), "platform_turns": (1, 1000), "first_turn_one_hex_move": (0, 3),
+        "one_hex_move": (0, 10), "platform_move": (0, 10), "hover_second_move": (0, 10),
+        "stack_side_crustal": (1, 40), "stack_total_crustal": (1, 40), "stack_platform": (1, 40),
+        "stress_threshold": (0, 40), "damage_roll_max": (0, 6), "control_roll_max": (0, 6),
+        "neutralize_roll_max": (0, 6),
+    }
+
+    def __post_init__(self):
+        for name, (lo, hi) in self._RANGES.items():
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+                raise ValueError(f"rules option {name!r} must be an integer in [{lo}, {hi}], got {value!r}")
+        for name in ("two_hex_turn_after_collision", "forbid_molten_entry", "cia_enabled"):
+            if not isinstance(getattr(self, name), (bool, int, np.integer)):
+                raise ValueError(f"rules option {name!r} must be true or false")
+        defaults = RulesOptions.__dataclass_fields__
+        for name in ("damage_rating", "attack", "defense", "movement"):
+            allowed = set(defaults[name].default_factory())
+            given = getattr(self, name)
+            if not isinstance(given, dict):
+                raise ValueError(f"rules option {name!r} must be a mapping, got {given!r}")
+            for key, value in given.items():
+                if key not in allowed:
+                    raise ValueError(f"rules option {name!r} has unknown key {key!r}; "
+                                     f"known keys: {sorted(allowed)}")
+                if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 99:
+                    raise ValueError(f"rules option {name}[{key!r}] must be an integer in [0, 99]")
+            merged = dict(defaults[name].default_factory())
+            merged.update(given)
+            object.__setattr__(self, name, merged)
+
+    @classmethod
+    def from_dict(cls, values: dict | None) -> "RulesOptions":
+        values = dict(values or {})
+        known = {f.name for f in fields(cls)}
+        for key in values:
+            if key not in known:
+                raise ValueError(f"unknown rules option {key!r}; known options: {sorted(known)}")
+        return cls(**values)
+
+    def to_dict(self) -> dict:
+        return {f.name: (dict(getattr(self, f.name)) if isinstance(getattr(self, f.name), dict)
+                         else getattr(self, f.name)) for f in fields(self)}
+
+    def to_record(self) -> np.ndarray:
+        """The options as a ``RULES_DTYPE`` record (what the compiled core reads)."""
+        rec = np.zeros((), dtype=RULES_DTYPE)
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "damage_rating":
+                for kind, rating in value.items():
+                    rec["damage_rating"][PIECE_NAMES.index(kind)] = rating
+            elif f.name in ("attack", "defense", "movement"):
+                for key, v in value.items():
+                    rec[f.name][unit_type_from_key(key)] = v
+            else:
+                rec[f.name] = int(value)
+        return rec
+
+    @classmethod
+    def from_record(cls, rec) -> "RulesOptions":
+        values = {}
+        for f in fields(cls):
+            if f.name == "damage_rating":
+                values[f.name] = {k: int(rec["damage_rating"][PIECE_NAMES.index(k)])
+                                  for k in f.default_factory()}
+            elif f.name in ("attack", "defense", "movement"):
+                values[f.name] = {k: int(rec[f.name][unit_type_from_key(k)]) for k in f.default_factory()}
+            elif isinstance(f.default, bool):
+                values[f.name] = bool(rec[f.name])
+            else:
+                values[f.name] = int(rec[f.name])
+        return cls(**values)
+
+
+def unit_type_from_key(key: str) -> int:
+    """``'ziegler_infantry'`` -> Z_INFANTRY, ``'technocrat_heavy_beamer'`` -> T_HEAVY_BEAMER."""
+    side, _, name = key.partition("_")
+    if side not in SIDE_NAMES:
+        raise ValueError(f"unknown unit {key!r}")
+    return unit_type(SIDE_NAMES.index(side), name)
+
+
+def unit_type(side: int, name: str) -> int:
+    """Unit type code for a side and a unit name (infantry, hovercraft, crawler, heavy_beamer, engineer)."""
+    for t in range(1, NUM_UNIT_TYPES):
+        if UNIT_SIDE[t] == side and UNIT_NAMES[t] == name:
+            return t
+    names = [UNIT_NAMES[t] for t in range(1, NUM_UNIT_TYPES) if UNIT_SIDE[t] == side]
+    raise ValueError(f"unknown {SIDE_NAMES[side]} unit type {name!r}; known: {names}")
+
+
+DEFAULT_RULES = RulesOptions()

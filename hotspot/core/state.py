@@ -1,0 +1,127 @@
+"""The game state: one numpy record of fixed size (the layout is documented in
+docs/state-layout.md and here).
+
+A game is one record of ``STATE_DTYPE``; a batch of games is a 1-d array of
+them (the leading axis), cloning is ``state.copy()``, and a state travels as
+``state.tobytes()`` / ``np.frombuffer(..., STATE_DTYPE)``.  The compiled rules
+take one record (``states[i]``) and change it in place; every field is read
+and written with ``s["name"]`` so that the same code runs compiled and under
+``NUMBA_DISABLE_JIT=1``.
+
+Header
+    turn (1-based), phase (4.0, A..H as 0..7, 8 = over), result (5.0),
+    truncated (D19 turn limit), sel_piece / sel_unit (the piece or unit the
+    player to move has selected, -1 none), n_actions (atomic actions applied),
+    rng (splitmix64 state of the dice), dice_queue / dice_len / dice_pos
+    (scripted dice, used before the generator: for tests and replays of
+    printed examples), version.
+Pieces (index 0 = Central Crustal, D2)
+    piece_kind, piece_cells[3] (cells; slot 0 is the front of two-hex and long
+    crustals, slot 1 the centre of a long crustal; -1 = unused), piece_damage,
+    piece_controller (side), piece_neutralized, piece_control_turn (turn the
+    Technocrat took control, 15.4), piece_moves (steps left in the current
+    crustal movement phase), piece_flags (PF_*), piece_stress (bit per slot:
+    stress rolled this turn, 13.2), piece_label (identification letter or number, 2.2.2).
+    A piece's facing is not stored: it is the direction from its rear (or
+    centre) hex to its front hex (see ``crustal_movement.facing``).
+Units
+    unit_type (NO_UNIT = free slot), unit_squads (infantry 1-3; 1 otherwise),
+    unit_cell, unit_from (cell it entered its hex from, 12.6, D16),
+    unit_moves (movement left this phase), unit_flags (UF_*).
+Board
+    board[cell] = index of the piece on that cell, or -1 for molten rock.
+Rules
+    rules: the ``RULES_DTYPE`` options record the game is played under.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .hexgrid import NUM_CELLS
+from .rules_data import MAX_PIECE_CELLS, RULES_DTYPE
+
+MAX_PIECES = 32
+MAX_UNITS = 96
+DICE_QUEUE = 32
+STATE_VERSION = 1
+
+# piece_flags
+PF_DONE = 1  # has finished its crustal movement this phase
+PF_NEUTRALIZE_TRIED = 2  # a neutralization attempt was made this control phase
+PF_STARTED = 4  # has begun moving this phase (it may continue only while selected)
+
+# unit_flags
+UF_DONE = 1  # has finished its movement this phase
+UF_ATTACKING = 2  # entered a hex holding enemy units this phase (8.3, 12.1)
+UF_STARTED = 4  # has begun moving this phase
+
+STATE_DTYPE = np.dtype(
+    [
+        ("version", "i2"),
+        ("turn", "i2"),
+        ("phase", "i1"),
+        ("result", "i1"),
+        ("truncated", "i1"),
+        ("sel_piece", "i1"),
+        ("sel_unit", "i1"),
+        ("dice_len", "i1"),
+        ("dice_pos", "i1"),
+        ("_pad", "i1"),
+        ("n_actions", "i4"),
+        ("rng", "u8"),
+        ("dice_queue", "i1", (DICE_QUEUE,)),
+        ("piece_kind", "i1", (MAX_PIECES,)),
+        ("piece_cells", "i2", (MAX_PIECES, MAX_PIECE_CELLS)),
+        ("piece_damage", "i1", (MAX_PIECES,)),
+        ("piece_controller", "i1", (MAX_PIECES,)),
+        ("piece_neutralized", "i1", (MAX_PIECES,)),
+        ("piece_control_turn", "i2", (MAX_PIECES,)),
+        ("piece_moves", "i1", (MAX_PIECES,)),
+        ("piece_flags", "i1", (MAX_PIECES,)),
+        ("piece_stress", "i1", (MAX_PIECES,)),
+        ("piece_label", "i1", (MAX_PIECES,)),
+        ("unit_type", "i1", (MAX_UNITS,)),
+        ("unit_squads", "i1", (MAX_UNITS,)),
+        ("unit_cell", "i2", (MAX_UNITS,)),
+        ("unit_from", "i2", (MAX_UNITS,)),
+        ("unit_moves", "i1", (MAX_UNITS,)),
+        ("unit_flags", "i1", (MAX_UNITS,)),
+        ("board", "i1", (NUM_CELLS,)),
+        ("rules", RULES_DTYPE),
+    ]
+)
+STATE_BYTES = STATE_DTYPE.itemsize
+
+
+def empty_states(n: int = 1) -> np.ndarray:
+    """A batch of ``n`` blank states (no pieces, no units), not yet a game."""
+    states = np.zeros(n, dtype=STATE_DTYPE)
+    states["version"] = STATE_VERSION
+    states["sel_piece"] = -1
+    states["sel_unit"] = -1
+    states["piece_cells"] = -1
+    states["unit_cell"] = -1
+    states["unit_from"] = -1
+    states["board"] = -1
+    states["turn"] = 1
+    return states
+
+
+def to_bytes(state) -> bytes:
+    """Serialize one state (or a batch) to bytes."""
+    return np.ascontiguousarray(state).tobytes()
+
+
+def from_bytes(data: bytes) -> np.ndarray:
+    """A batch of states from bytes made by :func:`to_bytes`; refuses corrupt input."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"state bytes must be bytes, got {type(data).__name__}")
+    if len(data) == 0 or len(data) % STATE_BYTES:
+        raise ValueError(f"state bytes have length {len(data)}, not a multiple of the state size "
+                         f"{STATE_BYTES}: corrupt or from another version")
+    states = np.frombuffer(bytes(data), dtype=STATE_DTYPE).copy()
+    bad = np.nonzero(states["version"] != STATE_VERSION)[0]
+    if bad.size:
+        raise ValueError(f"state {int(bad[0])} has layout version {int(states['version'][bad[0]])}, "
+                         f"expected {STATE_VERSION}")
+    return states

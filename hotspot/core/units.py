@@ -1,0 +1,117 @@
+"""Ground units (2.2.1, D4-D6): factors, counting, elimination and squad losses.
+
+A unit's attack and defense are its type's factors from the rules options
+times its squads (infantry, D4); every other unit has one "squad".
+"""
+import numpy as np
+
+from ._jit import jit
+from .events import EV_ELIMINATED, EV_SQUAD_LOST, log_event
+from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER
+from .state import MAX_UNITS
+
+
+@jit
+def unit_side(s, u):
+    return UNIT_SIDE[s["unit_type"][u]]
+
+
+@jit
+def attack_of(s, u):
+    """Attack factor of unit u (12.2; infantry per squad, D4)."""
+    return s["rules"]["attack"][s["unit_type"][u]] * s["unit_squads"][u]
+
+
+@jit
+def defense_of(s, u):
+    """Defense factor of unit u (12.3; infantry per squad, D4)."""
+    return s["rules"]["defense"][s["unit_type"][u]] * s["unit_squads"][u]
+
+
+@jit
+def count_units(s, cell, side):
+    """Counters of ``side`` in ``cell`` (side -1: both sides).  9.1: a counter is one unit."""
+    n = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and s["unit_cell"][u] == cell and (side < 0 or UNIT_SIDE[t] == side):
+            n += 1
+    return n
+
+
+@jit
+def has_units_other_than(s, cell, side, unit_type):
+    """True if ``cell`` holds a unit of ``side`` whose type is not ``unit_type``."""
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and t != unit_type and s["unit_cell"][u] == cell and UNIT_SIDE[t] == side:
+            return True
+    return False
+
+
+@jit
+def engineer_squads_left(s):
+    n = 0
+    for u in range(MAX_UNITS):
+        if s["unit_type"][u] == T_ENGINEER:
+            n += s["unit_squads"][u]
+    return n
+
+
+@jit
+def free_unit_slot(s):
+    for u in range(MAX_UNITS):
+        if s["unit_type"][u] == NO_UNIT:
+            return u
+    return -1
+
+
+@jit
+def eliminate_unit(s, u, reason, ev, ev_n):
+    log_event(ev, ev_n, EV_ELIMINATED, u, reason, s["unit_cell"][u], s["unit_type"][u], s["unit_squads"][u])
+    s["unit_type"][u] = NO_UNIT
+    s["unit_squads"][u] = 0
+    s["unit_cell"][u] = -1
+    s["unit_from"][u] = -1
+    s["unit_moves"][u] = 0
+    s["unit_flags"][u] = 0
+    if s["sel_unit"] == u:
+        s["sel_unit"] = -1
+
+
+@jit
+def eliminate_all_in(s, cell, side, reason, ev, ev_n):
+    """Eliminate every unit of ``side`` (-1: both) in ``cell``."""
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and s["unit_cell"][u] == cell and (side < 0 or UNIT_SIDE[t] == side):
+            eliminate_unit(s, u, reason, ev, ev_n)
+
+
+@jit
+def lose_squad(s, cell, side, reason, elim_reason, ev, ev_n):
+    """``side`` loses one infantry squad in ``cell`` (12.5.2, 11.2).
+
+    D15: the squad comes from the smallest infantry counter (lowest index on a
+    tie).  Returns False if there was no infantry to lose.
+    """
+    best = -1
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == side and s["unit_cell"][u] == cell:
+            if best < 0 or s["unit_squads"][u] < s["unit_squads"][best]:
+                best = u
+    if best < 0:
+        return False
+    log_event(ev, ev_n, EV_SQUAD_LOST, best, cell, reason, 0, 0)
+    if s["unit_squads"][best] <= 1:
+        eliminate_unit(s, best, elim_reason, ev, ev_n)
+    else:
+        s["unit_squads"][best] -= 1
+    return True
+
+
+@jit
+def strength_key(s, u):
+    """Order for D15 "remove the weakest units first": attack + defense, then index."""
+    return (attack_of(s, u) + defense_of(s, u)) * 1000 + u
