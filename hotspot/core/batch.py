@@ -1,0 +1,42 @@
+"""Batched versions of the core API: a batch of games is one array of states.
+
+Each function is one compiled call over the whole batch (in parallel over the
+cores where marked), so Python is not in the loop.
+"""
+import numpy as np
+from numba import njit, prange
+
+from .actions import NUM_ACTIONS, action_error, apply_action, legal_action_mask
+from .errors import OK
+from .events import EV_WIDTH
+from .rules_data import PHASE_OVER, PHASE_PLAYER
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def step_batch(states, actions, errors):
+    """Apply ``actions[i]`` to ``states[i]``; ``errors[i]`` gets 0 or the refusal code
+    (a refused game is left unchanged).  Games already over are skipped (error 1)."""
+    for i in prange(states.shape[0]):
+        ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+        ev_n = np.zeros(1, dtype=np.int32)
+        err = action_error(states[i], actions[i])
+        errors[i] = err
+        if err == OK:
+            apply_action(states[i], actions[i], ev, ev_n)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def legal_action_mask_batch(states, masks):
+    """``masks[i]`` = legal actions of ``states[i]`` (shape (N, NUM_ACTIONS), bool)."""
+    for i in prange(states.shape[0]):
+        legal_action_mask(states[i], masks[i])
+
+
+@njit(cache=True, nogil=True)
+def status_batch(states, player, terminal, result, truncated):
+    """Player to move, terminal flag, result and truncation of every game."""
+    for i in range(states.shape[0]):
+        player[i] = PHASE_PLAYER[states[i]["phase"]]
+        terminal[i] = states[i]["phase"] == PHASE_OVER
+        result[i] = states[i]["result"]
+        truncated[i] = states[i]["truncated"]

@@ -1,0 +1,256 @@
+"""The Python API: a small facade over the compiled core (OpenSpiel's vocabulary).
+
+>>> from hotspot import Game
+>>> game = Game("standard", seed=7)
+>>> while not game.is_terminal():
+...     game.apply_action(game.legal_actions()[0])
+
+``Game`` holds one state record (``game.state``, shape (1,)), the record of
+the game (scenario, seed, actions), and offers: ``legal_actions``,
+``legal_action_mask``, ``apply_action`` (raises ``IllegalActionError`` naming
+the reason and leaves the game unchanged), ``current_player``,
+``is_terminal``, ``returns``, ``observation(side, fog=True)`` (D20),
+``clone``, ``to_bytes`` / ``Game.from_bytes``, ``render`` and ``concede``.
+Chance is explicit but internal: the dice come from the generator stored in
+the state (seeded here) or from scripted rolls (``script_dice``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
+                      A_SPLIT, NUM_ACTIONS, action_error, apply_action, legal_action_mask, start)
+from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
+from .dice import script_dice, seed_state
+from .errors import MESSAGES, OK
+from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
+from .hexgrid import DIRECTION_NAMES, col_row
+from .observation import observe
+from .record import GameRecord
+from .render import piece_name, render_text, unit_name
+from .rules_data import (PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, RulesOptions,
+                         SIDE_NAMES, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from .state import STATE_DTYPE, from_bytes, to_bytes
+from .victory import end_game
+
+
+class IllegalActionError(ValueError):
+    """An action the rules do not allow now; the game is left unchanged."""
+
+    def __init__(self, action, code: int, message: str):
+        super().__init__(message)
+        self.action = action
+        self.code = code
+
+
+def _side_index(side) -> int:
+    if isinstance(side, str):
+        if side.lower() not in SIDE_NAMES:
+            raise ValueError(f"unknown side {side!r}; expected one of {SIDE_NAMES}")
+        return SIDE_NAMES.index(side.lower())
+    if side in (ZIEGLER, TECHNOCRAT) and not isinstance(side, bool):
+        return int(side)
+    raise ValueError(f"unknown side {side!r}; expected 0/'ziegler' or 1/'technocrat'")
+
+
+class Game:
+    """One game of Hot Spot.
+
+    Args:
+        scenario: a built-in scenario name (``"standard"``, ``"random"``,
+            ``"random:SEED"``), a path to a scenario JSON file, or a scenario dict.
+        seed: seed of the dice (non-negative integer).
+        rules: a ``RulesOptions`` or a dict of option overrides, applied on top
+            of the scenario's own rules.
+    """
+
+    def __init__(self, scenario="standard", seed: int = 0, rules=None, *, _state=None, _record=None):
+        if _state is not None:
+            self.state = _state
+            self.record = _record
+            return
+        from .scenario import load_scenario, scenario_to_state
+        data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
+        if rules is not None:
+            overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
+            merged = dict(data.get("rules") or {})
+            merged.update(overrides)
+            data["rules"] = merged
+        self.state = scenario_to_state(data, seed)
+        ev, ev_n = no_events()
+        start(self.state[0], ev, ev_n)
+        self.record = GameRecord(scenario=data, seed=int(seed))
+
+    # ------------------------------------------------------------ queries
+    @property
+    def s(self):
+        return self.state[0]
+
+    def current_player(self) -> int:
+        """0 (Ziegler) or 1 (Technocrat); -1 once the game is over."""
+        return int(PHASE_PLAYER[int(self.s["phase"])])
+
+    def is_terminal(self) -> bool:
+        return int(self.s["phase"]) == PHASE_OVER
+
+    def is_truncated(self) -> bool:
+        """D19: the game ended at the turn limit."""
+        return bool(self.s["truncated"])
+
+    @property
+    def turn(self) -> int:
+        return int(self.s["turn"])
+
+    @property
+    def phase(self) -> int:
+        return int(self.s["phase"])
+
+    def result(self) -> str:
+        return RESULT_NAMES[int(self.s["result"])]
+
+    def winner(self) -> int:
+        """0 Ziegler, 1 Technocrat, -1 while the game goes on."""
+        r = int(self.s["result"])
+        return {TECHNOCRAT_WIN: TECHNOCRAT, ZIEGLER_WIN: ZIEGLER}.get(r, -1)
+
+    def returns(self) -> np.ndarray:
+        """+1 for the winner, -1 for the loser, 0 for both while the game goes on."""
+        w = self.winner()
+        out = np.zeros(2)
+        if w >= 0:
+            out[w] = 1.0
+            out[1 - w] = -1.0
+        return out
+
+    def legal_action_mask(self) -> np.ndarray:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        legal_action_mask(self.s, mask)
+        return mask
+
+    def legal_actions(self) -> np.ndarray:
+        return np.flatnonzero(self.legal_action_mask())
+
+    def why_illegal(self, action) -> str | None:
+        """None if ``action`` is legal now, else the reason."""
+        code = self._error(action)
+        return None if code == OK else MESSAGES[code]
+
+    def _error(self, action) -> int:
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
+        return int(action_error(self.s, int(action)))
+
+    # ------------------------------------------------------------ acting
+    def apply_action(self, action, events: bool = False):
+        """Apply ``action``; with ``events=True`` return the decoded events it caused."""
+        code = self._error(action)
+        if code != OK:
+            raise IllegalActionError(action, code,
+                                     f"illegal action {int(action)} ({self.action_to_string(int(action))}) "
+                                     f"in turn {self.turn}, phase {self.phase}: {MESSAGES[code]}")
+        ev, ev_n = event_buffer() if events else no_events()
+        apply_action(self.s, int(action), ev, ev_n)
+        self.record.actions.append(int(action))
+        if self.is_terminal():
+            self.record.result = self.result()
+        if events:
+            return decode_events(ev[: min(int(ev_n[0]), ev.shape[0])])
+        return None
+
+    def concede(self, side) -> None:
+        """5.0: ``side`` concedes; the other side wins (not an action of the learning space)."""
+        side = _side_index(side)
+        if self.is_terminal():
+            raise ValueError("the game is already over")
+        ev, ev_n = no_events()
+        end_game(self.s, TECHNOCRAT_WIN if side == ZIEGLER else ZIEGLER_WIN, 0, ev, ev_n)
+        self.record.result = self.result() + " (concession)"
+
+    def script_dice(self, rolls) -> None:
+        """Force the next die rolls (for tests and worked examples)."""
+        script_dice(self.s, rolls)
+
+    # ------------------------------------------------------------ views
+    def observation(self, side, fog: bool = True) -> np.ndarray:
+        """The state as ``side`` may see it (D20); ``fog=False`` is full observability."""
+        out = np.zeros(1, dtype=STATE_DTYPE)
+        observe(self.s, _side_index(side), bool(fog), out[0])
+        return out
+
+    def render(self) -> str:
+        return render_text(self.state)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def action_to_string(self, action: int) -> str:
+        return action_to_string(self.s, action)
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> "Game":
+        rec = GameRecord(self.record.scenario, self.record.seed, list(self.record.actions), self.record.result)
+        return Game(_state=self.state.copy(), _record=rec)
+
+    def to_bytes(self) -> bytes:
+        """The state as bytes (the record is kept separately: ``game.record``)."""
+        return to_bytes(self.state)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "Game":
+        """A game from state bytes; its record has no history."""
+        states = from_bytes(data)
+        if states.shape[0] != 1:
+            raise ValueError(f"expected the bytes of one state, got {states.shape[0]}")
+        from .scenario import state_to_scenario
+        return cls(_state=states, _record=GameRecord(state_to_scenario(states), 0, []))
+
+
+def action_to_string(s, action: int) -> str:
+    """A short description of ``action`` in state ``s``."""
+    a = int(action)
+    if not 0 <= a < NUM_ACTIONS:
+        return f"out-of-range action {a}"
+    phase = int(s["phase"])
+    if a < A_SELECT_UNIT:
+        k = a - A_SELECT_PIECE
+        verb = "neutralize" if phase == PHASE_CONTROL else "select piece"
+        return f"{verb} {piece_name(s, k) if s['piece_kind'][k] else k}"
+    if a < A_COMBINE:
+        u = a - A_SELECT_UNIT
+        where = ""
+        if s["unit_type"][u] > 0:
+            where = f" {unit_name(s, u)} at {col_row(int(s['unit_cell'][u]))}"
+        verb = "resolve combat of unit" if phase in (2, 6) else "select unit"
+        return f"{verb} {u}{where}"
+    if a < A_MANEUVER:
+        return f"combine with unit {a - A_COMBINE}"
+    if a < A_SPLIT:
+        m = a - A_MANEUVER
+        if m < 6:
+            return f"step {DIRECTION_NAMES[m]}"
+        if m == M_FORWARD:
+            return "forward two"
+        if m == M_TURN_LEFT:
+            return "turn left"
+        if m == M_TURN_RIGHT:
+            return "turn right"
+        p, r = divmod(m - M_ROTATE, 2)
+        return f"rotate about slot {p} {'clockwise' if r == 0 else 'counter-clockwise'}"
+    if a == A_SPLIT:
+        return "split one squad"
+    if a == A_END_PIECE:
+        return "end move"
+    return "end phase"
+
+
+def decode_events(rows) -> list[dict]:
+    """Event rows as dicts: ``{"event": name, field: value, ...}``."""
+    out = []
+    for row in rows:
+        kind = int(row[0])
+        d = {"event": EVENT_NAMES[kind]}
+        for name, value in zip(EVENT_FIELDS[kind], row[1:]):
+            if name:
+                d[name] = int(value)
+        out.append(d)
+    return out

@@ -1,0 +1,94 @@
+"""What a side may know (9.5, 14.1-14.3, D20): observations with and without fog.
+
+``observe(s, side, fog, out)`` copies state ``s`` into the record ``out`` and,
+with fog, hides what ``side`` may not see:
+
+* the dice: the generator state and scripted rolls are cleared (chance is
+  not observable);
+* D20/14.2/14.3: the damage of every piece the other side controls is -1;
+* D20/9.5: of an enemy stack in a hex where ``side`` has no unit, only the
+  number of counters and the top counter's type are seen: the top counter
+  (project decision R9.5: the lowest-index unit of the stack) keeps its type
+  with squads -1; every other counter of the stack has type -1 and squads -1.
+  Movement left, flags and entered-from hex of enemy units are cleared.
+
+Without fog (full observability, an option for debugging and for
+perfect-information agents) ``out`` is an exact copy.  The result has the
+layout of a game state (same dtype) so agents read it with the same field
+names; it is an *information state*, not a playable state.
+"""
+import numpy as np
+
+from ._jit import jit
+from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL
+from .state import DICE_QUEUE, MAX_PIECES, MAX_UNITS
+
+UNKNOWN = -1
+
+
+@jit
+def observe(s, side, fog, out):
+    out["version"] = s["version"]
+    out["turn"] = s["turn"]
+    out["phase"] = s["phase"]
+    out["result"] = s["result"]
+    out["truncated"] = s["truncated"]
+    out["sel_piece"] = s["sel_piece"]
+    out["sel_unit"] = s["sel_unit"]
+    out["n_actions"] = s["n_actions"]
+    out["rng"] = s["rng"]
+    out["dice_len"] = s["dice_len"]
+    out["dice_pos"] = s["dice_pos"]
+    out["dice_queue"][:] = s["dice_queue"]
+    out["piece_kind"][:] = s["piece_kind"]
+    out["piece_cells"][:, :] = s["piece_cells"]
+    out["piece_damage"][:] = s["piece_damage"]
+    out["piece_controller"][:] = s["piece_controller"]
+    out["piece_neutralized"][:] = s["piece_neutralized"]
+    out["piece_control_turn"][:] = s["piece_control_turn"]
+    out["piece_moves"][:] = s["piece_moves"]
+    out["piece_flags"][:] = s["piece_flags"]
+    out["piece_stress"][:] = s["piece_stress"]
+    out["piece_label"][:] = s["piece_label"]
+    out["unit_type"][:] = s["unit_type"]
+    out["unit_squads"][:] = s["unit_squads"]
+    out["unit_cell"][:] = s["unit_cell"]
+    out["unit_from"][:] = s["unit_from"]
+    out["unit_moves"][:] = s["unit_moves"]
+    out["unit_flags"][:] = s["unit_flags"]
+    out["board"][:] = s["board"]
+    out["rules"] = s["rules"]
+    if not fog:
+        return
+    out["rng"] = 0
+    out["dice_len"] = 0
+    out["dice_pos"] = 0
+    for i in range(DICE_QUEUE):
+        out["dice_queue"][i] = 0
+    for k in range(MAX_PIECES):
+        kind = s["piece_kind"][k]
+        if kind != NO_PIECE and kind != CENTRAL and s["piece_controller"][k] != side:
+            out["piece_damage"][k] = UNKNOWN
+            out["piece_stress"][k] = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t == NO_UNIT or UNIT_SIDE[t] == side:
+            continue
+        cell = s["unit_cell"][u]
+        out["unit_moves"][u] = 0
+        out["unit_flags"][u] = 0
+        out["unit_from"][u] = -1
+        seen = False
+        top = True
+        for v in range(MAX_UNITS):
+            tv = s["unit_type"][v]
+            if tv != NO_UNIT and s["unit_cell"][v] == cell:
+                if UNIT_SIDE[tv] == side:
+                    seen = True
+                elif v < u:
+                    top = False
+        if seen:
+            continue
+        out["unit_squads"][u] = UNKNOWN
+        if not top:
+            out["unit_type"][u] = UNKNOWN

@@ -1,0 +1,81 @@
+"""Game records: (scenario, seed, actions) that replay to the identical game.
+
+A record is saved as JSON: ``{"format": "hotspot-record", "version": 1,
+"scenario": {...}, "seed": int, "actions": [int, ...], "result": str}``.
+Loading checks every field and refuses a corrupt record with a message naming
+what is wrong; replaying refuses a record whose action is illegal at its point.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RECORD_FORMAT = "hotspot-record"
+RECORD_VERSION = 1
+
+
+class RecordError(ValueError):
+    """A game record is malformed or does not replay."""
+
+
+@dataclass
+class GameRecord:
+    scenario: dict
+    seed: int
+    actions: list[int] = field(default_factory=list)
+    result: str = ""
+
+    def to_dict(self) -> dict:
+        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "scenario": self.scenario,
+                "seed": int(self.seed), "actions": [int(a) for a in self.actions], "result": self.result}
+
+    @classmethod
+    def from_dict(cls, data) -> "GameRecord":
+        if not isinstance(data, dict):
+            raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
+        if data.get("format") != RECORD_FORMAT:
+            raise RecordError(f"not a hotspot game record (format is {data.get('format')!r})")
+        if data.get("version") != RECORD_VERSION:
+            raise RecordError(f"record version {data.get('version')!r} is not supported (expected {RECORD_VERSION})")
+        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result"}
+        if unknown:
+            raise RecordError(f"unknown keys in game record: {sorted(unknown)}")
+        scenario = data.get("scenario")
+        if not isinstance(scenario, dict):
+            raise RecordError("record field 'scenario' must be a scenario object")
+        seed = data.get("seed")
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise RecordError(f"record field 'seed' must be a non-negative integer, got {seed!r}")
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise RecordError("record field 'actions' must be a list of integers")
+        for i, a in enumerate(actions):
+            if isinstance(a, bool) or not isinstance(a, int):
+                raise RecordError(f"actions[{i}] must be an integer, got {a!r}")
+        result = data.get("result", "")
+        if not isinstance(result, str):
+            raise RecordError("record field 'result' must be a string")
+        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result)
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1))
+
+    @classmethod
+    def load(cls, path) -> "GameRecord":
+        try:
+            data = json.loads(Path(path).read_text())
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}: not valid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+    def replay(self):
+        """The game this record describes, replayed action by action (a ``Game``)."""
+        from .game import Game, IllegalActionError
+        game = Game(self.scenario, seed=self.seed)
+        for i, a in enumerate(self.actions):
+            try:
+                game.apply_action(a)
+            except IllegalActionError as exc:
+                raise RecordError(f"actions[{i}] = {a} does not replay: {exc}") from None
+        return game
