@@ -93,9 +93,9 @@ def maneuver_cells(s, k, m, out):
             return 2
         if kind == TWO_HEX and (m == M_TURN_LEFT or m == M_TURN_RIGHT):  # 6.4b
             side = 1 if m == M_TURN_LEFT else 5
-            out[0, 0] = ahead
-            out[0, 1] = cells[1]
-            out[1, 0] = ahead
+            out[0, 0] = ahead  # the front moves one hex forward ...
+            out[0, 1] = front
+            out[1, 0] = ahead  # ... and the rear swings beside the old front
             out[1, 1] = NEIGHBOUR[front, (d + side) % 6]
             return 2
         if kind == LONG and (m == M_ROTATE + 2 or m == M_ROTATE + 3):  # 6.6b: about the centre

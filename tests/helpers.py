@@ -1,0 +1,186 @@
+"""Position-building helpers for the rulebook tests (tests/test_rules_*.py).
+
+A ``Pos`` wraps one hand-built game state (``blank_state``) with an event
+buffer, so that a test reads like the rulebook example it checks:
+
+    g = Pos()
+    k = g.piece(ONE_HEX, [(3, 4)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    g.act(A_SELECT_PIECE + k)
+    g.act(A_MANEUVER + M_STEP + S)
+
+Hexes are given as ``(col, row)`` map coordinates (D1: odd-q, odd columns
+shifted half a hex down).  Every refused action is checked to leave the
+state byte-identical (``Pos.refuse``).
+
+By default a *reserve engineer* stands on a neutralized Technocrat one-hex
+crustal in the map corner (0, 0): it keeps D19 ("no engineer left: Ziegler
+wins") from ending the game, and it asks for no decision in phases A, E or H
+(a neutralized crustal never moves, never reverts and is never neutralized
+again).  Its only decision is its own movement in phase F.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER,  # noqa: F401
+                                  A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, action_error,
+                                  start, step)
+from hotspot.core.dice import script_dice
+from hotspot.core.events import EV_ELIMINATED, EV_ROLL, event_buffer
+from hotspot.core.hexgrid import NEIGHBOUR, cell_of, col_row
+from hotspot.core.placement import blank_state, place_piece, place_unit, position_errors
+from hotspot.core.rules_data import (CHART_CRUSTAL_DAMAGE, NO_PIECE, NO_UNIT, ONE_HEX,
+                                     RulesOptions, T_ENGINEER, TECHNOCRAT)
+
+# directions (hexgrid): 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW
+N, NE, SE, S, SW, NW = range(6)
+
+RESERVE_HEX = (0, 0)
+
+
+def C(col, row=None):
+    """Cell of a map hex; accepts ``C(col, row)`` or ``C((col, row))``."""
+    if row is None:
+        col, row = col
+    return cell_of(col, row)
+
+
+def nb(hex_, d):
+    """(col, row) of the neighbour of ``hex_`` in direction ``d``, computed
+    independently of the engine's tables from the odd-q layout of D1."""
+    col, row = hex_
+    odd = col & 1
+    if d == N:
+        return col, row - 1
+    if d == S:
+        return col, row + 1
+    if d == NE:
+        return col + 1, row - 1 + odd
+    if d == SE:
+        return col + 1, row + odd
+    if d == SW:
+        return col - 1, row + odd
+    if d == NW:
+        return col - 1, row - 1 + odd
+    raise ValueError(d)
+
+
+def cr(cell):
+    return col_row(int(cell))
+
+
+class Pos:
+    """One hand-built position with its event log."""
+
+    def __init__(self, rules: RulesOptions | None = None, reserve: bool = True, **options):
+        if options:
+            rules = RulesOptions(**options)
+        self.states = blank_state(rules)
+        self.s = self.states[0]
+        self.ev, self.ev_n = event_buffer(8192)
+        self.reserve_piece = None
+        self.reserve_unit = None
+        if reserve:
+            self.reserve_piece = self.piece(ONE_HEX, [RESERVE_HEX], controller=TECHNOCRAT,
+                                            neutralized=True, control_turn=0)
+            self.reserve_unit = self.unit(T_ENGINEER, RESERVE_HEX)
+
+    # ------------------------------------------------------------ building
+    def piece(self, kind, hexes, **kw) -> int:
+        return place_piece(self.states, kind, [C(h) for h in hexes], **kw)
+
+    def unit(self, unit_type, hex_, squads=1) -> int:
+        return place_unit(self.states, unit_type, C(hex_), squads)
+
+    def units(self, unit_type, hex_, n, squads=1) -> list[int]:
+        return [self.unit(unit_type, hex_, squads) for _ in range(n)]
+
+    def dice(self, *rolls):
+        script_dice(self.s, list(rolls))
+
+    def begin(self, phase, turn=1):
+        """Start play of the position at ``turn`` and ``phase`` (4.0)."""
+        assert position_errors(self.states) == [], position_errors(self.states)
+        self.s["turn"] = turn
+        self.s["phase"] = phase
+        self.clear_events()
+        start(self.s, self.ev, self.ev_n)
+
+    # ------------------------------------------------------------- playing
+    def act(self, *actions):
+        for a in actions:
+            err = int(step(self.s, a, self.ev, self.ev_n))
+            assert err == 0, f"action {a} refused with error {err}"
+
+    def refuse(self, action, code):
+        """The action is refused with ``code`` and the state is byte-identical afterwards."""
+        before = self.states.tobytes()
+        n_before = int(self.ev_n[0])
+        assert int(action_error(self.s, action)) == code
+        err = int(step(self.s, action, self.ev, self.ev_n))
+        assert err == code, f"expected error {code}, got {err}"
+        assert self.states.tobytes() == before
+        assert int(self.ev_n[0]) == n_before
+
+    def legal(self, action) -> bool:
+        return int(action_error(self.s, action)) == 0
+
+    def move_unit(self, u, *dirs, end=False):
+        """Select unit u and step it in the given directions."""
+        self.act(A_SELECT_UNIT + u)
+        for d in dirs:
+            self.act(A_MANEUVER + d)
+        if end and self.s["sel_unit"] == u:
+            self.act(A_END_PIECE)
+
+    # -------------------------------------------------------------- events
+    def clear_events(self):
+        self.ev[:] = 0
+        self.ev_n[0] = 0
+
+    def events(self, kind=None):
+        n = min(int(self.ev_n[0]), self.ev.shape[0])
+        rows = [tuple(int(x) for x in self.ev[i]) for i in range(n)]
+        return [r for r in rows if kind is None or r[0] == kind]
+
+    def rolls(self, chart=None, subject=None):
+        """Die rolls logged (EV_ROLL rows), optionally for one chart and subject."""
+        return [r for r in self.events(EV_ROLL)
+                if (chart is None or r[1] == chart) and (subject is None or r[2] == subject)]
+
+    def damage_rolls(self, piece):
+        """Rolls on the Crustal Damage Chart made for ``piece`` (collisions, 14.3)."""
+        return len(self.rolls(CHART_CRUSTAL_DAMAGE, piece))
+
+    def eliminated(self, reason=None):
+        """Units eliminated (EV_ELIMINATED rows: unit index), optionally for one reason."""
+        return [r[1] for r in self.events(EV_ELIMINATED) if reason is None or r[2] == reason]
+
+    # --------------------------------------------------------------- state
+    def cells(self, k):
+        return [cr(c) for c in self.s["piece_cells"][k] if c >= 0]
+
+    def where(self, u):
+        c = int(self.s["unit_cell"][u])
+        return None if c < 0 else cr(c)
+
+    def alive(self, u) -> bool:
+        return int(self.s["unit_type"][u]) != NO_UNIT
+
+    def piece_alive(self, k) -> bool:
+        return int(self.s["piece_kind"][k]) != NO_PIECE
+
+    def squads(self, u) -> int:
+        return int(self.s["unit_squads"][u])
+
+    @property
+    def phase(self) -> int:
+        return int(self.s["phase"])
+
+    @property
+    def turn(self) -> int:
+        return int(self.s["turn"])
+
+
+__all__ = [name for name in dir() if not name.startswith("_")] + ["NEIGHBOUR"]

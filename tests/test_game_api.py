@@ -1,0 +1,156 @@
+"""The Python facade (issue 2, item 7) and bad input (brief: clear errors, nothing lost)."""
+import numpy as np
+import pytest
+
+from hotspot import Game, IllegalActionError, RulesOptions
+from hotspot.cli import main as cli_main
+from hotspot.core import NUM_ACTIONS, STATE_BYTES, from_bytes
+from hotspot.core.actions import A_END_PHASE
+from hotspot.core.record import GameRecord, RecordError
+from hotspot.core.rollout import random_action
+from hotspot.core.rules_data import TECHNOCRAT, ZIEGLER
+
+
+def _play_some(game, n, seed=1):
+    rng = np.array([seed], dtype=np.uint64)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    for _ in range(n):
+        if game.is_terminal():
+            break
+        game.apply_action(int(random_action(game.s, mask, rng, 0)))
+
+
+def test_illegal_action_is_refused_with_reason_and_game_unchanged():
+    """An illegal action raises IllegalActionError naming why; the game is byte-identical after."""
+    game = Game("standard", seed=0)
+    before = game.to_bytes()
+    illegal = int(np.flatnonzero(~game.legal_action_mask())[0])
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        game.apply_action(illegal)
+    assert game.to_bytes() == before
+    assert game.record.actions == []
+    with pytest.raises(IllegalActionError, match="out of range"):
+        game.apply_action(NUM_ACTIONS + 5)
+    with pytest.raises(TypeError):
+        game.apply_action("end phase")
+    assert game.to_bytes() == before
+    assert game.why_illegal(illegal) is not None
+    assert game.why_illegal(int(game.legal_actions()[0])) is None
+
+
+def test_wrong_options_and_scenarios_are_refused():
+    """A wrong rules option or an unknown scenario is refused with a message naming it."""
+    with pytest.raises(ValueError, match="turn_limit"):
+        Game("standard", rules={"turn_limit": 0})
+    with pytest.raises(ValueError, match="no_such_option"):
+        Game("standard", rules={"no_such_option": 1})
+    with pytest.raises(ValueError):
+        Game("no-such-scenario")
+    assert Game("standard", rules=RulesOptions(turn_limit=3)).s["rules"]["turn_limit"] == 3
+
+
+def test_clone_is_independent_and_bytes_round_trip():
+    """clone() copies the state; to_bytes()/from_bytes() restore it exactly."""
+    game = Game("standard", seed=2)
+    _play_some(game, 40)
+    copy = game.clone()
+    data = game.to_bytes()
+    assert len(data) == STATE_BYTES
+    _play_some(copy, 40, seed=9)
+    assert game.to_bytes() == data
+    assert copy.to_bytes() != data
+    restored = Game.from_bytes(data)
+    assert restored.to_bytes() == data
+    assert list(restored.legal_actions()) == list(game.legal_actions())
+
+
+def test_corrupt_bytes_and_records_are_refused(tmp_path):
+    """Corrupt state bytes or records are refused with a clear error."""
+    game = Game("standard", seed=2)
+    with pytest.raises(ValueError, match="multiple of the state size"):
+        from_bytes(game.to_bytes()[:-3])
+    bad = bytearray(game.to_bytes())
+    bad[0] = 99
+    with pytest.raises(ValueError, match="layout version"):
+        from_bytes(bytes(bad))
+    path = tmp_path / "r.json"
+    path.write_text("{not json")
+    with pytest.raises(RecordError, match="not valid JSON"):
+        GameRecord.load(path)
+    record = game.record.to_dict()
+    record["actions"] = [A_END_PHASE, "x"]
+    with pytest.raises(RecordError, match=r"actions\[1\]"):
+        GameRecord.from_dict(record)
+    record["actions"] = [NUM_ACTIONS + 1]
+    with pytest.raises(RecordError, match=r"actions\[0\]"):
+        GameRecord.from_dict(record).replay()
+
+
+def test_returns_and_concession():
+    """5.0: a player may concede; the other side wins, returns are +1/-1."""
+    game = Game("standard", seed=0)
+    assert list(game.returns()) == [0.0, 0.0]
+    game.concede("ziegler")
+    assert game.is_terminal() and game.winner() == TECHNOCRAT
+    assert list(game.returns()) == [-1.0, 1.0]
+    with pytest.raises(ValueError, match="already over"):
+        game.concede("technocrat")
+    with pytest.raises(ValueError, match="unknown side"):
+        Game("standard").concede("martians")
+
+
+def test_observation_fog_hides_enemy_damage_and_stacks():
+    """D20: each side sees its own pieces' damage, not the other's; of an enemy stack
+    without a friendly unit in the hex only the count and the top counter's type."""
+    game = Game("standard", seed=0)
+    s = game.s
+    # give a Ziegler crustal and a platform some damage
+    crustal = next(k for k in range(1, 32) if s["piece_kind"][k] in (2, 3, 4, 5))
+    platform = next(k for k in range(1, 32) if s["piece_kind"][k] == 6)
+    s["piece_damage"][crustal] = 1
+    s["piece_damage"][platform] = 1
+    z = game.observation("ziegler")[0]
+    t = game.observation(TECHNOCRAT)[0]
+    full = game.observation(ZIEGLER, fog=False)[0]
+    assert z["piece_damage"][crustal] == 1 and z["piece_damage"][platform] == -1
+    assert t["piece_damage"][crustal] == -1 and t["piece_damage"][platform] == 1
+    assert full.tobytes() == s.tobytes()
+    assert z["rng"] == 0 and t["rng"] == 0
+    # Technocrat stacks on platforms: count kept, top type kept, the rest unknown
+    for cell in set(int(c) for c, ty in zip(s["unit_cell"], s["unit_type"]) if ty >= 3):
+        units = [u for u in range(96) if s["unit_type"][u] >= 3 and s["unit_cell"][u] == cell]
+        seen = [u for u in range(96) if z["unit_cell"][u] == cell and z["unit_type"][u] != 0]
+        assert seen == units
+        assert z["unit_type"][units[0]] == s["unit_type"][units[0]]
+        assert all(z["unit_type"][u] == -1 and z["unit_squads"][u] == -1 for u in units[1:])
+        assert all(t["unit_type"][u] == s["unit_type"][u] for u in units)
+
+
+def test_render_and_action_strings():
+    """The text board shows the Central Crustal, crustals, platforms and stacks."""
+    game = Game("standard", seed=0)
+    text = game.render()
+    assert "@@" in text and "Pieces:" in text and "Stacks:" in text and "platform" in text
+    assert "Turn 1, phase A" in text
+    assert all(isinstance(game.action_to_string(a), str) for a in range(NUM_ACTIONS))
+    assert game.action_to_string(A_END_PHASE) == "end phase"
+
+
+def test_events_report_what_happened():
+    """apply_action(events=True) reports the action, moves and rolls; nothing is recorded otherwise."""
+    game = Game("standard", seed=0)
+    events = game.apply_action(int(game.legal_actions()[0]), events=True)
+    assert events[0]["event"] == "action"
+    assert game.apply_action(int(game.legal_actions()[0])) is None
+
+
+def test_cli_play(capsys, tmp_path):
+    """`hotspot play` plays a whole game and prints the result and the final board."""
+    record = tmp_path / "g.json"
+    assert cli_main(["play", "--seed", "3", "--scenario", "standard", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "Result:" in out and "Pieces:" in out
+    replayed = GameRecord.load(record).replay()
+    assert replayed.is_terminal()
+    assert cli_main(["play", "--scenario", "nonexistent"]) == 2
+    assert "error" in capsys.readouterr().err
