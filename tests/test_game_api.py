@@ -154,3 +154,17 @@ def test_cli_play(capsys, tmp_path):
     assert replayed.is_terminal()
     assert cli_main(["play", "--scenario", "nonexistent"]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_game_from_bytes_records_and_replays_mid_phase():
+    """A game restored from bytes in the middle of a phase keeps a record that replays exactly."""
+    game = Game("standard", seed=4)
+    _play_some(game, 25)
+    restored = Game.from_bytes(game.to_bytes())
+    _play_some(restored, 60, seed=3)
+    data = restored.record.to_dict()
+    replayed = GameRecord.from_dict(data).replay()
+    assert replayed.to_bytes() == restored.to_bytes()
+    data["initial_state"] = "@@not base64@@"
+    with pytest.raises(RecordError, match="initial_state"):
+        GameRecord.from_dict(data)

@@ -200,6 +200,7 @@ def test_save_and_load_file(tmp_path):
         assert load_scenario(path) == data
         assert load_scenario(str(path)) == data
     assert json.loads(dumps_scenario(data)) == data
+    assert load_scenario(json.loads(dumps_scenario(data, omit_defaults=True))) == data
 
 
 # ----------------------------------------------------------------- random setups (D12)

@@ -26,7 +26,7 @@ def engineers_on(s, k):
     """Engineer squads on piece k."""
     n = 0
     for u in range(MAX_UNITS):
-        if s["unit_type"][u] == T_ENGINEER and s["board"][s["unit_cell"][u]] == k:
+        if s["unit_type"][u] == T_ENGINEER and s["unit_cell"][u] >= 0 and s["board"][s["unit_cell"][u]] == k:
             n += s["unit_squads"][u]
     return n
 
@@ -71,6 +71,7 @@ def reversions(s, ev, ev_n):
         if (is_crustal(s["piece_kind"][k]) and s["piece_controller"][k] == TECHNOCRAT
                 and not s["piece_neutralized"][k] and engineers_on(s, k) == 0):
             s["piece_controller"][k] = ZIEGLER
+            s["piece_control_turn"][k] = 0
             log_event(ev, ev_n, EV_REVERT, k, 0, 0, 0, 0)
 
 

@@ -16,6 +16,8 @@ the state (seeded here) or from scripted rolls (``script_dice``).
 """
 from __future__ import annotations
 
+import base64
+
 import numpy as np
 
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
@@ -188,7 +190,8 @@ class Game:
 
     # ------------------------------------------------------------ copies
     def clone(self) -> "Game":
-        rec = GameRecord(self.record.scenario, self.record.seed, list(self.record.actions), self.record.result)
+        rec = GameRecord(self.record.scenario, self.record.seed, list(self.record.actions), self.record.result,
+                         self.record.initial_state)
         return Game(_state=self.state.copy(), _record=rec)
 
     def to_bytes(self) -> bytes:
@@ -197,12 +200,12 @@ class Game:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Game":
-        """A game from state bytes; its record has no history."""
+        """A game from state bytes; its record replays from this state (``initial_state``)."""
         states = from_bytes(data)
         if states.shape[0] != 1:
             raise ValueError(f"expected the bytes of one state, got {states.shape[0]}")
-        from .scenario import state_to_scenario
-        return cls(_state=states, _record=GameRecord(state_to_scenario(states), 0, []))
+        initial = base64.b64encode(states.tobytes()).decode("ascii")
+        return cls(_state=states, _record=GameRecord(None, 0, [], initial_state=initial))
 
 
 def action_to_string(s, action: int) -> str:

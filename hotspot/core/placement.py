@@ -122,8 +122,9 @@ def position_errors(state) -> list[str]:
     """Every broken invariant of a position (empty list if it is legal).
 
     One piece a hex and the board agreeing with the pieces (6.2), shapes,
-    units on piece hexes on the map (8.2, D3), stacking (9.1, 9.2), no hex
-    holding both sides outside a combat, damage below the rating (14.6).
+    units on piece hexes on the map (8.2, D3), stacking (9.1, 9.2).  (A piece
+    whose damage reached its rating is legal until the Crustal Control phase
+    breaks it up, 14.6.)
     """
     s = state[0] if state.ndim else state
     errors = []
@@ -144,8 +145,6 @@ def position_errors(state) -> list[str]:
             if board[c] >= 0:
                 errors.append(f"piece {k}: hex {col_row(c)} also holds piece {int(board[c])} (6.2)")
             board[c] = k
-        if s["piece_damage"][k] >= s["rules"]["damage_rating"][kind] and s["phase"] != 7:
-            errors.append(f"piece {k}: damage {int(s['piece_damage'][k])} reaches its rating (14.6)")
     if not np.array_equal(board, s["board"]):
         errors.append("the board does not match the pieces' hexes")
     from .stacking import stacking_ok

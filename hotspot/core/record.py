@@ -1,12 +1,17 @@
 """Game records: (scenario, seed, actions) that replay to the identical game.
 
 A record is saved as JSON: ``{"format": "hotspot-record", "version": 1,
-"scenario": {...}, "seed": int, "actions": [int, ...], "result": str}``.
+"scenario": {...}, "seed": int, "actions": [int, ...], "result": str}``.  A
+game restored from state bytes (which may be in the middle of a phase) has no
+scenario; its record holds ``"initial_state"``, the base64 of those bytes,
+instead, and replays from it.
 Loading checks every field and refuses a corrupt record with a message naming
 what is wrong; replaying refuses a record whose action is illegal at its point.
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,14 +26,18 @@ class RecordError(ValueError):
 
 @dataclass
 class GameRecord:
-    scenario: dict
+    scenario: dict | None
     seed: int
     actions: list[int] = field(default_factory=list)
     result: str = ""
+    initial_state: str | None = None  # base64 state bytes, for games not started from a scenario
 
     def to_dict(self) -> dict:
-        return {"format": RECORD_FORMAT, "version": RECORD_VERSION, "scenario": self.scenario,
+        data = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "scenario": self.scenario,
                 "seed": int(self.seed), "actions": [int(a) for a in self.actions], "result": self.result}
+        if self.initial_state is not None:
+            data["initial_state"] = self.initial_state
+        return data
 
     @classmethod
     def from_dict(cls, data) -> "GameRecord":
@@ -38,12 +47,21 @@ class GameRecord:
             raise RecordError(f"not a hotspot game record (format is {data.get('format')!r})")
         if data.get("version") != RECORD_VERSION:
             raise RecordError(f"record version {data.get('version')!r} is not supported (expected {RECORD_VERSION})")
-        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result"}
+        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result", "initial_state"}
         if unknown:
             raise RecordError(f"unknown keys in game record: {sorted(unknown)}")
         scenario = data.get("scenario")
-        if not isinstance(scenario, dict):
+        initial = data.get("initial_state")
+        if initial is None and not isinstance(scenario, dict):
             raise RecordError("record field 'scenario' must be a scenario object")
+        if initial is not None:
+            if not isinstance(initial, str):
+                raise RecordError("record field 'initial_state' must be a base64 string")
+            try:
+                from .state import from_bytes
+                from_bytes(base64.b64decode(initial, validate=True))
+            except (binascii.Error, ValueError) as exc:
+                raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise RecordError(f"record field 'seed' must be a non-negative integer, got {seed!r}")
@@ -56,7 +74,7 @@ class GameRecord:
         result = data.get("result", "")
         if not isinstance(result, str):
             raise RecordError("record field 'result' must be a string")
-        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result)
+        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1))
@@ -72,7 +90,10 @@ class GameRecord:
     def replay(self):
         """The game this record describes, replayed action by action (a ``Game``)."""
         from .game import Game, IllegalActionError
-        game = Game(self.scenario, seed=self.seed)
+        if self.initial_state is not None:
+            game = Game.from_bytes(base64.b64decode(self.initial_state))
+        else:
+            game = Game(self.scenario, seed=self.seed)
         for i, a in enumerate(self.actions):
             try:
                 game.apply_action(a)

@@ -509,8 +509,10 @@ def load_scenario(name_or_path) -> dict:
     ``name_or_path`` is a built-in name (``"standard"``: the file
     ``hotspot/scenarios/standard.json``), ``"random"`` (a random setup, D12,
     with a fresh seed that is recorded in its name) or ``"random:SEED"``, or
-    the path of a JSON file.
+    the path of a JSON file; a scenario dict is checked and normalized.
     """
+    if isinstance(name_or_path, dict):
+        return validate_scenario(name_or_path)
     if isinstance(name_or_path, str) and (name_or_path == "random" or name_or_path.startswith("random:")):
         _, _, seed_text = name_or_path.partition(":")
         if seed_text == "":
