@@ -183,4 +183,17 @@ class Pos:
         return int(self.s["turn"])
 
 
-__all__ = [name for name in dir() if not name.startswith("_")] + ["NEIGHBOUR"]
+
+
+
+def strip(g, col=3, first_row=1, n_longs=3, controller=None):
+    """A straight N-S strip of ground: ``n_longs`` long crustals end to end in
+    column ``col`` from ``first_row`` down (3 * n_longs hexes).  Returns the
+    piece indices.  Pieces set up touching cause no collision (D12)."""
+    from hotspot.core.rules_data import LONG, ZIEGLER
+    pieces = []
+    for i in range(n_longs):
+        r = first_row + 3 * i
+        pieces.append(g.piece(LONG, [(col, r), (col, r + 1), (col, r + 2)],
+                              controller=ZIEGLER if controller is None else controller))
+    return pieces

@@ -3,7 +3,7 @@
 During its own regular movement phase a player may split one squad off a two-
 or three-squad infantry counter (SPLIT, repeat to split further) and combine
 two infantry counters in the same hex into one of at most three squads
-(COMBINE_WITH v).  A new counter takes the movement left of the counter it came
+(COMBINE_WITH v).  A split needs room for the new counter (9.1, 9.2).  A new counter takes the movement left of the counter it came
 from; a combined counter keeps the smaller movement left of the two.
 Breakdowns never change the squads of a side, so attack factors never grow
 (they only move between counters).  Project decisions (docs/rules.md, R10.1):
@@ -14,13 +14,16 @@ from ._jit import jit
 from .events import EV_COMBINE, EV_SPLIT, log_event
 from .rules_data import NO_UNIT, UNIT_IS_INFANTRY, UNIT_SIDE
 from .state import MAX_UNITS, UF_DONE
+from .stacking import room_for_one_more
 from .units import free_unit_slot, has_units_other_than
 
 
 @jit
 def can_split(s, u):
-    return (UNIT_IS_INFANTRY[s["unit_type"][u]] and s["unit_squads"][u] >= 2
-            and free_unit_slot(s) >= 0)
+    """Two or three squads, a free counter, and room for one more counter in the hex (9.1, 9.2)."""
+    t = s["unit_type"][u]
+    return (UNIT_IS_INFANTRY[t] and s["unit_squads"][u] >= 2 and free_unit_slot(s) >= 0
+            and room_for_one_more(s, s["unit_cell"][u], UNIT_SIDE[t]))
 
 
 @jit
@@ -63,3 +66,7 @@ def combine(s, u, v, ev, ev_n):
     s["unit_from"][v] = -1
     s["unit_moves"][v] = 0
     s["unit_flags"][v] = 0
+    if s["unit_moves"][u] <= 0:  # joined by a counter that had finished: u has finished too
+        s["unit_flags"][u] |= UF_DONE
+        if s["sel_unit"] == u:
+            s["sel_unit"] = -1

@@ -151,4 +151,4 @@ def retreat(s, cell, side, ev, ev_n):
                 break
             eliminate_unit(s, weakest, ELIM_OVERSTACK, ev, ev_n)
             moved[weakest] = False
-        stress_check_at(s, to, ev, ev_n)
+        stress_check_at(s, to, False, False, ev, ev_n)

@@ -61,8 +61,9 @@ def stress_check_all(s, only_unrolled, mark, ev, ev_n):
 
 
 @jit
-def stress_check_at(s, cell, ev, ev_n):
-    """Stress for one hex (after a retreat, 12.6)."""
+def stress_check_at(s, cell, only_unrolled, mark, ev, ev_n):
+    """Stress for one hex: after a retreat into it (12.6), or a hovercraft's
+    second movement ending in it (13.2)."""
     if cell < 0:
         return
     k = s["board"][cell]
@@ -70,7 +71,7 @@ def stress_check_at(s, cell, ev, ev_n):
         return
     for slot in range(MAX_PIECE_CELLS):
         if s["piece_cells"][k, slot] == cell:
-            stress_check_cell(s, k, slot, False, False, ev, ev_n)
+            stress_check_cell(s, k, slot, only_unrolled, mark, ev, ev_n)
 
 
 @jit

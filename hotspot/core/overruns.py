@@ -9,7 +9,7 @@ has it moved *through* it; a counter that stays attacks instead).
 """
 from ._jit import jit
 from .dice import roll_die
-from .events import ELIM_CIA, SQUAD_LOST_CIA, ELIM_COMBAT
+from .events import ELIM_CIA, SQUAD_LOST_CIA
 from .rules_data import (CHART_CIA, CIA_OVERRUNNER_ELIMINATED, CIA_SQUAD_LOST, CIA_TABLE, NO_UNIT,
                          UNIT_CAN_OVERRUN, UNIT_SIDE, Z_INFANTRY, ZIEGLER)
 from .units import count_units, eliminate_unit, has_units_other_than, lose_squad
@@ -32,7 +32,7 @@ def close_infantry_assault(s, u, ev, ev_n):
     roll = roll_die(s, CHART_CIA, u, ev, ev_n)
     result = CIA_TABLE[roll - 1]
     if result == CIA_SQUAD_LOST:
-        lose_squad(s, cell, ZIEGLER, SQUAD_LOST_CIA, ELIM_COMBAT, ev, ev_n)
+        lose_squad(s, cell, ZIEGLER, SQUAD_LOST_CIA, ELIM_CIA, ev, ev_n)
     elif result == CIA_OVERRUNNER_ELIMINATED:
         eliminate_unit(s, u, ELIM_CIA, ev, ev_n)
         return False

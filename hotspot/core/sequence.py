@@ -9,7 +9,7 @@ from ._jit import jit
 from .combat import any_combat
 from .control import can_neutralize, control_attempts, reversions
 from .crustal_movement import can_move_piece, finish_piece
-from .damage import break_ups, stress_check_all
+from .damage import break_ups, stress_check_all, stress_check_at
 from .events import EV_PHASE, log_event
 from .hovercraft import second_move_allowance
 from .rules_data import (NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT,
@@ -17,7 +17,8 @@ from .rules_data import (NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_PLA
                          PHASE_Z_MOVE, PHASE_Z_SECOND, PLATFORM, TECHNOCRAT_WIN, UNIT_SIDE,
                          NO_UNIT, ZIEGLER_WIN, CENTRAL, ZIEGLER, TECHNOCRAT)
 from .regular_movement import finish_unit
-from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE)
+from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE,
+                    UF_STARTED)
 from .units import count_units
 from .victory import check_engineers, end_game
 
@@ -133,7 +134,10 @@ def end_phase(s, ev, ev_n):
     if p == PHASE_Z_MOVE:
         stress_check_all(s, False, True, ev, ev_n)  # 9.3; marks hexes for 13.2
     elif p == PHASE_Z_SECOND:
-        stress_check_all(s, True, False, ev, ev_n)  # 13.2
+        # 13.2: hexes a hovercraft moved into, unless rolled for in this turn's regular movement
+        for u in range(MAX_UNITS):
+            if s["unit_type"][u] != NO_UNIT and (s["unit_flags"][u] & UF_STARTED):
+                stress_check_at(s, s["unit_cell"][u], True, True, ev, ev_n)
     elif p == PHASE_T_MOVE:
         stress_check_all(s, False, False, ev, ev_n)  # 9.3
     if check_engineers(s, ev, ev_n):
