@@ -3,4 +3,14 @@
 from .core import Game, IllegalActionError, RulesOptions, init
 
 __version__ = "0.1.0"
+
+
+def _register_envs() -> None:
+    from gymnasium.envs.registration import register, registry
+    if "hotspot/Hotspot-v0" not in registry:
+        register(id="hotspot/Hotspot-v0", entry_point="hotspot.env.hotspot_env:HotspotEnv",
+                 vector_entry_point="hotspot.env.vector_env:HotspotVectorEnv")
+
+
+_register_envs()
 __all__ = ["Game", "IllegalActionError", "RulesOptions", "init", "__version__"]

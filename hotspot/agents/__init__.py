@@ -1,0 +1,5 @@
+"""Agents for both sides, behind one interface (base.Agent)."""
+from .base import Agent
+from .random_agent import RandomAgent
+
+__all__ = ["Agent", "RandomAgent"]

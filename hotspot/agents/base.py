@@ -1,0 +1,28 @@
+"""One interface for every agent (random, scripted, search, learned).
+
+An agent sees what its side may see and nothing more: each decision it is
+given the *information state* of its side (``Game.observation(side)``, D20
+fog unless the game's observer options say otherwise), the legal-action mask
+and the side, and returns an action index.  Agents with a compiled policy
+(``policy_id`` not None) can also run inside the compiled batch rollouts and
+the vector environment's compiled step.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class Agent:
+    """Base class.  Subclasses implement :meth:`act`."""
+
+    name = "agent"
+    policy_id: int | None = None  # compiled policy (hotspot.agents.policies) if any
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new game; ``seed`` fixes the agent's own randomness."""
+
+    def act(self, info_state: np.ndarray, mask: np.ndarray, side: int) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"

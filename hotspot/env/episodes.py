@@ -1,0 +1,120 @@
+"""Compiled episode handling shared by every environment: reset a game from a
+template position with an episode seed, let the compiled opponent move, step
+the learner's action.  ``HotspotEnv`` is this with one game, and
+``HotspotVectorEnv`` with N games in one compiled call, so the two agree game
+for game.
+
+Seeds: an *episode seed* (uint64) fixes the episode: the template position
+(when there are several), the dice and the opponent's randomness.  The next
+episode's seed is ``next_episode_seed(seed)``, so a sequence of episodes is
+fixed by the first seed, whether played in one env or in a vector env.
+"""
+import numpy as np
+from numba import njit, prange
+
+from hotspot.agents.policies import play_policy_until
+from hotspot.core._jit import jit
+from hotspot.core.actions import action_error, apply_action, legal_action_mask, start
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH
+from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT_WIN, ZIEGLER_WIN
+
+from .encoding import encode
+
+_K_DICE = np.uint64(0x5DEECE66D)
+_K_AGENT = np.uint64(0xA0761D6478BD642F)
+_K_TEMPLATE = np.uint64(0xE7037ED1A0B428DB)
+
+
+@jit
+def mix64(x):
+    """splitmix64's finalizer: a well-mixed 64-bit function of x."""
+    z = x + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@jit
+def next_episode_seed(seed):
+    return mix64(seed ^ np.uint64(0x2545F4914F6CDD1D))
+
+
+@jit
+def reset_game(states, i, templates, seed, side, policy, opp_rng, mask, ev, ev_n):
+    """Begin episode ``seed`` in ``states[i]`` and let the opponent move until ``side`` is to move."""
+    k = int(mix64(seed ^ _K_TEMPLATE) % np.uint64(templates.shape[0]))
+    states[i] = templates[k]
+    s = states[i]
+    s["rng"] = mix64(seed ^ _K_DICE)
+    opp_rng[i] = mix64(seed ^ _K_AGENT)
+    start(s, ev, ev_n)
+    if policy >= 0:  # a compiled opponent; -1: the caller moves a Python opponent
+        play_policy_until(s, side, policy, mask, opp_rng, i, ev, ev_n)
+
+
+@jit
+def outcome(s, side):
+    """(reward, terminated, truncated) for the learner playing ``side``."""
+    if s["phase"] != PHASE_OVER:
+        return 0.0, False, False
+    r = s["result"]
+    winner = 1 if r == TECHNOCRAT_WIN else (0 if r == ZIEGLER_WIN else -1)
+    reward = 0.0 if winner < 0 else (1.0 if winner == side else -1.0)
+    if s["truncated"]:
+        return reward, False, True
+    return reward, True, False
+
+
+@jit
+def step_game(states, i, action, side, policy, opp_rng, mask, ev, ev_n):
+    """Apply the learner's (legal) action, then the opponent's moves."""
+    s = states[i]
+    apply_action(s, action, ev, ev_n)
+    if policy >= 0:
+        play_policy_until(s, side, policy, mask, opp_rng, i, ev, ev_n)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def vector_step(states, actions, templates, seeds, needs_reset, side, policy, opp_rng, fog,
+                rewards, terminated, truncated, masks, scratch, board, units, pieces, globs):
+    """One step of every game (next-step autoreset): a game whose episode ended
+    at the previous step is reset to its next episode and ignores its action.
+    Returns -1, or the index of the first game whose action is illegal (then
+    nothing at all has changed)."""
+    n = states.shape[0]
+    for i in range(n):
+        if not needs_reset[i] and action_error(states[i], actions[i]) != OK:
+            return i
+    for i in prange(n):
+        ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+        ev_n = np.zeros(1, dtype=np.int32)
+        if needs_reset[i]:
+            seeds[i] = next_episode_seed(seeds[i])
+            reset_game(states, i, templates, seeds[i], side, policy, opp_rng, masks[i], ev, ev_n)
+            needs_reset[i] = False
+            rewards[i] = 0.0
+            terminated[i] = False
+            truncated[i] = False
+        else:
+            step_game(states, i, actions[i], side, policy, opp_rng, masks[i], ev, ev_n)
+            r, te, tr = outcome(states[i], side)
+            rewards[i] = r
+            terminated[i] = te
+            truncated[i] = tr
+            needs_reset[i] = te or tr
+        legal_action_mask(states[i], masks[i])
+        encode(states[i], side, fog, scratch[i], board[i], units[i], pieces[i], globs[i])
+    return -1
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, masks, scratch, board, units,
+                 pieces, globs):
+    """Begin episode ``seeds[i]`` in every game."""
+    for i in prange(states.shape[0]):
+        ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+        ev_n = np.zeros(1, dtype=np.int32)
+        reset_game(states, i, templates, seeds[i], side, policy, opp_rng, masks[i], ev, ev_n)
+        legal_action_mask(states[i], masks[i])
+        encode(states[i], side, fog, scratch[i], board[i], units[i], pieces[i], globs[i])

@@ -1,0 +1,207 @@
+"""HotspotEnv: Hot Spot as a single-agent Gymnasium environment.
+
+The learner plays one side; an opponent policy plays the other inside
+``step`` (and ``reset``, when the opponent moves first).
+
+Action space
+    ``Discrete(NUM_ACTIONS)`` (242): the core's atomic actions (select a
+    piece or unit, a maneuver or step, split/combine, resolve a combat, end a
+    move, end the phase; see ``hotspot.core.actions``).  The legal actions are
+    ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's
+    MaskablePPO convention); ``env.action_space.sample()`` draws a legal one.  An illegal action raises
+    ``hotspot.IllegalActionError`` naming the reason; the env is unchanged.
+Observation
+    ``Dict(board, units, pieces, globals)`` of int arrays, see
+    ``hotspot.env.encoding``: hex planes for terrain, pieces, units by side
+    and type, damage of own pieces, and turn and phase; with hidden
+    information (D20) by default (``fog=False`` for full observability).
+Reward
+    +1 when the learner's side wins, -1 when it loses, 0 otherwise.
+Termination
+    ``terminated`` at a victory (5.0: Central Crustal control, no engineers
+    left); ``truncated`` when the turn limit ends the game (D19, a Ziegler
+    win, still rewarded +1/-1).
+Arguments
+    ``side`` ("technocrat" or "ziegler"), ``opponent`` ("random", or an
+    ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
+    "random" for a pool of random setups), ``rules`` (RulesOptions or dict),
+    ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``.
+Seeding
+    ``reset(seed=s)`` fixes the episode: position, dice and the opponent's
+    randomness; later ``reset()`` calls continue a fixed chain of episode
+    seeds (``episodes.next_episode_seed``), exactly as ``HotspotVectorEnv``.
+"""
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from hotspot.agents.base import Agent
+from hotspot.agents.policies import POLICY_NAMES
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_action_mask
+from hotspot.core.errors import MESSAGES, OK
+from hotspot.core.events import no_events
+from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.observation import observe
+from hotspot.core.render import render_text
+from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES
+from hotspot.core.state import STATE_DTYPE
+
+from .encoding import encode, new_observation, observation_shapes, scratch_state
+from .episodes import mix64, next_episode_seed, outcome, reset_game, step_game
+from .templates import build_templates
+
+
+def side_index(side) -> int:
+    if isinstance(side, str) and side.lower() in SIDE_NAMES:
+        return SIDE_NAMES.index(side.lower())
+    if isinstance(side, (int, np.integer)) and not isinstance(side, bool) and side in (0, 1):
+        return int(side)
+    raise ValueError(f"side must be 'technocrat' or 'ziegler' (or 1/0), got {side!r}")
+
+
+def resolve_opponent(opponent):
+    """(compiled policy id or -1, Python agent or None) for an opponent argument."""
+    if opponent is None:
+        opponent = "random"
+    if isinstance(opponent, str):
+        if opponent not in POLICY_NAMES:
+            raise ValueError(f"unknown opponent {opponent!r}; built-in compiled opponents: {POLICY_NAMES}")
+        return POLICY_NAMES.index(opponent), None
+    if isinstance(opponent, Agent):
+        return -1, opponent
+    raise ValueError(f"opponent must be a built-in name {POLICY_NAMES} or a hotspot.agents.Agent, got {opponent!r}")
+
+
+class LegalDiscrete(spaces.Discrete):
+    """``Discrete(n)`` whose ``sample()`` without a mask draws among the legal
+    actions of its environment (the mask array the environment keeps up to
+    date), so that ``env.action_space.sample()`` is a legal random move."""
+
+    def __init__(self, n: int, legal_mask: np.ndarray, seed=None):
+        super().__init__(n, seed=seed)
+        self.legal_mask = legal_mask
+
+    def sample(self, mask=None, probability=None):
+        if mask is None and probability is None and self.legal_mask.any():
+            mask = self.legal_mask.astype(np.int8)
+        return super().sample(mask=mask, probability=probability)
+
+
+def observation_space() -> spaces.Dict:
+    boxes = {}
+    for name, (shape, dtype) in observation_shapes().items():
+        info = np.iinfo(dtype)
+        boxes[name] = spaces.Box(low=info.min, high=info.max, shape=shape, dtype=dtype)
+    return spaces.Dict(boxes)
+
+
+def seed_to_episode(seed: int) -> np.uint64:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return np.uint64(mix64(np.uint64(int(seed) % 2**64)))
+
+
+class HotspotEnv(gym.Env):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(self, side="technocrat", opponent="random", scenario="standard", rules=None, fog=True,
+                 render_mode=None, random_pool: int = 256):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.side = side_index(side)
+        self.policy, self.agent = resolve_opponent(opponent)
+        self.fog = bool(fog)
+        self.render_mode = render_mode
+        self.templates = build_templates(scenario, rules, random_pool)
+        self.states = np.zeros(1, dtype=STATE_DTYPE)
+        self.opp_rng = np.zeros(1, dtype=np.uint64)
+        self.mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        self.action_space = LegalDiscrete(NUM_ACTIONS, self.mask)
+        self.observation_space = observation_space()
+        self._scratch = scratch_state()
+        self._obs = new_observation()
+        self._episode_seed = None
+        self._started = False
+
+    # ----------------------------------------------------------- gymnasium
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._episode_seed = seed_to_episode(seed)
+        elif self._episode_seed is None:
+            self._episode_seed = seed_to_episode(int(self.np_random.integers(2**63)))
+        else:
+            self._episode_seed = np.uint64(next_episode_seed(self._episode_seed))
+        ev, ev_n = no_events()
+        reset_game(self.states, 0, self.templates, self._episode_seed, self.side, self.policy, self.opp_rng,
+                   self.mask, ev, ev_n)
+        if self.agent is not None:
+            self.agent.reset(int(self._episode_seed % np.uint64(2**63)))
+            self._opponent_python_moves()
+        self._started = True
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        s = self.states[0]
+        if int(s["phase"]) == PHASE_OVER:
+            raise RuntimeError("the episode is over: call reset() before step()")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
+                isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+            raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
+        a = int(action)
+        code = int(action_error(s, a))
+        if code != OK:
+            raise IllegalActionError(a, code, f"illegal action {a} ({action_to_string(s, a)}): {MESSAGES[code]}")
+        ev, ev_n = no_events()
+        step_game(self.states, 0, a, self.side, self.policy, self.opp_rng, self.mask, ev, ev_n)
+        if self.agent is not None:
+            self._opponent_python_moves()
+        reward, terminated, truncated = outcome(s, self.side)
+        return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now (sb3-contrib MaskablePPO)."""
+        return self.mask.copy()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return render_text(self.states)
+        if self.render_mode == "rgb_array":
+            from .rendering import render_rgb
+            return render_rgb(self.states[0])
+        return None
+
+    # ----------------------------------------------------------- helpers
+    @property
+    def state(self):
+        """The full game state record (for tools and debugging; agents use observations)."""
+        return self.states[0]
+
+    def _opponent_python_moves(self):
+        s = self.states[0]
+        ev, ev_n = no_events()
+        other = 1 - self.side
+        while int(s["phase"]) != PHASE_OVER and int(PHASE_PLAYER[s["phase"]]) == other:
+            legal_action_mask(s, self.mask)
+            info = np.zeros(1, dtype=STATE_DTYPE)
+            observe(s, other, True, info[0])
+            a = int(self.agent.act(info, self.mask.copy(), other))
+            code = int(action_error(s, a))
+            if code != OK:
+                raise IllegalActionError(a, code, f"opponent {self.agent!r} chose illegal action {a}: {MESSAGES[code]}")
+            apply_action(s, a, ev, ev_n)
+
+    def _observation(self) -> dict:
+        o = self._obs
+        encode(self.states[0], self.side, self.fog, self._scratch[0], o["board"], o["units"], o["pieces"],
+               o["globals"])
+        return {k: v.copy() for k, v in o.items()}
+
+    def _info(self) -> dict:
+        legal_action_mask(self.states[0], self.mask)
+        s = self.states[0]
+        return {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"])}

@@ -1,0 +1,36 @@
+"""Starting positions of environment episodes: one scenario, several, or a
+pool of seeded random setups (D12)."""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core.rules_data import RulesOptions
+from hotspot.core.scenario import load_scenario, random_setup, scenario_to_state
+from hotspot.core.state import STATE_DTYPE
+
+
+def build_templates(scenario="standard", rules=None, random_pool: int = 256) -> np.ndarray:
+    """States (not started) that episodes begin from.
+
+    ``scenario``: a built-in name or path, a scenario dict, a list of those, or
+    ``"random"`` for a pool of ``random_pool`` random setups (seeds 0..pool-1).
+    ``rules``: ``RulesOptions`` or a dict of overrides, applied to each.
+    """
+    if isinstance(scenario, str) and scenario == "random":
+        if random_pool < 1:
+            raise ValueError(f"random_pool must be at least 1, got {random_pool}")
+        items = [random_setup(j) for j in range(random_pool)]
+    elif isinstance(scenario, (list, tuple)):
+        if not scenario:
+            raise ValueError("an empty list of scenarios")
+        items = [load_scenario(x) if not isinstance(x, dict) else x for x in scenario]
+    else:
+        items = [load_scenario(scenario) if not isinstance(scenario, dict) else scenario]
+    if rules is not None:
+        overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
+        RulesOptions.from_dict(overrides)  # refuse a wrong option early, naming it
+        items = [dict(d, rules={**(d.get("rules") or {}), **overrides}) for d in items]
+    templates = np.zeros(len(items), dtype=STATE_DTYPE)
+    for j, data in enumerate(items):
+        templates[j] = scenario_to_state(data, 0)[0]
+    return templates
