@@ -19,13 +19,13 @@ def unit_side(s, u):
 @jit
 def attack_of(s, u):
     """Attack factor of unit u (12.2; infantry per squad, D4)."""
-    return s["rules"]["attack"][s["unit_type"][u]] * s["unit_squads"][u]
+    return int(s["rules"]["attack"][s["unit_type"][u]]) * int(s["unit_squads"][u])  # no int8 overflow
 
 
 @jit
 def defense_of(s, u):
     """Defense factor of unit u (12.3; infantry per squad, D4)."""
-    return s["rules"]["defense"][s["unit_type"][u]] * s["unit_squads"][u]
+    return int(s["rules"]["defense"][s["unit_type"][u]]) * int(s["unit_squads"][u])
 
 
 @jit

@@ -8,8 +8,11 @@ Action space
     piece or unit, a maneuver or step, split/combine, resolve a combat, end a
     move, end the phase; see ``hotspot.core.actions``).  The legal actions are
     ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's
-    MaskablePPO convention); ``env.action_space.sample()`` draws a legal one.  An illegal action raises
-    ``hotspot.IllegalActionError`` naming the reason; the env is unchanged.
+    MaskablePPO convention); ``env.action_space.sample()`` draws a legal one.
+    An illegal action raises ``hotspot.IllegalActionError`` naming the
+    reason, and the env is unchanged (``illegal_action="raise"``, the
+    default); with ``illegal_action="lose"`` (pgx's convention) it ends the
+    episode as a loss for the learner (reward -1, terminated) instead.
 Observation
     ``Dict(board, units, pieces, globals)`` of int arrays, see
     ``hotspot.env.encoding``: hex planes for terrain, pieces, units by side
@@ -25,7 +28,8 @@ Arguments
     ``side`` ("technocrat" or "ziegler"), ``opponent`` ("random", or an
     ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
     "random" for a pool of random setups), ``rules`` (RulesOptions or dict),
-    ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``.
+    ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``
+    (size of the "random" pool), ``illegal_action`` ("raise" or "lose").
 Seeding
     ``reset(seed=s)`` fixes the episode: position, dice and the opponent's
     randomness; later ``reset()`` calls continue a fixed chain of episode
@@ -107,7 +111,10 @@ class HotspotEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, side="technocrat", opponent="random", scenario="standard", rules=None, fog=True,
-                 render_mode=None, random_pool: int = 256):
+                 render_mode=None, random_pool: int = 256, illegal_action: str = "raise"):
+        if illegal_action not in ("raise", "lose"):
+            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
+        self.illegal_action = illegal_action
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.side = side_index(side)
@@ -124,6 +131,7 @@ class HotspotEnv(gym.Env):
         self._obs = new_observation()
         self._episode_seed = None
         self._started = False
+        self._illegal_end = False
 
     # ----------------------------------------------------------- gymnasium
     def reset(self, *, seed=None, options=None):
@@ -141,13 +149,14 @@ class HotspotEnv(gym.Env):
             self.agent.reset(int(self._episode_seed % np.uint64(2**63)))
             self._opponent_python_moves()
         self._started = True
+        self._illegal_end = False
         return self._observation(), self._info()
 
     def step(self, action):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         s = self.states[0]
-        if int(s["phase"]) == PHASE_OVER:
+        if int(s["phase"]) == PHASE_OVER or self._illegal_end:
             raise RuntimeError("the episode is over: call reset() before step()")
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
                 isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
@@ -155,7 +164,14 @@ class HotspotEnv(gym.Env):
         a = int(action)
         code = int(action_error(s, a))
         if code != OK:
-            raise IllegalActionError(a, code, f"illegal action {a} ({action_to_string(s, a)}): {MESSAGES[code]}")
+            if self.illegal_action == "raise":
+                raise IllegalActionError(a, code, f"illegal action {a} ({action_to_string(s, a)}): "
+                                                  f"{MESSAGES[code]}")
+            self._illegal_end = True
+            self.mask[:] = False
+            info = {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"]),
+                    "illegal_action": MESSAGES[code]}
+            return self._observation(), -1.0, True, False, info
         ev, ev_n = no_events()
         step_game(self.states, 0, a, self.side, self.policy, self.opp_rng, self.mask, ev, ev_n)
         if self.agent is not None:

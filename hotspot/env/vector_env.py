@@ -1,0 +1,132 @@
+"""HotspotVectorEnv: N games of Hot Spot stepped in one compiled call.
+
+A ``gymnasium.vector.VectorEnv`` whose ``step`` advances every game, the
+learner's action and the compiled opponent's replies, in one parallel numba
+call over the batched state array (``episodes.vector_step``), not a loop of
+Python environments.
+
+Spaces, observation, reward, termination and arguments are those of
+``HotspotEnv`` (one file up), batched along the first axis; masks are
+``info["action_mask"]`` (shape ``(num_envs, 242)``) and ``action_masks()``.
+Autoreset is Gymnasium's default, next-step (``AutoresetMode.NEXT_STEP``): the
+step after a game ends resets it, ignores its action and returns its first
+observation with reward 0.  The opponent must be a compiled policy (a
+built-in name, or an ``Agent`` with a ``policy_id``).  ``reset(seed=s)`` seeds
+game ``i`` as ``HotspotEnv.reset(seed=s + i)`` would, so the vector env agrees
+game for game with N single envs.  An illegal action in any game raises
+``IllegalActionError`` naming the game, and no game changes.
+"""
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from hotspot.core.actions import NUM_ACTIONS, action_error
+from hotspot.core.errors import MESSAGES
+from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.render import render_text
+from hotspot.core.state import STATE_DTYPE
+
+from .encoding import new_observation
+from .episodes import vector_reset, vector_step
+from .hotspot_env import observation_space, resolve_opponent, seed_to_episode, side_index
+from .templates import build_templates
+
+
+class HotspotVectorEnv(VectorEnv):
+    metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int = 8, side="technocrat", opponent="random", scenario="standard", rules=None,
+                 fog=True, render_mode=None, random_pool: int = 256):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.num_envs = int(num_envs)
+        self.side = side_index(side)
+        policy, agent = resolve_opponent(opponent)
+        if agent is not None:
+            if agent.policy_id is None:
+                raise ValueError("the vector env's opponent must be compiled: a built-in name or an Agent with a "
+                                 f"policy_id; {agent!r} has none (use HotspotEnv for Python opponents)")
+            policy = agent.policy_id
+        self.policy = policy
+        self.fog = bool(fog)
+        self.render_mode = render_mode
+        self.templates = build_templates(scenario, rules, random_pool)
+        self.single_observation_space = observation_space()
+        self.single_action_space = spaces.Discrete(NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        n = self.num_envs
+        self.states = np.zeros(n, dtype=STATE_DTYPE)
+        self.seeds = np.zeros(n, dtype=np.uint64)
+        self.opp_rng = np.zeros(n, dtype=np.uint64)
+        self.needs_reset = np.zeros(n, dtype=np.bool_)
+        self.masks = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
+        self.rewards = np.zeros(n, dtype=np.float64)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self._scratch = np.zeros(n, dtype=STATE_DTYPE)
+        self._obs = new_observation(n)
+        self._started = False
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**62))
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{len(seed)} seeds for {self.num_envs} games")
+            seeds = [int(x) for x in seed]
+        else:
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        for i, x in enumerate(seeds):
+            self.seeds[i] = seed_to_episode(x)
+        self.needs_reset[:] = False
+        o = self._obs
+        vector_reset(self.states, self.templates, self.seeds, self.side, self.policy, self.opp_rng, self.fog,
+                     self.masks, self._scratch, o["board"], o["units"], o["pieces"], o["globals"])
+        self._started = True
+        return self._observation(), self._info()
+
+    def step(self, actions):
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integers, got shape {actions.shape} "
+                             f"dtype {actions.dtype}")
+        actions = actions.astype(np.int64)
+        o = self._obs
+        bad = vector_step(self.states, actions, self.templates, self.seeds, self.needs_reset, self.side,
+                          self.policy, self.opp_rng, self.fog, self.rewards, self.terminated, self.truncated,
+                          self.masks, self._scratch, o["board"], o["units"], o["pieces"], o["globals"])
+        if bad >= 0:
+            s = self.states[bad]
+            a = int(actions[bad])
+            code = int(action_error(s, a))
+            raise IllegalActionError(a, code, f"game {bad}: illegal action {a} ({action_to_string(s, a)}): "
+                                              f"{MESSAGES[code]}; no game was changed")
+        return (self._observation(), self.rewards.copy(), self.terminated.copy(), self.truncated.copy(),
+                self._info())
+
+    def action_masks(self) -> np.ndarray:
+        return self.masks.copy()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return tuple(render_text(self.states[i:i + 1]) for i in range(self.num_envs))
+        if self.render_mode == "rgb_array":
+            from .rendering import render_rgb
+            return tuple(render_rgb(self.states[i]) for i in range(self.num_envs))
+        return None
+
+    def _observation(self) -> dict:
+        return {k: v.copy() for k, v in self._obs.items()}
+
+    def _info(self) -> dict:
+        return {"action_mask": self.masks.copy(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+                "turn": self.states["turn"].astype(np.int64), "_turn": np.ones(self.num_envs, dtype=np.bool_)}

@@ -1,0 +1,228 @@
+"""The environments (issue 3): Gymnasium's env checker, registration, the
+vector env agreeing game for game with single envs, 10,000 random steps
+through each environment checked against the core, and bad input."""
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import hotspot  # noqa: F401  (registers hotspot/Hotspot-v0)
+from hotspot import IllegalActionError
+from hotspot.agents import RandomAgent
+from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
+from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN
+from hotspot.env.hotspot_env import HotspotEnv
+from hotspot.env.vector_env import HotspotVectorEnv
+
+
+def _core_mask(s):
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal_action_mask(s, mask)
+    return mask
+
+
+def _expected(s, side):
+    """(reward, terminated, truncated) from the core state, for the learner's side."""
+    if s["phase"] != PHASE_OVER:
+        return 0.0, False, False
+    winner = {TECHNOCRAT_WIN: TECHNOCRAT, ZIEGLER_WIN: ZIEGLER}[int(s["result"])]
+    reward = 1.0 if winner == side else -1.0
+    return reward, not bool(s["truncated"]), bool(s["truncated"])
+
+
+@pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
+def test_check_env_passes(render_mode):
+    """gymnasium.utils.env_checker.check_env passes, rendering included.
+
+    check_env's step-determinism check draws its action *before* its seeded
+    reset, so the action may be illegal in the state it is applied to; with
+    illegal_action="lose" (pgx's convention) that is an ordinary step."""
+    check_env(HotspotEnv(render_mode=render_mode, illegal_action="lose"), skip_render_check=render_mode is None)
+
+
+def test_illegal_action_lose_mode():
+    """illegal_action="lose": an illegal action ends the episode as a loss (-1, terminated)."""
+    env = HotspotEnv(illegal_action="lose")
+    obs, info = env.reset(seed=0)
+    before = env.state.tobytes()
+    obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(~info["action_mask"])[0]))
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "illegal_action" in info and not info["action_mask"].any()
+    assert env.state.tobytes() == before
+    with pytest.raises(RuntimeError, match="episode is over"):
+        env.step(0)
+    env.reset(seed=1)
+
+
+def test_gym_make_registered_id():
+    """`gymnasium.make("hotspot/Hotspot-v0", ...)` works after `import hotspot`."""
+    env = gym.make("hotspot/Hotspot-v0", side="ziegler", scenario="random", random_pool=4)
+    obs, info = env.reset(seed=3)
+    assert info["action_mask"].any()
+    assert env.unwrapped.side == ZIEGLER
+    assert env.unwrapped.action_masks().dtype == np.bool_
+
+
+@pytest.mark.parametrize("side", ["technocrat", "ziegler"])
+def test_single_env_10000_random_steps_against_core(side):
+    """10,000 random legal steps: the mask is the core's mask for the learner's
+    side, the learner is always the player to move, rewards and termination
+    flags are the core's result."""
+    env = HotspotEnv(side=side, scenario="random", random_pool=16)
+    learner = 1 if side == "technocrat" else 0
+    obs, info = env.reset(seed=0)
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for _ in range(10_000):
+        s = env.state
+        assert PHASE_PLAYER[s["phase"]] == learner
+        assert (info["action_mask"] == _core_mask(s)).all()
+        assert obs["globals"][3] == learner
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(a)
+        assert (reward, terminated, truncated) == _expected(env.state, learner)
+        assert env.observation_space.contains(obs)
+        if terminated or truncated:
+            episodes += 1
+            assert not info["action_mask"].any()
+            obs, info = env.reset()
+    assert episodes > 10
+
+
+def test_vector_env_agrees_with_single_envs_and_10000_steps():
+    """HotspotVectorEnv (one compiled call per step, next-step autoreset) agrees
+    game for game with N HotspotEnv given the same seeds, over 10,000 game-steps."""
+    n = 8
+    venv = HotspotVectorEnv(n, scenario="random", random_pool=16)
+    singles = [HotspotEnv(scenario="random", random_pool=16) for _ in range(n)]
+    obs, info = venv.reset(seed=100)
+    single = [e.reset(seed=100 + i) for i, e in enumerate(singles)]
+    for i in range(n):
+        for key in obs:
+            assert (obs[key][i] == single[i][0][key]).all()
+    rng = np.random.default_rng(2)
+    pending = [False] * n
+    ended = 0
+    for _ in range(10_000 // n):
+        masks = info["action_mask"]
+        assert (venv.action_masks() == masks).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        obs, rewards, terms, truncs, info = venv.step(actions)
+        for i, env in enumerate(singles):
+            if pending[i]:  # next-step autoreset: this step reset game i
+                o, inf = env.reset()
+                r, te, tr = 0.0, False, False
+                pending[i] = False
+            else:
+                o, r, te, tr, inf = env.step(int(actions[i]))
+                pending[i] = te or tr
+                ended += te or tr
+            for key in o:
+                assert (obs[key][i] == o[key]).all(), (i, key)
+            assert (rewards[i], terms[i], truncs[i]) == (r, te, tr)
+            assert (info["action_mask"][i] == inf["action_mask"]).all()
+            assert venv.states[i].tobytes() == env.state.tobytes()
+    assert ended > 10
+
+
+def test_pettingzoo_api_test_and_random_steps():
+    """The AEC environment passes pettingzoo.test.api_test; 10,000 random steps
+    agree with the core (masks, who moves, rewards at the end)."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    api_test(HotspotAECEnv(scenario="random", random_pool=4), num_cycles=300)
+    env = HotspotAECEnv(scenario="random", random_pool=8)
+    env.reset(seed=5)
+    rng = np.random.default_rng(3)
+    games = 0
+    for _ in range(10_000):
+        agent = env.agent_selection
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            s = env.states[0]
+            winner = "technocrat" if s["result"] == TECHNOCRAT_WIN else "ziegler"
+            assert reward == (1.0 if agent == winner else -1.0)
+            env.step(None)
+            if not env.agents:
+                games += 1
+                env.reset()
+            continue
+        s = env.states[0]
+        assert agent == ("technocrat" if PHASE_PLAYER[s["phase"]] == TECHNOCRAT else "ziegler")
+        assert (obs["action_mask"].astype(bool) == _core_mask(s)).all()
+        other = "ziegler" if agent == "technocrat" else "technocrat"
+        assert not env.observe(other)["action_mask"].any()
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert games > 5
+
+
+def test_bad_input_raises_and_env_stays_usable():
+    """A wrong action type, an illegal action, a step after the end, a bad
+    scenario or option each raise a clear error; the env stays usable."""
+    env = HotspotEnv()
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    obs, info = env.reset(seed=1)
+    before = env.state.tobytes()
+    with pytest.raises(TypeError, match="integer"):
+        env.step("end phase")
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        env.step(illegal)
+    assert env.state.tobytes() == before
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))  # still usable
+    env.state["phase"] = PHASE_OVER
+    with pytest.raises(RuntimeError, match="episode is over"):
+        env.step(0)
+    env.reset(seed=2)
+    with pytest.raises(ValueError, match="turn_limit"):
+        HotspotEnv(rules={"turn_limit": -1})
+    with pytest.raises(ValueError):
+        HotspotEnv(scenario="no-such-scenario")
+    with pytest.raises(ValueError, match="side"):
+        HotspotEnv(side="martians")
+    with pytest.raises(ValueError, match="opponent"):
+        HotspotEnv(opponent="grandmaster")
+    with pytest.raises(ValueError, match="render_mode"):
+        HotspotEnv(render_mode="human")
+    venv = HotspotVectorEnv(3)
+    obs, info = venv.reset(seed=0)
+    snapshot = venv.states.tobytes()
+    actions = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
+    actions[1] = int(np.flatnonzero(~info["action_mask"][1])[0])
+    with pytest.raises(IllegalActionError, match="game 1"):
+        venv.step(actions)
+    assert venv.states.tobytes() == snapshot
+    with pytest.raises(ValueError, match="3 integers"):
+        venv.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(ValueError, match="compiled"):
+        HotspotVectorEnv(2, opponent=type("Py", (RandomAgent,), {"policy_id": None})())
+
+
+def test_python_opponent_agent():
+    """A Python Agent can be the opponent of the single env (it sees only its information state)."""
+    env = HotspotEnv(side="ziegler", opponent=RandomAgent(seed=0))
+    obs, info = env.reset(seed=4)
+    for _ in range(300):
+        if not info["action_mask"].any():
+            break
+        obs, r, te, tr, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if te or tr:
+            break
+    assert env.state["n_actions"] > 0
+
+
+def test_rgb_render_shows_the_board():
+    """rgb_array rendering: an image whose colours show molten rock, the Central Crustal, crustals and platforms."""
+    env = HotspotEnv(render_mode="rgb_array")
+    env.reset(seed=0)
+    img = env.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    colours = {tuple(c) for c in img.reshape(-1, 3)[::7]}
+    from hotspot.env.rendering import COLOURS
+    for name in ("molten", "central", "crustal", "platform", "ziegler", "technocrat"):
+        assert COLOURS[name] in colours, name
+    text = HotspotEnv(render_mode="ansi")
+    text.reset(seed=0)
+    assert "Pieces:" in text.render()

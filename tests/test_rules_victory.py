@@ -1,0 +1,93 @@
+"""Victory conditions and the end of the game (rulebook 5.0, 15.5; D18, D19).
+
+The Technocrat's win by the Central Crustal is in test_rules_control.py.
+"""
+import pytest
+
+from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N,
+                     Pos, strip)
+from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.errors import ERR_BAD_ACTION, ERR_GAME_OVER
+from hotspot.core.events import EV_GAME_OVER
+from hotspot.core.rules_data import (ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_T_MOVE,
+                                     PHASE_Z_CRUSTAL, PHASE_Z_MOVE, PLATFORM, TECHNOCRAT_WIN,
+                                     T_ENGINEER, T_INFANTRY, TWO_HEX, ZIEGLER_WIN, Z_INFANTRY)
+
+
+def test_no_engineers_ziegler_wins_at_once():
+    """5.0, D19: with no engineer squad left the Ziegler player wins (checked
+    as play starts)."""
+    g = Pos(reserve=False)
+    g.piece(ONE_HEX, [(4, 4)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    assert g.phase == PHASE_OVER
+    assert g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 0
+
+
+def test_last_engineer_eliminated_in_combat_ziegler_wins():
+    """5.0, 12.3, D19: the attack that eliminates the last engineer squad ends
+    the game with a Ziegler win, right after that action."""
+    g = Pos(reserve=False)
+    g.piece(TWO_HEX, [(3, 4), (3, 5)])
+    e = g.unit(T_ENGINEER, (3, 4))
+    z = g.unit(Z_INFANTRY, (3, 5))
+    g.unit(Z_INFANTRY, (3, 5))
+    g.begin(PHASE_Z_MOVE, turn=2)
+    g.move_unit(z, N)
+    g.act(A_END_PHASE)
+    g.act(A_SELECT_UNIT + z)
+    assert not g.alive(e)
+    assert g.phase == PHASE_OVER and g.s["result"] == ZIEGLER_WIN
+    assert [r[1:3] for r in g.events(EV_GAME_OVER)] == [(ZIEGLER_WIN, 0)]
+
+
+def test_last_engineers_lost_in_break_up_ziegler_wins():
+    """14.5, D18 step 5, D19: engineers on a platform breaking up on turn 4 are
+    eliminated; with none left the Ziegler player wins."""
+    g = Pos(reserve=False)
+    g.piece(PLATFORM, [(4, 4)])
+    g.unit(T_ENGINEER, (4, 4))
+    g.begin(PHASE_CONTROL, turn=4)
+    assert g.phase == PHASE_OVER and g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 0
+
+
+@pytest.mark.parametrize("limit, turn, over", [(15, 15, True), (15, 14, False), (3, 3, True),
+                                               (3, 2, False)])
+def test_turn_limit_is_a_truncated_ziegler_win(limit, turn, over):
+    """D19: the game ends after the Crustal Control phase of turn ``turn_limit``
+    (default 15) as a Ziegler win, reported as truncated."""
+    g = Pos(turn_limit=limit)
+    g.piece(ONE_HEX, [(14, 20)])
+    g.begin(PHASE_CONTROL, turn=turn)
+    if over:
+        assert g.phase == PHASE_OVER
+        assert g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 1
+        assert [r[1:3] for r in g.events(EV_GAME_OVER)] == [(ZIEGLER_WIN, 1)]
+    else:
+        assert g.phase == PHASE_Z_CRUSTAL and g.turn == turn + 1
+        assert g.s["result"] == 0
+
+
+def test_default_turn_limit_is_fifteen():
+    """D19: default turn limit 15."""
+    assert int(Pos().s["rules"]["turn_limit"]) == 15
+
+
+def test_game_over_refuses_every_action():
+    """D19: once the game is over every action is refused (state unchanged)."""
+    g = Pos(reserve=False)
+    g.piece(ONE_HEX, [(4, 4)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    for a in (A_SELECT_PIECE + 1, A_SELECT_UNIT + 0, A_MANEUVER + 0, A_END_PIECE, A_END_PHASE,
+              NUM_ACTIONS, -1):
+        g.refuse(a, ERR_GAME_OVER)
+
+
+def test_out_of_range_action_refused():
+    """The action space is fixed: an index outside it is refused, state unchanged."""
+    g = Pos()
+    g.piece(ONE_HEX, [(4, 4)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    g.refuse(NUM_ACTIONS, ERR_BAD_ACTION)
+    g.refuse(-1, ERR_BAD_ACTION)
+    g.refuse(NUM_ACTIONS + 100, ERR_BAD_ACTION)

@@ -1,0 +1,68 @@
+"""The HTML replay viewer (issue 3, item 4), tested in headless Chromium: the
+page loads without console errors and stepping changes the board."""
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.game import Game
+from hotspot.core.rollout import random_action
+from hotspot.env.viewer import replay_frames, write_replay_html
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def _finished_game(seed=3):
+    game = Game("standard", seed=seed)
+    rng = np.array([seed + 1], dtype=np.uint64)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    while not game.is_terminal():
+        game.apply_action(int(random_action(game.s, mask, rng, 0)))
+    return game
+
+
+def test_frames_follow_the_record():
+    """One frame per action plus the start; captions name the actions and the dice rolls."""
+    game = _finished_game()
+    frames = replay_frames(game.record)
+    assert len(frames) == len(game.record.actions) + 1
+    assert frames[0]["caption"] == "start" and frames[-1]["phase"] == "-"
+    assert frames[-1]["result"] == game.result()
+    replay = Game("standard", seed=game.record.seed)
+    rolls = 0
+    for a, frame in zip(game.record.actions, frames[1:]):
+        assert frame["caption"].split(":")[0] in ("ziegler", "technocrat")
+        assert replay.action_to_string(a) in frame["caption"]
+        rolls += sum(e["event"] == "roll" for e in replay.apply_action(a, events=True))
+    assert sum(f["caption"].count("roll ") for f in frames) == rolls
+
+
+@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no Chromium on this machine")
+def test_viewer_in_headless_chromium(tmp_path):
+    """The page loads without console errors; the buttons step through the game and change the board."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    assert CHROMIUM, "CI installs Debian's chromium (see .ci/run)"
+    game = _finished_game()
+    page_path = write_replay_html(game.record, tmp_path / "replay.html")
+    errors = []
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        page = browser.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(page_path.as_uri())
+        assert page.get_attribute("body", "data-step") == "0"
+        start_board = page.inner_html("#board")
+        page.click("#last")
+        assert page.get_attribute("body", "data-step") == str(len(game.record.actions))
+        assert page.inner_html("#board") != start_board
+        assert game.result() in page.inner_text("#status")
+        page.click("#first")
+        assert page.inner_html("#board") == start_board
+        page.keyboard.press("ArrowRight")
+        assert page.get_attribute("body", "data-step") == "1"
+        browser.close()
+    assert errors == []
