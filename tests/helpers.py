@@ -21,14 +21,12 @@ again).  Its only decision is its own movement in phase F.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER,  # noqa: F401
                                   A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, action_error,
                                   start, step)
 from hotspot.core.dice import script_dice
 from hotspot.core.events import EV_ELIMINATED, EV_ROLL, event_buffer
-from hotspot.core.hexgrid import NEIGHBOUR, cell_of, col_row
+from hotspot.core.hexgrid import NEIGHBOUR, cell_of, col_row  # noqa: F401
 from hotspot.core.placement import blank_state, place_piece, place_unit, position_errors
 from hotspot.core.rules_data import (CHART_CRUSTAL_DAMAGE, NO_PIECE, NO_UNIT, ONE_HEX,
                                      RulesOptions, T_ENGINEER, TECHNOCRAT)

@@ -3,13 +3,11 @@
 Counters hold 1, 2 or 3 squads; during his own regular movement phase a
 player may break a counter down and combine counters.  Squads are conserved.
 """
-import pytest
-
-from helpers import (A_COMBINE, A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip)
+from helpers import A_COMBINE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
 from hotspot.core.errors import (ERR_CANNOT_COMBINE, ERR_CANNOT_SPLIT, ERR_NOT_INFANTRY,
-                                 ERR_NOTHING_SELECTED, ERR_STACKING, ERR_WRONG_PHASE)
+                                 ERR_NOTHING_SELECTED, ERR_WRONG_PHASE)
 from hotspot.core.rules_data import (NO_UNIT, PHASE_T_MOVE, PHASE_Z_MOVE, PHASE_Z_SECOND,
-                                     T_CRAWLER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
+                                     T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
 
 
 def squads_in(g, hex_, unit_type):

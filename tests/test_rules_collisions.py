@@ -8,16 +8,14 @@ a piece.
 """
 import pytest
 
-from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, N, NE, S, SE, Pos,
-                     nb)
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, C, N, NE, S, SE, Pos, nb
 from hotspot.core.crustal_movement import M_FORWARD, M_STEP, M_TURN_LEFT, M_TURN_RIGHT
 from hotspot.core.errors import ERR_NOTHING_SELECTED, ERR_PIECE_DONE
 from hotspot.core.events import EV_COLLISION, EV_DAMAGE
 from hotspot.core.hexgrid import CENTRAL_CELLS
 from hotspot.core.rules_data import (CHART_CRUSTAL_DAMAGE, LONG, ONE_HEX, PHASE_T_CRUSTAL,
-                                     PHASE_Z_CRUSTAL, PLATFORM, RulesOptions, TECHNOCRAT,
+                                     PHASE_Z_CRUSTAL, PLATFORM, TECHNOCRAT,
                                      TRIANGULAR, TWO_HEX, T_ENGINEER)
-from helpers import C, cr
 from hotspot.core.state import PF_DONE
 
 

@@ -6,12 +6,12 @@ Ziegler defenders stand in (3,4), Technocrat attackers step N into it from
 """
 import pytest
 
-from helpers import (C, A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, S, Pos, strip)
+from helpers import A_END_PHASE, A_SELECT_UNIT, C, N, S, Pos, strip
 from hotspot.core.combat import odds_column
 from hotspot.core.errors import ERR_COMBATS_PENDING, ERR_NOT_A_COMBAT
 from hotspot.core.events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT,
                                  EV_RETREAT, EV_SQUAD_LOST)
-from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, CRT_C, CRT_NE, CRT_X, NO_UNIT,
+from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, CRT_C, CRT_NE, CRT_X,
                                      ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_COMBAT,
                                      PHASE_Z_MOVE, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
                                      T_INFANTRY, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY)

@@ -20,7 +20,7 @@ from hotspot.core.rules_data import (LONG, ONE_HEX, PHASE_CONTROL, PHASE_T_CRUST
                                      T_ENGINEER, T_INFANTRY, Z_INFANTRY)
 from hotspot.core.state import PF_DONE
 
-SPARE = (14, 20)  # a far Ziegler one-hex crustal: keeps phase A open after the piece under test is done
+SPARE = (14, 20)  # a far Ziegler one-hex crustal: keeps phase A open once the tested piece is done
 SPARE_T = (14, 0)  # a far Technocrat platform: keeps phase E open
 
 
@@ -234,7 +234,8 @@ def test_triangular_rotations(pivot, ccw):
     g.begin(PHASE_Z_CRUSTAL, turn=2)
     g.act(A_SELECT_PIECE + k, A_MANEUVER + M_ROTATE + 2 * pivot + ccw)
     sixths = 4 if ccw else 2
-    expected = [h if j == pivot else _rotate_about(TRI[pivot], h, sixths) for j, h in enumerate(TRI)]
+    expected = [h if j == pivot else _rotate_about(TRI[pivot], h, sixths)
+                for j, h in enumerate(TRI)]
     assert g.cells(k) == expected
     assert g.cells(k)[pivot] == TRI[pivot]
     g.refuse(A_SELECT_PIECE + k, ERR_PIECE_DONE)

@@ -2,9 +2,9 @@
 
 Ground: the strip of crustal hexes in column 3, rows 1-9.
 """
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, C, Pos, strip
-from hotspot.core.errors import (ERR_NOT_HOVERCRAFT, ERR_NOTHING_SELECTED, ERR_SECOND_MOVE_ENEMY, ERR_WRONG_PHASE,
-                                 ERR_UNIT_DONE)
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
+from hotspot.core.errors import (ERR_NOT_HOVERCRAFT, ERR_NOTHING_SELECTED, ERR_SECOND_MOVE_ENEMY,
+                                 ERR_UNIT_DONE, ERR_WRONG_PHASE)
 from hotspot.core.events import ELIM_HOVERCRAFT, EV_STRESS
 from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, ONE_HEX, PHASE_OVER,
                                      PHASE_Z_MOVE, PHASE_Z_SECOND, T_ENGINEER, T_INFANTRY,

@@ -14,8 +14,7 @@ from hotspot.core.errors import (ERR_MOLTEN, ERR_NO_SUCH_UNIT, ERR_NOT_YOUR_UNIT
 from hotspot.core.events import ELIM_MOLTEN
 from hotspot.core.rules_data import (ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_COMBAT,
                                      PHASE_Z_MOVE, PLATFORM, T_CRAWLER, T_ENGINEER,
-                                     T_HEAVY_BEAMER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY,
-                                     ZIEGLER)
+                                     T_HEAVY_BEAMER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
 from hotspot.core.state import UF_ATTACKING, UF_DONE
 
 MOVE_PHASE = {Z_INFANTRY: PHASE_Z_MOVE, Z_HOVERCRAFT: PHASE_Z_MOVE, T_INFANTRY: PHASE_T_MOVE,

@@ -7,7 +7,7 @@ end of a regular movement phase: one roll on the Crustal Damage Chart, a 1
 is one point of damage; 9.4: the Central Crustal's limit is the same, but it
 never suffers stress damage.
 """
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, S, SE, Pos, strip
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, Pos
 from hotspot.core.errors import ERR_STACKING
 from hotspot.core.events import EV_STRESS
 from hotspot.core.rules_data import (CHART_STRESS, ONE_HEX, PHASE_T_MOVE, PHASE_Z_MOVE, PLATFORM,

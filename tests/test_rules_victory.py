@@ -5,13 +5,13 @@ The Technocrat's win by the Central Crustal is in test_rules_control.py.
 import pytest
 
 from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N,
-                     Pos, strip)
+                     Pos)
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.errors import ERR_BAD_ACTION, ERR_GAME_OVER
 from hotspot.core.events import EV_GAME_OVER
-from hotspot.core.rules_data import (ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_T_MOVE,
-                                     PHASE_Z_CRUSTAL, PHASE_Z_MOVE, PLATFORM, TECHNOCRAT_WIN,
-                                     T_ENGINEER, T_INFANTRY, TWO_HEX, ZIEGLER_WIN, Z_INFANTRY)
+from hotspot.core.rules_data import (ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_Z_CRUSTAL,
+                                     PHASE_Z_MOVE, PLATFORM, T_ENGINEER, TWO_HEX, ZIEGLER_WIN,
+                                     Z_INFANTRY)
 
 
 def test_no_engineers_ziegler_wins_at_once():

@@ -1,85 +1,58 @@
-"""The one compile decorator of the core: numba ``njit`` with the on-disk cache.
+"""The one compile decorator of the package: numba ``njit`` with the on-disk cache.
 
 Setting ``NUMBA_DISABLE_JIT=1`` runs the very same functions as plain Python
 (the tests compare the two paths game for game).
 
-Numba stamps a cached function with the source of *its own* file only, so a
-change to a function in another module that it calls (e.g. ``make_maneuver``
-in crustal_movement.py, called by ``step`` in actions.py) would leave the
-caller's stale machine code in the cache.  The locator below stamps every
-function of this package with a hash of all the package's compiled modules
-instead: any edit to the core recompiles the core (once), never a stale mix.
+numba stamps a cached function with the source of *its own* file only, so an
+edit to a function in another module that it calls (``make_maneuver`` in
+crustal_movement.py, called by ``step`` in actions.py, or any core rule
+called by the environments' compiled step) would leave the caller's stale
+machine code in the cache.  At import we therefore hash every source file of
+the ``hotspot`` package that holds compiled code and, when the hash differs from the one stamped in the
+core's ``__pycache__``, empty the numba caches of the whole package: any edit
+recompiles (once), never a stale mix.  Only public file operations are used.
 """
-import functools
 import hashlib
 import os
+from pathlib import Path
 
 from numba import njit
 
-_CORE_DIR = os.path.dirname(os.path.abspath(__file__))
+_PACKAGE = Path(__file__).resolve().parent.parent
+_STAMP = Path(__file__).resolve().parent / "__pycache__" / "hotspot-sources.sha256"
 
 
-@functools.lru_cache(maxsize=None)
-def _hash_sources(key):
-    h = hashlib.sha256()
-    for name, _mtime, _size in key:
-        with open(os.path.join(_CORE_DIR, name), "rb") as f:
-            text = f.read()
-        if b"_jit" in text or b"njit" in text:  # only the modules holding compiled code
-            h.update(name.encode())
-            h.update(text)
-    return h.digest()
+def source_stamp() -> str:
+    """A hash of every Python source file of the package that holds compiled code."""
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        text = path.read_bytes()
+        if b"jit" in text:
+            digest.update(str(path.relative_to(_PACKAGE)).encode())
+            digest.update(text)
+    return digest.hexdigest()
 
 
-def core_source_stamp():
-    """A hash of the core's compiled modules (re-read only when a file changes)."""
-    key = []
-    for name in sorted(os.listdir(_CORE_DIR)):
-        if name.endswith(".py"):
-            st = os.stat(os.path.join(_CORE_DIR, name))
-            key.append((name, st.st_mtime_ns, st.st_size))
-    return _hash_sources(tuple(key))
-
-
-def _install_core_locators():
+def _refresh_cache() -> None:
+    stamp = source_stamp()
     try:
-        from numba.core import caching, config
-    except ImportError:  # pragma: no cover
-        return
-    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
-    user = getattr(caching, "UserProvidedCacheLocator", None) or getattr(
-        caching, "_UserProvidedCacheLocator", None)
-    tree = getattr(caching, "InTreeCacheLocator", None) or getattr(caching, "_InTreeCacheLocator", None)
-    if impl is None or user is None or tree is None or getattr(impl, "_hotspot_core", False):
-        return
-
-    def in_core(py_file):
-        return os.path.dirname(os.path.abspath(py_file)) == _CORE_DIR
-
-    class CoreUserProvidedLocator(user):
-        def get_source_stamp(self):
-            return core_source_stamp()
-
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            if not in_core(py_file):
-                return None
-            return super().from_function(py_func, py_file)
-
-    class CoreInTreeLocator(tree):
-        def get_source_stamp(self):
-            return core_source_stamp()
-
-        @classmethod
-        def from_function(cls, py_func, py_file):
-            if config.CACHE_DIR or not in_core(py_file):
-                return None
-            return super().from_function(py_func, py_file)
-
-    impl._locator_classes = [CoreUserProvidedLocator, CoreInTreeLocator] + list(impl._locator_classes)
-    impl._hotspot_core = True
+        if _STAMP.read_text() == stamp:
+            return
+    except OSError:
+        pass
+    try:
+        for cache in _PACKAGE.rglob("__pycache__"):
+            for path in cache.iterdir():
+                if path.suffix in (".nbi", ".nbc"):
+                    path.unlink(missing_ok=True)
+        _STAMP.parent.mkdir(exist_ok=True)
+        tmp = _STAMP.with_name(f"{_STAMP.name}.{os.getpid()}")
+        tmp.write_text(stamp)
+        tmp.replace(_STAMP)
+    except OSError:  # a read-only installation: numba's own per-file rules apply
+        pass
 
 
-_install_core_locators()
+_refresh_cache()
 
 jit = njit(cache=True, nogil=True)

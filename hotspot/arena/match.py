@@ -1,0 +1,394 @@
+"""Games between two agents: a compiled fast path and a Python path.
+
+A game is fixed by its :class:`GameSpec`: the scenario, the rules overrides and
+the *game seed*.  Everything random derives from the game seed:
+
+* the dice: the game seed itself is the dice seed (``Game(scenario, seed)``),
+  so ``GameRecord(scenario, seed, actions)`` replays the game exactly;
+* each side's agent seed (:func:`agent_seeds`): the compiled generator of a
+  compiled policy, and ``agent.reset(seed)`` for a Python agent;
+* with ``scenario="random"``, the random setup (D12) of the game
+  (:func:`setup_seed`), recorded in the row as ``"setup": "random:N"``.
+
+When both agents have a compiled policy (``agent.policy_id``) the whole game
+runs in one compiled call (:func:`play_match`), which records the actions into
+a preallocated array; otherwise the game is played through the ``Game`` facade,
+each Python agent seeing only its side's information state (D20).  A compiled
+agent moves the same way on both paths (same generator, same slot), so a game
+between compiled agents is identical on both.
+
+Each finished game is a *row* (a JSON object): the key, pairing, game index,
+seed, scenario, rules, both agents, the winner, truncation, turns, the number
+of actions, the wall time and the action list.  :func:`record_from_row` turns
+a row back into a ``GameRecord`` (replay it, or view it with
+``hotspot.env.viewer.write_replay_html``).
+"""
+from __future__ import annotations
+
+import functools
+import json
+import re
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from hotspot.agents.policies import policy_action
+from hotspot.core._jit import jit
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, start
+from hotspot.core.dice import seed_state
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH, no_events
+from hotspot.core.rules_data import (PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT,
+                                     TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+
+from .registry import make_agent
+
+MASK64 = (1 << 64) - 1
+_K_GAME = 0x6A09E667F3BCC909
+_K_AGENT = (0xBB67AE8584CAA73B, 0x3C6EF372FE94F82B)  # Ziegler, Technocrat
+_K_SETUP = 0xA54FF53A5F1D36F1
+DEFAULT_MAX_ACTIONS = 200_000
+
+STATUS_OK, STATUS_NO_ACTION, STATUS_ILLEGAL = 0, 1, 2
+
+
+class ArenaError(ValueError):
+    """A game could not be played (an agent failed, a bad configuration, ...)."""
+
+
+# ------------------------------------------------------------ seeds
+
+
+def mix64(x: int) -> int:
+    """splitmix64's finalizer on Python ints: a well-mixed 64-bit function of x."""
+    z = (int(x) + 0x9E3779B97F4A7C15) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def game_seed(master_seed: int, index: int) -> int:
+    """The seed of game ``index`` of a run with ``--seed master_seed`` (63 bits).
+
+    It does not depend on the agents, the side or the scenario: game ``i`` of
+    every pairing, side and cell has the same dice (common random numbers)."""
+    return mix64((mix64((int(master_seed) & MASK64) ^ _K_GAME) + int(index)) & MASK64) >> 1
+
+
+def agent_seeds(seed: int) -> tuple[int, int]:
+    """(Ziegler agent seed, Technocrat agent seed) of game seed ``seed`` (64-bit ints)."""
+    return tuple(mix64((int(seed) & MASK64) ^ k) for k in _K_AGENT)
+
+
+def setup_seed(seed: int) -> int:
+    """The random-setup seed (D12) of game seed ``seed`` for ``scenario="random"``."""
+    return mix64((int(seed) & MASK64) ^ _K_SETUP) >> 1
+
+
+# ------------------------------------------------------------ game specs
+
+
+def canonical_rules(rules) -> str:
+    """Rules overrides (a dict, a JSON string or None) as canonical JSON (``"{}"`` for none)."""
+    if rules is None:
+        return "{}"
+    if isinstance(rules, str):
+        rules = json.loads(rules)
+    return json.dumps(dict(rules), sort_keys=True, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """One game to play: who plays which side, where, and its seed."""
+
+    pairing: str            # the label of the match-up, e.g. "random:scripted"
+    technocrat: str         # agent names (hotspot.arena.registry)
+    ziegler: str
+    index: int              # game index within its pairing and side
+    seed: int               # game seed (dice; agent seeds and random setups derive from it)
+    scenario: str = "standard"   # built-in name, "random" (a setup per game), "random:N" or a JSON path
+    rules: str = "{}"       # canonical JSON of the rules overrides
+    max_actions: int = DEFAULT_MAX_ACTIONS
+
+    @property
+    def key(self) -> str:
+        """Identifies the game in games.jsonl (resume skips the keys already there)."""
+        return game_key(self.pairing, self.technocrat, self.ziegler, self.scenario, self.rules,
+                        self.index, self.seed)
+
+    @property
+    def rules_dict(self) -> dict:
+        return json.loads(self.rules)
+
+
+def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed) -> str:
+    return json.dumps([pairing, technocrat, ziegler, scenario, json.loads(canonical_rules(rules)),
+                       int(index), int(seed)], sort_keys=True, separators=(",", ":"))
+
+
+def row_key(row: dict) -> str:
+    return game_key(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], row.get("rules") or {},
+                    row["index"], row["seed"])
+
+
+# ------------------------------------------------------------ scenarios
+
+_RANDOM_SEEDED = re.compile(r"random:([0-9]+)")
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_scenario(scenario: str, rules: str) -> dict:
+    from hotspot.core.scenario import load_scenario, random_setup
+    overrides = json.loads(rules)
+    m = _RANDOM_SEEDED.fullmatch(scenario)
+    if m:
+        data = random_setup(int(m.group(1)), overrides or None)
+    elif scenario == "random":
+        raise ArenaError("scenario 'random' draws a setup per game; it has no fixed scenario")
+    else:
+        data = load_scenario(scenario)
+    return _with_rules(data, overrides)
+
+
+def _with_rules(data: dict, overrides: dict) -> dict:
+    data = dict(data)
+    if overrides:
+        merged = dict(data.get("rules") or {})
+        merged.update(overrides)
+        data["rules"] = merged
+    return data
+
+
+def scenario_data(scenario: str, rules: str, seed: int) -> tuple[dict, str]:
+    """(the scenario dict of a game, rules overrides merged; its setup name).
+
+    The setup name is ``scenario`` itself except for ``"random"``, where it is
+    ``"random:N"`` with N the game's :func:`setup_seed`."""
+    rules = canonical_rules(rules)
+    if scenario == "random":
+        from hotspot.core.scenario import random_setup
+        n = setup_seed(seed)
+        overrides = json.loads(rules)
+        return _with_rules(random_setup(n, overrides or None), overrides), f"random:{n}"
+    return _fixed_scenario(scenario, rules), scenario
+
+
+def check_scenario(scenario: str, rules=None) -> None:
+    """Raise a clear error now (not in a worker) if the scenario or the rules are bad."""
+    from hotspot.core.rules_data import RulesOptions
+    from hotspot.core.scenario import ScenarioError
+    rules = canonical_rules(rules)
+    try:
+        if scenario == "random":
+            scenario_data(scenario, rules, 0)
+        else:
+            data = _fixed_scenario(scenario, rules)
+            RulesOptions.from_dict(data.get("rules") or {})
+    except ScenarioError as exc:
+        raise ArenaError(str(exc)) from None
+
+
+@functools.lru_cache(maxsize=16)
+def _template(scenario: str, rules: str) -> np.ndarray:
+    from hotspot.core.scenario import scenario_to_state
+    return scenario_to_state(_fixed_scenario(scenario, rules), 0)
+
+
+def initial_state(spec: GameSpec, data: dict | None = None) -> np.ndarray:
+    """The started state (shape (1,)) of a game: what ``Game(scenario, seed)`` starts from.
+
+    ``data``: the game's scenario dict if already at hand (``scenario_data``)."""
+    from hotspot.core.scenario import scenario_to_state
+    if spec.scenario == "random":
+        if data is None:
+            data = scenario_data(spec.scenario, spec.rules, spec.seed)[0]
+        states = scenario_to_state(data, spec.seed)
+    else:
+        states = _template(spec.scenario, canonical_rules(spec.rules)).copy()
+        seed_state(states[0], int(spec.seed))
+    ev, ev_n = no_events()
+    start(states[0], ev, ev_n)
+    return states
+
+
+# ------------------------------------------------------------ the compiled game
+
+
+@jit
+def play_match(s, policy_z, policy_t, rng, actions, n):
+    """Play compiled policies from state ``s`` until the game ends or ``actions`` is full.
+
+    ``policy_z`` / ``policy_t`` are the compiled policy ids of the Ziegler and
+    the Technocrat (``hotspot.agents.policies``); ``rng[0]`` / ``rng[1]`` their
+    generators.  Each action taken is written to ``actions[n], actions[n+1],
+    ...``.  Returns ``(n, status)``: the number of actions now in ``actions``
+    and 0, or 1 if a policy found no action, or 2 if it chose an illegal one
+    (then written at ``actions[n]`` and not applied).
+    """
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    while s["phase"] != PHASE_OVER and n < actions.shape[0]:
+        side = PHASE_PLAYER[s["phase"]]
+        policy = policy_t if side == TECHNOCRAT else policy_z
+        a = policy_action(policy, s, mask, rng, side)
+        if a < 0 or a >= NUM_ACTIONS:
+            return n, 1
+        if action_error(s, a) != OK:
+            actions[n] = a
+            return n, 2
+        apply_action(s, a, ev, ev_n)
+        actions[n] = a
+        n += 1
+    return n, 0
+
+
+def play_compiled(s, policy_z: int, policy_t: int, rng: np.ndarray,
+                  max_actions: int = DEFAULT_MAX_ACTIONS) -> np.ndarray:
+    """Play one game to its end in compiled code; returns the actions taken (int32)."""
+    buf = np.empty(min(2048, max_actions), dtype=np.int32)
+    n = 0
+    while True:
+        n, status = play_match(s, np.int64(policy_z), np.int64(policy_t), rng, buf, np.int64(n))
+        if status == STATUS_NO_ACTION:
+            raise ArenaError(f"a compiled policy found no action after {n} actions "
+                             f"(policies {policy_z} / {policy_t})")
+        if status == STATUS_ILLEGAL:
+            raise ArenaError(f"a compiled policy chose the illegal action {int(buf[n])} after {n} actions "
+                             f"(policies {policy_z} / {policy_t})")
+        if int(s["phase"]) == PHASE_OVER:
+            return buf[:n].copy()
+        if n >= max_actions:
+            raise ArenaError(f"the game did not end within {max_actions} actions")
+        bigger = np.empty(min(2 * buf.shape[0], max_actions), dtype=np.int32)
+        bigger[:n] = buf[:n]
+        buf = bigger
+
+
+# ------------------------------------------------------------ one game
+
+
+def _outcome(s) -> tuple[str, int, int]:
+    r = int(s["result"])
+    if r == TECHNOCRAT_WIN:
+        return "technocrat", bool(s["truncated"]), int(s["turn"])
+    if r == ZIEGLER_WIN:
+        return "ziegler", bool(s["truncated"]), int(s["turn"])
+    raise ArenaError(f"the game has no winner (result {RESULT_NAMES[r] if 0 <= r < len(RESULT_NAMES) else r})")
+
+
+def _make_side_agents(spec: GameSpec, cache: dict | None = None):
+    """(Ziegler agent, Technocrat agent): separate instances even for self-play."""
+    out = []
+    for side, name in ((ZIEGLER, spec.ziegler), (TECHNOCRAT, spec.technocrat)):
+        key = (side, name)
+        if cache is not None and key in cache:
+            out.append(cache[key])
+            continue
+        agent = make_agent(name)
+        if cache is not None:
+            cache[key] = agent
+        out.append(agent)
+    return tuple(out)
+
+
+def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dict:
+    """Play the game ``spec`` and return its row (a JSON-ready dict, actions included).
+
+    ``agents``: (Ziegler agent, Technocrat agent), made from the names in the
+    spec if None.  ``force_python`` plays compiled agents through the Python
+    path too (the same game, slower: the tests compare the two)."""
+    if agents is None:
+        agents = _make_side_agents(spec)
+    t0 = time.perf_counter()
+    seeds = agent_seeds(spec.seed)
+    for side, agent in enumerate(agents):
+        agent.reset(seeds[side])
+    rng = np.array(seeds, dtype=np.uint64)
+    policies = [getattr(a, "policy_id", None) for a in agents]
+    data = setup = None
+    if spec.scenario == "random":
+        data, setup = scenario_data(spec.scenario, spec.rules, spec.seed)
+    if not force_python and policies[0] is not None and policies[1] is not None:
+        states = initial_state(spec, data)
+        actions = play_compiled(states[0], policies[0], policies[1], rng, spec.max_actions).tolist()
+        s = states[0]
+        path = "compiled"
+    else:
+        game = _play_python(spec, agents, policies, rng, data)
+        actions = game.record.actions
+        s = game.s
+        path = "python"
+    winner, truncated, turns = _outcome(s)
+    winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
+    loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
+    return {
+        "key": spec.key, "pairing": spec.pairing, "index": int(spec.index), "seed": int(spec.seed),
+        "scenario": spec.scenario, "setup": setup or spec.scenario, "rules": spec.rules_dict,
+        "technocrat": spec.technocrat, "ziegler": spec.ziegler,
+        "winner": winner, "winner_agent": winner_agent, "loser_agent": loser_agent,
+        "result": RESULT_NAMES[int(s["result"])], "truncated": bool(truncated), "turns": turns,
+        "actions_count": len(actions), "wall_s": round(time.perf_counter() - t0, 6), "path": path,
+        "actions": [int(a) for a in actions],
+    }
+
+
+def _play_python(spec: GameSpec, agents, policies, rng, data=None):
+    from hotspot.core.game import Game, IllegalActionError
+    if data is None:
+        data, _ = scenario_data(spec.scenario, spec.rules, spec.seed)
+    game = Game(data, seed=int(spec.seed))
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    n = 0
+    while not game.is_terminal():
+        if n >= spec.max_actions:
+            raise ArenaError(f"game {spec.key}: did not end within {spec.max_actions} actions")
+        side = game.current_player()
+        agent = agents[side]
+        if policies[side] is not None:
+            a = int(policy_action(policies[side], game.s, mask, rng, side))
+        else:
+            a = agent.act(game.observation(side), game.legal_action_mask(), side)
+        try:
+            game.apply_action(int(a))
+        except (IllegalActionError, TypeError) as exc:
+            raise ArenaError(f"agent {agent.name!r} ({SIDE_NAMES[side]}) in game {spec.key}: {exc}") from None
+        n += 1
+    return game
+
+
+def run_task(specs) -> list[dict]:
+    """Play a chunk of games (one task of a worker) and return their rows, in order."""
+    cache: dict = {}
+    return [play_game(spec, _make_side_agents(spec, cache)) for spec in specs]
+
+
+def warm_up(policy_z: int = 0, policy_t: int = 0) -> None:
+    """Compile (or load from numba's cache) the compiled game, before forking workers."""
+    spec = GameSpec("warm-up", "random", "random", 0, 0)
+    states = initial_state(spec)
+    play_compiled(states[0], policy_z, policy_t, np.array(agent_seeds(0), dtype=np.uint64), 64 * 1024)
+
+
+# ------------------------------------------------------------ replay
+
+
+def record_from_row(row: dict):
+    """The ``GameRecord`` of a games.jsonl row: replays to the recorded result."""
+    from hotspot.core.record import GameRecord
+    data, _ = scenario_data(row["scenario"], canonical_rules(row.get("rules")), int(row["seed"]))
+    return GameRecord(scenario=data, seed=int(row["seed"]), actions=[int(a) for a in row["actions"]],
+                      result=row.get("result", ""))
+
+
+def replay_row(row: dict):
+    """Replay a row and check it ends as recorded; returns the replayed ``Game``."""
+    game = record_from_row(row).replay()
+    if not game.is_terminal():
+        raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
+    winner = SIDE_NAMES[game.winner()]
+    if winner != row["winner"] or game.turn != row["turns"] or game.is_truncated() != row["truncated"]:
+        raise ArenaError(f"game {row.get('key')}: replays to {winner} (turn {game.turn}), "
+                         f"recorded {row['winner']} (turn {row['turns']})")
+    return game

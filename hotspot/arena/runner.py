@@ -1,0 +1,269 @@
+"""Running many games: chunks of games as tasks, in parallel, resumable.
+
+:func:`run_games` takes the planned games (``GameSpec`` s), skips those whose
+row is already in ``OUT/games.jsonl`` (a rerun of an interrupted command
+resumes it), splits the rest into tasks of a few games each, runs the tasks
+in this process (``workers=1``), on a pool of local processes
+(``concurrent.futures.ProcessPoolExecutor``) or on a Ray cluster
+(``backend="ray"``), and appends each finished game's row to games.jsonl as
+its task ends.  Every game is fixed by its spec, so an interrupted run
+finished by a rerun gives exactly the rows of an uninterrupted one.
+"""
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .match import ArenaError, GameSpec, row_key, run_task, warm_up
+from .registry import policy_id_of
+
+GAMES_FILE = "games.jsonl"
+
+
+@dataclass
+class RunResult:
+    """What :func:`run_games` did."""
+
+    rows: list[dict]          # the rows of the planned games finished so far, in plan order
+    played: int               # games played by this run
+    reused: int               # planned games found in games.jsonl
+    remaining: int            # planned games still to play (after a --max-games stop)
+    wall_s: float             # wall time of this run
+    workers: int = 1
+    backend: str = "local"
+    planned: int = 0
+    missing: list = field(default_factory=list)  # the specs still to play
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover  (not Linux)
+        return max(1, os.cpu_count() or 1)
+
+
+def read_rows(path) -> dict[str, dict]:
+    """The rows of a games.jsonl file by key (lines that do not parse, e.g. a
+    line cut short by a kill, are skipped; the first row of a key wins)."""
+    rows: dict[str, dict] = {}
+    path = Path(path)
+    if not path.exists():
+        return rows
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+                key = row_key(row)
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+                continue
+            rows.setdefault(key, row)
+    return rows
+
+
+class _Appender:
+    """Appends rows to games.jsonl, one JSON line each, flushed as they come."""
+
+    def __init__(self, path: Path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        needs_newline = path.exists() and path.stat().st_size > 0 and _last_byte(path) != b"\n"
+        self.f = open(path, "a", encoding="utf-8")
+        if needs_newline:  # a line cut short by an interrupted run: end it, it is skipped on reading
+            self.f.write("\n")
+
+    def write(self, rows) -> None:
+        for row in rows:
+            self.f.write(json.dumps(row, separators=(",", ":")) + "\n")
+        self.f.flush()
+
+    def close(self) -> None:
+        self.f.close()
+
+
+def _last_byte(path: Path) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1)
+
+
+def _group_key(spec: GameSpec):
+    return (spec.pairing, spec.technocrat, spec.ziegler, spec.scenario, spec.rules)
+
+
+def make_tasks(specs: list[GameSpec], workers: int, chunk: int | None, compiled: dict[str, bool]) -> list[list]:
+    """Split ``specs`` into tasks: runs of games of one group (pairing, side,
+    scenario, rules), ``chunk`` games each (default: about 8 tasks a worker,
+    at most 50 compiled games or 4 Python-path games a task)."""
+    tasks = []
+    if not specs:
+        return tasks
+    if chunk is None:
+        auto = max(1, math.ceil(len(specs) / (8 * max(1, workers))))
+    for spec in specs:
+        fast = compiled.get(spec.technocrat, False) and compiled.get(spec.ziegler, False)
+        size = chunk if chunk is not None else min(auto, 50 if fast else 4)
+        if tasks and _group_key(tasks[-1][-1]) == _group_key(spec) and len(tasks[-1]) < size:
+            tasks[-1].append(spec)
+        else:
+            tasks.append([spec])
+    return tasks
+
+
+def _progress(total: int, enabled: bool, desc: str):
+    if not enabled or total <= 0:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, unit="game", desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
+
+
+def _pool_context():
+    # fork shares the compiled code of the parent (warmed up before) with the workers
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
+              address: str | None = None, chunk: int | None = None, max_games: int | None = None,
+              progress: bool = True, desc: str = "games") -> RunResult:
+    """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
+
+    ``workers``: processes (default: the cores of this machine; 1 plays in this
+    process); ``backend``: ``"local"`` or ``"ray"`` (``address``: the Ray
+    cluster's, None for a local Ray instance or the one already initialized);
+    ``chunk``: games per task; ``max_games``: play at most this many new games
+    (the rest is left for a rerun)."""
+    t0 = time.perf_counter()
+    if backend not in ("local", "ray"):
+        raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
+    if chunk is not None and chunk < 1:
+        raise ArenaError(f"chunk must be at least 1, got {chunk}")
+    workers = default_workers() if workers is None else int(workers)
+    if workers < 1:
+        raise ArenaError(f"workers must be at least 1, got {workers}")
+    keys = [spec.key for spec in specs]
+    if len(set(keys)) != len(keys):
+        raise ArenaError("the planned games are not distinct (a pairing given twice?)")
+    out_dir = Path(out_dir)
+    path = out_dir / GAMES_FILE
+    done = read_rows(path)
+    pending = [spec for spec in specs if spec.key not in done]
+    reused = len(specs) - len(pending)
+    if max_games is not None:
+        pending = pending[:max(0, int(max_games))]
+    names = sorted({s.technocrat for s in pending} | {s.ziegler for s in pending})
+    compiled = {name: policy_id_of(name) is not None for name in names}
+    tasks = make_tasks(pending, workers, chunk, compiled)
+    new_rows: dict[str, dict] = {}
+    played = 0
+    out_dir.mkdir(parents=True, exist_ok=True)
+    appender = _Appender(path)
+    bar = _progress(len(pending), progress, desc)
+
+    def finished(task_rows):
+        nonlocal played
+        appender.write(task_rows)
+        for row in task_rows:
+            new_rows[row["key"]] = row
+        played += len(task_rows)
+        if bar is not None:
+            bar.update(len(task_rows))
+
+    try:
+        if tasks and any(compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending):
+            warm_up()  # compile once here, not in every worker
+        if not tasks:
+            pass
+        elif backend == "ray":
+            _run_ray(tasks, address, workers if address is None else None, finished)
+        elif workers == 1 or len(tasks) == 1:
+            for task in tasks:
+                finished(run_task(task))
+        else:
+            _run_pool(tasks, workers, finished)
+    finally:
+        appender.close()
+        if bar is not None:
+            bar.close()
+    done.update(new_rows)
+    rows = [done[k] for k in keys if k in done]
+    missing = [spec for spec in specs if spec.key not in done]
+    return RunResult(rows=rows, played=played, reused=reused, remaining=len(missing),
+                     wall_s=time.perf_counter() - t0, workers=workers, backend=backend,
+                     planned=len(specs), missing=missing)
+
+
+def _run_pool(tasks, workers, finished) -> None:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=_pool_context())
+    futures = {}
+    try:
+        futures = {pool.submit(run_task, task): task for task in tasks}
+        pending = set(futures)
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                exc = fut.exception()
+                if exc is not None:
+                    task = futures[fut]
+                    raise ArenaError(f"a task of {len(task)} game(s) ({task[0].pairing}, technocrat "
+                                     f"{task[0].technocrat}, games {task[0].index}..{task[-1].index}) "
+                                     f"failed: {type(exc).__name__}: {exc}") from exc
+                finished(fut.result())
+    except BaseException:
+        for fut in futures:
+            fut.cancel()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _run_ray(tasks, address, num_cpus, finished) -> None:
+    try:
+        import ray
+    except ImportError:
+        raise ArenaError("--backend ray needs Ray, which is not installed: "
+                         "python -m pip install 'hotspot[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        kwargs = {"address": address, "log_to_driver": False}
+        if address is None and num_cpus is not None:
+            kwargs["num_cpus"] = num_cpus
+        ray.init(**kwargs)
+        started = True
+    remote = ray.remote(num_cpus=1)(run_task)
+    refs = {}
+    try:
+        refs = {remote.remote(task): task for task in tasks}
+        pending = list(refs)
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                try:
+                    rows = ray.get(ref)
+                except Exception as exc:
+                    task = refs[ref]
+                    raise ArenaError(f"a Ray task of {len(task)} game(s) ({task[0].pairing}, games "
+                                     f"{task[0].index}..{task[-1].index}) failed: {exc}") from exc
+                finished(rows)
+    except BaseException:
+        for ref in refs:
+            try:
+                ray.cancel(ref)
+            except Exception:  # noqa: BLE001  (already finished)
+                pass
+        raise
+    finally:
+        if started:
+            ray.shutdown()

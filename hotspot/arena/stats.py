@@ -1,0 +1,201 @@
+"""Statistics of the arena: Wilson intervals, Bradley-Terry ratings, tables.
+
+* :func:`wilson_interval`: the Wilson score interval of a win rate
+  (``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``).
+* :func:`bradley_terry`: a Bradley-Terry model fitted on every game, each game
+  a win of its winner agent over its loser agent (Hot Spot has no draws),
+  ``P(i beats j) = 1 / (1 + exp(-(r_i - r_j)))``, by maximum likelihood with a
+  small L2 penalty (``regularization``) so that an unbeaten agent keeps a
+  finite rating; reported on the Elo scale (``400 / ln 10`` per unit of r),
+  relative to an anchor agent (or to the mean), with standard errors from the
+  inverse Hessian.
+* :func:`format_table`, :func:`write_csv`: aligned text and CSV tables.
+"""
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+ELO_PER_UNIT = 400.0 / math.log(10.0)
+
+
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of the proportion ``k / n``; (nan, nan) when n is 0."""
+    k, n = int(k), int(n)
+    if n <= 0:
+        return (math.nan, math.nan)
+    from scipy.stats import binomtest
+    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
+    return (float(ci.low), float(ci.high))
+
+
+def _results_matrix(results: Iterable) -> tuple[list[str], np.ndarray]:
+    """(players, W) with W[i, j] the (weighted) number of wins of i over j."""
+    wins: dict[tuple[str, str], float] = {}
+    players: set[str] = set()
+    for item in results:
+        if len(item) == 2:
+            winner, loser = item
+            count = 1.0
+        else:
+            winner, loser, count = item
+        players.update((winner, loser))
+        if winner == loser:
+            continue  # self-play says nothing about strength
+        wins[(winner, loser)] = wins.get((winner, loser), 0.0) + float(count)
+    names = sorted(players)
+    index = {p: i for i, p in enumerate(names)}
+    w = np.zeros((len(names), len(names)))
+    for (a, b), c in wins.items():
+        w[index[a], index[b]] += c
+    return names, w
+
+
+def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: str | None = None) -> list[dict]:
+    """Bradley-Terry ratings from game results.
+
+    Args:
+        results: ``(winner, loser)`` pairs, or ``(winner, loser, count)``
+            triples (counts may be fractional); a pair with ``winner == loser``
+            (self-play) is ignored for the fit.
+        regularization: the L2 penalty ``regularization / 2 * sum(r**2)`` on
+            the log-strengths r (0 is plain maximum likelihood, which diverges
+            for an agent that won or lost every game).
+        anchor: the agent rated 0 (e.g. ``"random"``); None rates relative to
+            the mean of all agents.
+
+    Returns one dict per agent, best first: ``agent``, ``elo``, ``elo_se``
+    (standard error of the rating relative to the anchor or the mean),
+    ``games``, ``wins``, ``losses``, ``score`` (wins / games), ``strength``
+    (r, the natural-log scale).
+    """
+    names, w = _results_matrix(results)
+    m = len(names)
+    if m == 0:
+        return []
+    if anchor is not None and anchor not in names:
+        anchor = None
+    n = w + w.T  # games between i and j
+    lam = float(regularization)
+
+    def objective(r):
+        d = r[:, None] - r[None, :]
+        # -sum W_ij log sigmoid(d_ij) = sum W_ij log(1 + exp(-d_ij))
+        nll = float(np.sum(w * np.logaddexp(0.0, -d))) + 0.5 * lam * float(r @ r)
+        p = 0.5 * (1.0 + np.tanh(0.5 * d))  # sigmoid(d), stable
+        g = w * (1.0 - p)                    # d(-log sigmoid(d_ij)) / d r_i = -(1 - p_ij) W_ij
+        grad = -g.sum(axis=1) + g.sum(axis=0) + lam * r
+        return nll, grad
+
+    r = np.zeros(m)
+    if m > 1 and n.sum() > 0:
+        from scipy.optimize import minimize
+        res = minimize(objective, r, jac=True, method="L-BFGS-B",
+                       options={"maxiter": 10_000, "gtol": 1e-10, "ftol": 1e-15})
+        r = res.x
+    # Hessian of the penalized negative log-likelihood
+    d = r[:, None] - r[None, :]
+    p = 0.5 * (1.0 + np.tanh(0.5 * d))
+    c = n * p * (1.0 - p)
+    h = -c
+    np.fill_diagonal(h, c.sum(axis=1) - np.diag(c))
+    h = h + max(lam, 1e-9) * np.eye(m)
+    try:
+        cov = np.linalg.inv(h)
+    except np.linalg.LinAlgError:  # pragma: no cover
+        cov = np.linalg.pinv(h)
+    if anchor is not None:
+        a = names.index(anchor)
+        base = r[a]
+    else:
+        a = None
+        base = float(r.mean())
+    out = []
+    for i, name in enumerate(names):
+        contrast = np.zeros(m)
+        contrast[i] += 1.0
+        if a is not None:
+            contrast[a] -= 1.0
+        else:
+            contrast -= 1.0 / m
+        var = float(contrast @ cov @ contrast)
+        wins = float(w[i].sum())
+        losses = float(w[:, i].sum())
+        games = wins + losses
+        out.append({
+            "agent": name, "elo": float((r[i] - base) * ELO_PER_UNIT),
+            "elo_se": float(math.sqrt(max(var, 0.0)) * ELO_PER_UNIT),
+            "games": _intish(games), "wins": _intish(wins), "losses": _intish(losses),
+            "score": wins / games if games else math.nan, "strength": float(r[i] - base),
+        })
+    out.sort(key=lambda row: (-row["elo"], row["agent"]))
+    return out
+
+
+def _intish(x: float):
+    return int(round(x)) if abs(x - round(x)) < 1e-9 else float(x)
+
+
+# ------------------------------------------------------------ tables
+
+
+def _fmt(value, spec: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isnan(value):
+        return "-"
+    if spec:
+        try:
+            return format(value, spec)
+        except (TypeError, ValueError):
+            return str(value)
+    return str(value)
+
+
+def format_table(rows: list[dict], columns: list[tuple]) -> str:
+    """An aligned plain-text table.
+
+    ``columns``: ``(key, header)`` or ``(key, header, format_spec)``; a key may
+    be a callable ``row -> str``.  Text columns are left-aligned, numbers right-aligned."""
+    cols = [(c[0], c[1], c[2] if len(c) > 2 else "") for c in columns]
+    cells = []
+    numeric = [True] * len(cols)
+    for row in rows:
+        line = []
+        for j, (key, _, spec) in enumerate(cols):
+            value = key(row) if callable(key) else row.get(key)
+            if not isinstance(value, (int, float, np.integer, np.floating)) or isinstance(value, bool):
+                numeric[j] = False
+            line.append(_fmt(value, spec))
+        cells.append(line)
+    widths = [max([len(h)] + [len(line[j]) for line in cells]) for j, (_, h, _) in enumerate(cols)]
+
+    def render(line, header=False):
+        parts = []
+        for j, text in enumerate(line):
+            right = numeric[j] and not header
+            parts.append(text.rjust(widths[j]) if right else text.ljust(widths[j]))
+        return "  ".join(parts).rstrip()
+
+    out = [render([h for _, h, _ in cols], header=True), render(["-" * wd for wd in widths], header=True)]
+    out += [render(line) for line in cells]
+    return "\n".join(out)
+
+
+def write_csv(path, rows: list[dict], fields: list[str]) -> None:
+    """Write ``rows`` (dicts) to a CSV file with the columns ``fields``."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: ("" if isinstance(row.get(k), float) and math.isnan(row.get(k)) else row.get(k))
+                             for k in fields})
+
+
+def interval_text(lo: float, hi: float, digits: int = 3) -> str:
+    if math.isnan(lo):
+        return "-"
+    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"

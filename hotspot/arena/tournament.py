@@ -1,0 +1,271 @@
+"""The arena: a round robin (or chosen pairings) of agents, each pairing
+played as both sides, with win rates, Wilson intervals and Bradley-Terry
+ratings.  ``hotspot arena`` is :func:`run_arena` with the command's options.
+"""
+from __future__ import annotations
+
+import json
+import math
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
+from .registry import available_agents, is_available, registered_agents
+from .runner import GAMES_FILE, run_games
+from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
+
+SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
+               "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns", "mean_actions",
+               "mean_wall_s"]
+H2H_FIELDS = ["agent_a", "agent_b", "games", "a_wins", "b_wins", "a_score", "ci_low", "ci_high",
+              "a_as_technocrat_win_rate", "a_as_ziegler_win_rate"]
+RATING_FIELDS = ["agent", "elo", "elo_se", "games", "wins", "losses", "score", "technocrat_games",
+                 "technocrat_win_rate", "ziegler_games", "ziegler_win_rate"]
+
+
+def parse_pairings(text: str) -> list[tuple[str, str]]:
+    """``"a:b,c:d"`` -> [("a", "b"), ("c", "d")]."""
+    out = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        a, sep, b = item.partition(":")
+        if not sep or not a or not b or ":" in b:
+            raise ArenaError(f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted")
+        out.append((a.strip(), b.strip()))
+    if not out:
+        raise ArenaError("no pairing given")
+    return out
+
+
+def round_robin(agents: list[str], self_play: bool = True) -> list[tuple[str, str]]:
+    """Every pair of distinct agents, and each agent against itself when ``self_play``."""
+    return [(a, b) for a, b in combinations_with_replacement(agents, 2) if self_play or a != b]
+
+
+def check_agents(names) -> None:
+    for name in names:
+        if not is_available(name):
+            known = registered_agents()
+            raise ArenaError(f"agent {name!r} is not available (registered: {sorted(known)}; "
+                             f"available now: {available_agents()})")
+
+
+def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 0, rules=None,
+               max_actions: int | None = None) -> list[GameSpec]:
+    """The games of an arena: for each pairing (a, b), ``games`` games with a as
+    the Technocrat and, unless a == b, ``games`` with b as the Technocrat.
+    Game ``i`` of every pairing and side has the same seed (same dice, same
+    random setup)."""
+    if games < 0:
+        raise ArenaError(f"--games must be non-negative, got {games}")
+    rules = canonical_rules(rules)
+    extra = {} if max_actions is None else {"max_actions": int(max_actions)}
+    seen = set()
+    specs = []
+    for a, b in pairings:
+        if (a, b) in seen:
+            continue
+        seen.add((a, b))
+        label = f"{a}:{b}"
+        sides = [(a, b)] if a == b else [(a, b), (b, a)]
+        for tech, zieg in sides:
+            for i in range(games):
+                specs.append(GameSpec(label, tech, zieg, i, game_seed(seed, i), scenario, rules, **extra))
+    return specs
+
+
+def _mean(values):
+    values = list(values)
+    return sum(values) / len(values) if values else math.nan
+
+
+def side_table(rows, specs) -> list[dict]:
+    """One entry per (pairing, Technocrat agent, Ziegler agent), in plan order."""
+    order, planned = [], {}
+    for spec in specs:
+        key = (spec.pairing, spec.technocrat, spec.ziegler)
+        if key not in planned:
+            order.append(key)
+            planned[key] = 0
+        planned[key] += 1
+    by = {k: [] for k in order}
+    for row in rows:
+        k = (row["pairing"], row["technocrat"], row["ziegler"])
+        if k in by:
+            by[k].append(row)
+    out = []
+    for k in order:
+        rs = by[k]
+        n = len(rs)
+        tw = sum(r["winner"] == "technocrat" for r in rs)
+        lo, hi = wilson_interval(tw, n)
+        out.append({"pairing": k[0], "technocrat": k[1], "ziegler": k[2], "games": n, "planned": planned[k],
+                    "technocrat_wins": tw, "ziegler_wins": n - tw,
+                    "technocrat_win_rate": tw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                    "truncated_rate": _mean(float(r["truncated"]) for r in rs),
+                    "mean_turns": _mean(r["turns"] for r in rs),
+                    "mean_actions": _mean(r["actions_count"] for r in rs),
+                    "mean_wall_s": _mean(r["wall_s"] for r in rs)})
+    return out
+
+
+def head_to_head(rows, pairings) -> list[dict]:
+    out = []
+    seen = set()
+    for a, b in pairings:
+        if a == b or (a, b) in seen:
+            continue
+        seen.add((a, b))
+        rs = [r for r in rows if r["pairing"] == f"{a}:{b}"]
+        n = len(rs)
+        aw = sum(r["winner_agent"] == a for r in rs)
+        at = [r for r in rs if r["technocrat"] == a]
+        az = [r for r in rs if r["ziegler"] == a]
+        lo, hi = wilson_interval(aw, n)
+        out.append({"agent_a": a, "agent_b": b, "games": n, "a_wins": aw, "b_wins": n - aw,
+                    "a_score": aw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                    "a_as_technocrat_win_rate": _mean(float(r["winner_agent"] == a) for r in at),
+                    "a_as_ziegler_win_rate": _mean(float(r["winner_agent"] == a) for r in az)})
+    return out
+
+
+def ratings_table(rows, agents=None) -> list[dict]:
+    """Bradley-Terry ratings (Elo scale, "random" = 0 when it played) on every
+    game between different agents, with each agent's win rate by side."""
+    results = [(r["winner_agent"], r["loser_agent"]) for r in rows if r["technocrat"] != r["ziegler"]]
+    names = set(agents or []) | {r["technocrat"] for r in rows} | {r["ziegler"] for r in rows}
+    results += [(n, n) for n in names]  # agents with self-play only still get a row
+    anchor = "random" if "random" in names else None
+    table = bradley_terry(results, anchor=anchor)
+    for entry in table:
+        a = entry["agent"]
+        vs = [r for r in rows if r["technocrat"] != r["ziegler"]]
+        t = [r for r in vs if r["technocrat"] == a]
+        z = [r for r in vs if r["ziegler"] == a]
+        entry["technocrat_games"] = len(t)
+        entry["technocrat_win_rate"] = _mean(float(r["winner"] == "technocrat") for r in t)
+        entry["ziegler_games"] = len(z)
+        entry["ziegler_win_rate"] = _mean(float(r["winner"] == "ziegler") for r in z)
+        entry["anchor"] = anchor
+    return table
+
+
+def summarize(rows, specs, pairings, result=None, config=None) -> dict:
+    sides = side_table(rows, specs)
+    summary = {
+        "format": "hotspot-arena-summary", "version": 1, "config": config or {},
+        "games": len(rows), "planned": len(specs),
+        "played_now": None if result is None else result.played,
+        "from_file": None if result is None else result.reused,
+        "remaining": None if result is None else result.remaining,
+        "wall_s": None if result is None else round(result.wall_s, 3),
+        "games_wall_s": round(sum(r["wall_s"] for r in rows), 3),
+        "mean_turns": _mean(r["turns"] for r in rows),
+        "mean_actions": _mean(r["actions_count"] for r in rows),
+        "truncated_rate": _mean(float(r["truncated"]) for r in rows),
+        "sides": sides,
+        "head_to_head": head_to_head(rows, pairings),
+        "ratings": ratings_table(rows, sorted({a for p in pairings for a in p})),
+    }
+    return summary
+
+
+def _json_safe(value):
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def write_summary(summary: dict, out_dir, csv_rows, csv_fields) -> None:
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n", encoding="utf-8")
+    write_csv(out_dir / "summary.csv", csv_rows, csv_fields)
+
+
+def report_text(summary: dict) -> str:
+    """The arena's printed report."""
+    lines = []
+    sides = summary["sides"]
+    for s in sides:
+        s.setdefault("ziegler_win_rate", 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan)
+    lines.append("Win rates by side (95% Wilson intervals):")
+    lines.append(format_table(sides, [
+        ("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
+        ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
+        (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+        ("ziegler_win_rate", "Z win rate", ".3f"),
+        ("truncated_rate", "turn limit", ".2f"), ("mean_turns", "turns", ".1f"),
+        ("mean_actions", "actions", ".0f")]) if sides else "  (no games)")
+    h2h = summary["head_to_head"]
+    if h2h:
+        lines.append("")
+        lines.append("Head to head (both sides):")
+        lines.append(format_table(h2h, [
+            ("agent_a", "agent A"), ("agent_b", "agent B"), ("games", "games"), ("a_wins", "A wins"),
+            ("a_score", "A score", ".3f"), (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+            ("a_as_technocrat_win_rate", "A as T", ".3f"), ("a_as_ziegler_win_rate", "A as Z", ".3f")]))
+    ratings = summary["ratings"]
+    if ratings:
+        anchor = ratings[0].get("anchor")
+        lines.append("")
+        lines.append(f"Ratings (Bradley-Terry on all games between different agents, Elo scale, "
+                     f"{anchor + ' = 0' if anchor else 'mean = 0'}):")
+        lines.append(format_table(ratings, [
+            ("agent", "agent"), ("elo", "Elo", ".0f"), (lambda r: f"±{r['elo_se']:.0f}", "± s.e."),
+            ("games", "games"), ("wins", "wins"), ("score", "score", ".3f"),
+            ("technocrat_win_rate", "win as T", ".3f"), ("ziegler_win_rate", "win as Z", ".3f")]))
+    lines.append("")
+    lines.append(f"Games: {summary['games']} of {summary['planned']} planned; average length "
+                 f"{_fmt(summary['mean_turns'], '.2f')} turns, {_fmt(summary['mean_actions'], '.1f')} actions; "
+                 f"ended at the turn limit: {_fmt(summary['truncated_rate'], '.3f')}")
+    if summary.get("wall_s") is not None:
+        lines.append(f"Wall time: {summary['wall_s']:.1f} s ({summary['played_now']} game(s) played now, "
+                     f"{summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game time "
+                     f"in all)")
+    if summary.get("remaining"):
+        lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
+    return "\n".join(lines)
+
+
+def _fmt(value, spec):
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return format(value, spec)
+
+
+def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "standard", seed: int = 0,
+              rules=None, out="arena-results", workers=None, backend="local", address=None, chunk=None,
+              max_games=None, progress=True, self_play=True, max_actions=None) -> dict:
+    """Run an arena and write games.jsonl, summary.json, summary.csv and
+    ratings.csv into ``out``; returns the summary (with ``"text"``, the report)."""
+    if pairings is None:
+        agents = list(agents) if agents else available_agents()
+        check_agents(agents)
+        pairings = round_robin(agents, self_play=self_play)
+    else:
+        pairings = [tuple(p) for p in pairings]
+        check_agents({a for p in pairings for a in p})
+    if not pairings:
+        raise ArenaError("no pairing to play")
+    check_scenario(scenario, rules)
+    specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions)
+    result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
+                       max_games=max_games, progress=progress, desc="arena")
+    config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
+              "seed": seed, "rules": json.loads(canonical_rules(rules)), "workers": result.workers,
+              "backend": backend}
+    summary = summarize(result.rows, specs, pairings, result, config)
+    for s in summary["sides"]:
+        s["ziegler_win_rate"] = 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan
+    write_summary(summary, out, summary["sides"], SIDE_FIELDS + ["ziegler_win_rate"])
+    write_csv(Path(out) / "ratings.csv", summary["ratings"], RATING_FIELDS)
+    summary["text"] = report_text(summary)
+    summary["result"] = result
+    return summary
