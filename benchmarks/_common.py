@@ -131,6 +131,10 @@ def machine_info() -> dict:
         "hotspot": _version("hotspot"),
         "numba_disable_jit": os.environ.get("NUMBA_DISABLE_JIT", "0"),
     }
+    try:  # known once a parallel function has run in this process
+        info["numba_threading_layer"] = numba.threading_layer()
+    except ValueError:
+        info["numba_threading_layer"] = None
     info.update(git_revision())
     return info
 
@@ -221,8 +225,7 @@ def measure_core(batch: int, threads: int, repeats: int, min_time: float, max_ac
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        warm_up()
-        run_once()  # a first untimed call of this size (thread pool, caches)
+        warm_up()  # compiles or loads the code, starts the thread pool
         samples = [sample_rate(run_once, min_time) for _ in range(repeats)]
     finally:
         numba.set_num_threads(previous)

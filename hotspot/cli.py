@@ -1,8 +1,11 @@
 """The ``hotspot`` command line.
 
     hotspot play [--seed N] [--scenario NAME|PATH] [--record FILE] [--quiet]
-    hotspot replay FILE
+    hotspot replay FILE [--game N] [--html PAGE]    (a game record, or row N of an arena games.jsonl)
     hotspot scenario NAME|PATH [--out FILE]     (print or save a scenario, e.g. random:7)
+    hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
+                  [--workers N] [--backend local|ray] [--address ADDR] [--max-games N]
+    hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
 """
 from __future__ import annotations
 
@@ -41,10 +44,96 @@ def cmd_play(args) -> int:
 
 def cmd_replay(args) -> int:
     from .core.record import GameRecord
-    game = GameRecord.load(args.file).replay()
+    if str(args.file).endswith(".jsonl"):
+        from .arena.match import record_from_row
+        from .arena.runner import read_rows
+        rows = list(read_rows(args.file).values())
+        if not rows:
+            raise ValueError(f"{args.file}: no game rows")
+        n = 0 if args.game is None else args.game
+        if not 0 <= n < len(rows):
+            raise ValueError(f"{args.file}: --game must be in [0, {len(rows)}) (the row's position in the file)")
+        row = rows[n]
+        print(f"Game {n}: {row['pairing']}, technocrat {row['technocrat']}, ziegler {row['ziegler']}, "
+              f"game {row['index']}, seed {row['seed']}, scenario {row['setup']}")
+        record = record_from_row(row)
+    else:
+        if args.game is not None:
+            raise ValueError("--game is for an arena games.jsonl file")
+        record = GameRecord.load(args.file)
+    game = record.replay()
     print(game.render())
     print(f"\nResult: {game.result()} after {len(game.record.actions)} actions")
+    if args.html:
+        from .env.viewer import write_replay_html
+        write_replay_html(record, args.html)
+        print(f"Replay viewer written to {args.html}")
     return 0
+
+
+def _parse_rules_options(items) -> dict:
+    from .arena.balance import parse_option
+    rules = {}
+    for item in items or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: the arena takes one value an option (a grid is `hotspot balance`)")
+        rules[key] = values[0]
+    return rules
+
+
+def cmd_arena(args) -> int:
+    from .arena.registry import available_agents, registered_agents
+    from .arena.tournament import parse_pairings, run_arena
+    if args.list_agents:
+        avail = set(available_agents())
+        for name, desc in registered_agents().items():
+            print(f"{name:10s} {'available' if name in avail else 'not available'}  {desc}")
+        return 0
+    if args.pairings and args.agents:
+        raise ValueError("give --agents (a round robin) or --pairings, not both")
+    agents = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else None
+    pairings = parse_pairings(args.pairings) if args.pairings else None
+    summary = run_arena(agents=agents, pairings=pairings, games=args.games, scenario=args.scenario,
+                        seed=args.seed, rules=_parse_rules_options(args.option), out=args.out,
+                        workers=args.workers, backend=args.backend, address=args.address, chunk=args.chunk,
+                        max_games=args.max_games, progress=not args.no_progress, self_play=not args.no_self_play,
+                        max_actions=args.max_actions)
+    print(summary["text"])
+    print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv, ratings.csv)")
+    return 0
+
+
+def cmd_balance(args) -> int:
+    from .arena.balance import parse_option, parse_scenarios, run_balance
+    from .arena.tournament import parse_pairings
+    pairs = None
+    if args.pair:
+        pairs = [p for item in args.pair for p in parse_pairings(item)]
+    summary = run_balance(scenarios=parse_scenarios(args.scenarios), options=[parse_option(o) for o in args.option or []],
+                          pairs=pairs, games=args.games, seed=args.seed, out=args.out, workers=args.workers,
+                          backend=args.backend, address=args.address, chunk=args.chunk, max_games=args.max_games,
+                          progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot)
+    print(summary["text"])
+    print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv"
+          f"{', balance.png' if summary.get('plot') else ''})")
+    return 0
+
+
+def _add_run_options(p, default_out: str) -> None:
+    p.add_argument("--games", type=int, default=100, help="games per side of a pairing / per cell (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="master seed: game i's seed derives from it (default 0)")
+    p.add_argument("--out", default=default_out, help=f"output folder (default {default_out}); a rerun resumes it")
+    p.add_argument("--workers", type=int, default=None, help="parallel processes (default: all cores; 1: no pool)")
+    p.add_argument("--chunk", type=int, default=None, help="games per task (default: automatic)")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local processes, or a Ray cluster (pip install 'hotspot[ray]')")
+    p.add_argument("--address", default=None, help="Ray cluster address (e.g. auto or ray://host:10001); "
+                                                   "default: a local Ray instance")
+    p.add_argument("--max-games", type=int, default=None,
+                   help="play at most this many new games now; rerun the same command to go on")
+    p.add_argument("--max-actions", type=int, default=None, help="safety limit of actions a game (default 200000)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def cmd_scenario(args) -> int:
@@ -69,13 +158,47 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(func=cmd_play)
-    replay = sub.add_parser("replay", help="replay a game record and print the final board")
+    replay = sub.add_parser("replay", help="replay a game record (or a game of an arena games.jsonl) "
+                                           "and print the final board")
     replay.add_argument("file")
+    replay.add_argument("--game", type=int, default=None, help="for a games.jsonl: the row to replay (0-based)")
+    replay.add_argument("--html", default=None, help="also write the HTML replay viewer to this file")
     replay.set_defaults(func=cmd_replay)
     scen = sub.add_parser("scenario", help="print or save a scenario")
     scen.add_argument("name")
     scen.add_argument("--out", default=None)
     scen.set_defaults(func=cmd_scenario)
+    arena = sub.add_parser("arena", help="play agents against each other (both sides) and rate them",
+                           description="Round robin of agents (default: all available, each also against "
+                                       "itself) or chosen pairings, each pairing played as both sides. Writes "
+                                       "games.jsonl (every game, with its seed and actions), summary.json, "
+                                       "summary.csv and ratings.csv to --out; a rerun resumes.")
+    arena.add_argument("--agents", default=None, help="comma-separated agents for the round robin "
+                                                      "(default: all available; see --list-agents)")
+    arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin")
+    arena.add_argument("--scenario", default="standard",
+                       help="standard, random (a random setup per game), random:SEED or a JSON path")
+    arena.add_argument("--option", action="append", default=None, metavar="NAME=VALUE",
+                       help="rules option override, e.g. turn_limit=10 (repeatable)")
+    arena.add_argument("--no-self-play", action="store_true", help="leave out the agent-vs-itself pairings")
+    arena.add_argument("--list-agents", action="store_true", help="list the agents and exit")
+    _add_run_options(arena, "arena-results")
+    arena.set_defaults(func=cmd_arena)
+    bal = sub.add_parser("balance", help="Technocrat win rate over a grid of setups and rules options",
+                         description="Plays --games games in every cell (scenario x rules options x agent pair) "
+                                     "and reports the Technocrat win rate with 95% Wilson intervals, as a table "
+                                     "and a plot (balance.png in --out); a rerun resumes.")
+    bal.add_argument("--scenarios", default="standard",
+                     help="comma-separated: standard, random (a setup per game), random:SEED, JSON paths")
+    bal.add_argument("--option", action="append", default=None, metavar="NAME=V1,V2,...",
+                     help="a rules option and its values, e.g. turn_limit=10,15,20 (repeatable: the grid is "
+                          "every combination)")
+    bal.add_argument("--pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
+                     help="agent pair(s), Technocrat first (repeatable or comma-separated; default "
+                          "scripted:scripted, or random:random without the scripted agent)")
+    bal.add_argument("--no-plot", action="store_true", help="no balance.png")
+    _add_run_options(bal, "balance-results")
+    bal.set_defaults(func=cmd_balance)
     return parser
 
 
@@ -84,9 +207,14 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, OSError) as exc:
+    except (ValueError, OSError, ImportError) as exc:
         print(f"hotspot: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        if args.command in ("arena", "balance"):
+            print("\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
+                  "to resume", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

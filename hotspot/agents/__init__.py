@@ -1,5 +1,6 @@
 """Agents for both sides, behind one interface (base.Agent)."""
 from .base import Agent
 from .random_agent import RandomAgent
+from .scripted import ScriptedAgent
 
-__all__ = ["Agent", "RandomAgent"]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent"]

@@ -2,22 +2,31 @@
 batch rollouts and the vector environment's step (no Python in the loop).
 
 ``POLICY_RANDOM``: uniform over legal actions (``core.rollout.random_action``).
+``POLICY_SCRIPTED``: the scripted heuristics of ``hotspot.agents.scripted``
+(they see only the mover's information state, D20).
 """
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import apply_action
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import random_action
 from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER
 
 POLICY_RANDOM = 0
-POLICY_NAMES = ("random",)
+POLICY_SCRIPTED = 1
+POLICY_NAMES = ("random", "scripted")
+
+from .scripted import scripted_action  # noqa: E402  (after the ids: scripted reads none of them)
 
 
 @jit
 def policy_action(policy, s, mask, rng, slot):
     """The action of compiled policy ``policy`` in state ``s`` (the player to move's)."""
-    # every compiled policy sees only what random_action needs: the legal mask
+    if policy == POLICY_SCRIPTED:
+        return scripted_action(s, mask, rng, slot)
+    # the random policy sees only what random_action needs: the legal mask
     return random_action(s, mask, rng, slot)
 
 
@@ -33,3 +42,30 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
         apply_action(s, a, ev, ev_n)
         n += 1
     return n
+
+
+@jit
+def play_games(states, policy_z, policy_t, rng, max_actions, counts):
+    """Play every game of ``states`` to its end between compiled policies:
+    ``policy_z`` for the Ziegler (generator ``rng[i, 0]``) and ``policy_t``
+    for the Technocrat (``rng[i, 1]``).  ``counts[i]`` gets the actions taken,
+    or -1 if a policy returned no action or an illegal one, or if the game
+    did not end within ``max_actions``."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    for i in range(states.shape[0]):
+        s = states[i]
+        r = rng[i]
+        n = 0
+        while s["phase"] != PHASE_OVER and n < max_actions:
+            side = PHASE_PLAYER[s["phase"]]
+            a = policy_action(policy_t if side == 1 else policy_z, s, mask, r, side)
+            if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
+                n = -1
+                break
+            apply_action(s, a, ev, ev_n)
+            n += 1
+        if s["phase"] != PHASE_OVER:
+            n = -1
+        counts[i] = n

@@ -364,11 +364,21 @@ def run_task(specs) -> list[dict]:
     return [play_game(spec, _make_side_agents(spec, cache)) for spec in specs]
 
 
-def warm_up(policy_z: int = 0, policy_t: int = 0) -> None:
-    """Compile (or load from numba's cache) the compiled game, before forking workers."""
+def warm_up(compiled: bool = True, python: bool = False) -> None:
+    """Compile (or load from numba's cache) what the games will run, before
+    forking workers: the compiled game, and with ``python`` a compiled policy's
+    move on the Python path."""
     spec = GameSpec("warm-up", "random", "random", 0, 0)
-    states = initial_state(spec)
-    play_compiled(states[0], policy_z, policy_t, np.array(agent_seeds(0), dtype=np.uint64), 64 * 1024)
+    rng = np.array(agent_seeds(0), dtype=np.uint64)
+    if compiled:
+        states = initial_state(spec)
+        play_compiled(states[0], 0, 0, rng, 64 * 1024)
+    if python:
+        from hotspot.core.game import Game
+        game = Game(scenario_data(spec.scenario, spec.rules, 0)[0], seed=0)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        game.observation(game.current_player())
+        policy_action(0, game.s, mask, rng, game.current_player())
 
 
 # ------------------------------------------------------------ replay

@@ -40,6 +40,7 @@ class RunResult:
     backend: str = "local"
     planned: int = 0
     missing: list = field(default_factory=list)  # the specs still to play
+    warm_up_s: float = 0.0    # compiling (or loading numba's cache) before the games
 
 
 def default_workers() -> int:
@@ -99,22 +100,34 @@ def _group_key(spec: GameSpec):
     return (spec.pairing, spec.technocrat, spec.ziegler, spec.scenario, spec.rules)
 
 
-def make_tasks(specs: list[GameSpec], workers: int, chunk: int | None, compiled: dict[str, bool]) -> list[list]:
-    """Split ``specs`` into tasks: runs of games of one group (pairing, side,
-    scenario, rules), ``chunk`` games each (default: about 8 tasks a worker,
-    at most 50 compiled games or 4 Python-path games a task)."""
-    tasks = []
-    if not specs:
-        return tasks
-    if chunk is None:
-        auto = max(1, math.ceil(len(specs) / (8 * max(1, workers))))
+def interleave(specs: list[GameSpec]) -> list[GameSpec]:
+    """The games in the order game 0 of every group (pairing, side, scenario,
+    rules), then game 1 of every group, ...: a partial run covers every group."""
+    rank: dict = {}
     for spec in specs:
-        fast = compiled.get(spec.technocrat, False) and compiled.get(spec.ziegler, False)
+        rank.setdefault(_group_key(spec), len(rank))
+    return sorted(specs, key=lambda s: (s.index, rank[_group_key(s)]))
+
+
+def make_tasks(specs: list[GameSpec], workers: int, chunk: int | None, compiled: dict[str, bool]) -> list[list]:
+    """Split ``specs`` into tasks of games of one group (pairing, side,
+    scenario, rules), ``chunk`` games each (default: about 8 tasks a worker,
+    at most 50 compiled games or 4 Python-path games a task), the groups'
+    tasks taken in turn."""
+    if not specs:
+        return []
+    groups: dict = {}
+    for spec in specs:
+        groups.setdefault(_group_key(spec), []).append(spec)
+    auto = max(1, math.ceil(len(specs) / (8 * max(1, workers))))
+    chunked = []
+    for items in groups.values():
+        fast = compiled.get(items[0].technocrat, False) and compiled.get(items[0].ziegler, False)
         size = chunk if chunk is not None else min(auto, 50 if fast else 4)
-        if tasks and _group_key(tasks[-1][-1]) == _group_key(spec) and len(tasks[-1]) < size:
-            tasks[-1].append(spec)
-        else:
-            tasks.append([spec])
+        chunked.append([items[i:i + size] for i in range(0, len(items), size)])
+    tasks = []
+    for r in range(max(len(c) for c in chunked)):
+        tasks += [c[r] for c in chunked if r < len(c)]
     return tasks
 
 
@@ -144,7 +157,8 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     process); ``backend``: ``"local"`` or ``"ray"`` (``address``: the Ray
     cluster's, None for a local Ray instance or the one already initialized);
     ``chunk``: games per task; ``max_games``: play at most this many new games
-    (the rest is left for a rerun)."""
+    (game 0 of every pairing and side first, then game 1, ...; the rest is
+    left for a rerun)."""
     t0 = time.perf_counter()
     if backend not in ("local", "ray"):
         raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
@@ -159,7 +173,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     out_dir = Path(out_dir)
     path = out_dir / GAMES_FILE
     done = read_rows(path)
-    pending = [spec for spec in specs if spec.key not in done]
+    pending = interleave([spec for spec in specs if spec.key not in done])
     reused = len(specs) - len(pending)
     if max_games is not None:
         pending = pending[:max(0, int(max_games))]
@@ -168,6 +182,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     tasks = make_tasks(pending, workers, chunk, compiled)
     new_rows: dict[str, dict] = {}
     played = 0
+    warm_s = 0.0
     out_dir.mkdir(parents=True, exist_ok=True)
     appender = _Appender(path)
     bar = _progress(len(pending), progress, desc)
@@ -182,8 +197,11 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
             bar.update(len(task_rows))
 
     try:
-        if tasks and any(compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending):
-            warm_up()  # compile once here, not in every worker
+        if tasks:  # compile once here, not in every worker
+            fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
+            t_warm = time.perf_counter()
+            warm_up(compiled=any(fast), python=not all(fast))
+            warm_s = time.perf_counter() - t_warm
         if not tasks:
             pass
         elif backend == "ray":
@@ -202,7 +220,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     missing = [spec for spec in specs if spec.key not in done]
     return RunResult(rows=rows, played=played, reused=reused, remaining=len(missing),
                      wall_s=time.perf_counter() - t0, workers=workers, backend=backend,
-                     planned=len(specs), missing=missing)
+                     planned=len(specs), missing=missing, warm_up_s=warm_s)
 
 
 def _run_pool(tasks, workers, finished) -> None:

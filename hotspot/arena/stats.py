@@ -27,7 +27,10 @@ def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, fl
     k, n = int(k), int(n)
     if n <= 0:
         return (math.nan, math.nan)
-    from scipy.stats import binomtest
+    try:
+        from scipy.stats import binomtest
+    except ImportError:
+        raise ImportError("the arena's statistics need scipy: python -m pip install 'hotspot[arena]'") from None
     ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
     return (float(ci.low), float(ci.high))
 
@@ -92,7 +95,10 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
 
     r = np.zeros(m)
     if m > 1 and n.sum() > 0:
-        from scipy.optimize import minimize
+        try:
+            from scipy.optimize import minimize
+        except ImportError:
+            raise ImportError("the arena's ratings need scipy: python -m pip install 'hotspot[arena]'") from None
         res = minimize(objective, r, jac=True, method="L-BFGS-B",
                        options={"maxiter": 10_000, "gtol": 1e-10, "ftol": 1e-15})
         r = res.x

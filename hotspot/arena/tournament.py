@@ -161,6 +161,7 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "from_file": None if result is None else result.reused,
         "remaining": None if result is None else result.remaining,
         "wall_s": None if result is None else round(result.wall_s, 3),
+        "warm_up_s": None if result is None else round(result.warm_up_s, 3),
         "games_wall_s": round(sum(r["wall_s"] for r in rows), 3),
         "mean_turns": _mean(r["turns"] for r in rows),
         "mean_actions": _mean(r["actions_count"] for r in rows),
@@ -201,7 +202,7 @@ def report_text(summary: dict) -> str:
         ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
         (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
         ("ziegler_win_rate", "Z win rate", ".3f"),
-        ("truncated_rate", "turn limit", ".2f"), ("mean_turns", "turns", ".1f"),
+        ("truncated_rate", "truncated", ".2f"), ("mean_turns", "turns", ".1f"),
         ("mean_actions", "actions", ".0f")]) if sides else "  (no games)")
     h2h = summary["head_to_head"]
     if h2h:
@@ -226,9 +227,11 @@ def report_text(summary: dict) -> str:
                  f"{_fmt(summary['mean_turns'], '.2f')} turns, {_fmt(summary['mean_actions'], '.1f')} actions; "
                  f"ended at the turn limit: {_fmt(summary['truncated_rate'], '.3f')}")
     if summary.get("wall_s") is not None:
-        lines.append(f"Wall time: {summary['wall_s']:.1f} s ({summary['played_now']} game(s) played now, "
-                     f"{summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game time "
-                     f"in all)")
+        compiling = (f", {summary['warm_up_s']:.1f} s of it compiling or loading the compiled code"
+                     if summary.get("warm_up_s", 0) >= 0.1 else "")
+        lines.append(f"Wall time: {summary['wall_s']:.1f} s{compiling} ({summary['played_now']} game(s) played "
+                     f"now, {summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game "
+                     f"time in all)")
     if summary.get("remaining"):
         lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
     return "\n".join(lines)

@@ -15,7 +15,7 @@ from .events import EV_COMBINE, EV_SPLIT, log_event
 from .rules_data import NO_UNIT, UNIT_IS_INFANTRY, UNIT_SIDE
 from .state import MAX_UNITS, UF_DONE
 from .stacking import room_for_one_more
-from .units import free_unit_slot, has_units_other_than
+from .units import free_unit_slot, has_units_other_than, place_at, remove
 
 
 @jit
@@ -33,7 +33,8 @@ def split(s, u, ev, ev_n):
     s["unit_type"][v] = s["unit_type"][u]
     s["unit_squads"][v] = 1
     s["unit_squads"][u] -= 1
-    s["unit_cell"][v] = s["unit_cell"][u]
+    s["unit_cell"][v] = -1
+    place_at(s, v, s["unit_cell"][u])
     s["unit_from"][v] = s["unit_from"][u]
     s["unit_moves"][v] = s["unit_moves"][u]
     s["unit_flags"][v] = s["unit_flags"][u]
@@ -60,12 +61,7 @@ def combine(s, u, v, ev, ev_n):
     s["unit_squads"][u] += s["unit_squads"][v]
     s["unit_moves"][u] = min(s["unit_moves"][u], moves_v)
     log_event(ev, ev_n, EV_COMBINE, u, v, 0, 0, 0)
-    s["unit_type"][v] = NO_UNIT
-    s["unit_squads"][v] = 0
-    s["unit_cell"][v] = -1
-    s["unit_from"][v] = -1
-    s["unit_moves"][v] = 0
-    s["unit_flags"][v] = 0
+    remove(s, v)
     if s["unit_moves"][u] <= 0:  # joined by a counter that had finished: u has finished too
         s["unit_flags"][u] |= UF_DONE
         if s["sel_unit"] == u:

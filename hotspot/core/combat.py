@@ -16,7 +16,7 @@ from .rules_data import CHART_CRT, CRT, CRT_C, CRT_X, NO_UNIT, PHASE_PLAYER, UNI
 from .stacking import side_limit
 from .state import MAX_UNITS, UF_ATTACKING
 from .units import (attack_of, count_units, defense_of, eliminate_all_in, eliminate_unit,
-                    lose_squad, strength_key)
+                    lose_squad, place_at, strength_key)
 
 
 @jit
@@ -126,7 +126,7 @@ def retreat(s, cell, side, ev, ev_n):
             eliminate_unit(s, u, ELIM_RETREAT, ev, ev_n)
             continue
         log_event(ev, ev_n, EV_RETREAT, u, cell, to, 0, 0)
-        s["unit_cell"][u] = to
+        place_at(s, u, to)
         s["unit_from"][u] = -1
         s["unit_flags"][u] &= ~UF_ATTACKING
         targets[u] = to

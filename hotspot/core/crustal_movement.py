@@ -50,90 +50,76 @@ def _rotated(pivot, cell, turn):
 
 
 @jit
-def maneuver_cells(s, k, m, out):
-    """Where maneuver ``m`` takes piece ``k``: fills ``out[i]`` with the cells
-    (slot for slot) after each of its sub-steps and returns how many sub-steps
-    (0 if the maneuver is not one this piece can make)."""
+def maneuver_cells(s, k, m):
+    """Where maneuver ``m`` takes piece ``k``, as a tuple ``(n, a0, a1, a2,
+    b0, b1, b2)``: the number of sub-steps (0 if the maneuver is not one this
+    piece can make) and the cells, slot for slot, after the first (a) and
+    second (b) sub-step (-1 unused).  A tuple, so that the legality checks
+    allocate nothing."""
     kind = s["piece_kind"][k]
-    cells = s["piece_cells"][k]
-    for i in range(2):
-        for j in range(MAX_PIECE_CELLS):
-            out[i, j] = -1
+    c0 = s["piece_cells"][k, 0]
+    c1 = s["piece_cells"][k, 1]
+    c2 = s["piece_cells"][k, 2]
     if kind == ONE_HEX or kind == PLATFORM:
         if m < 6 and s["piece_moves"][k] > 0:
-            out[0, 0] = NEIGHBOUR[cells[0], m]
-            return 1
-        return 0
+            return 1, NEIGHBOUR[c0, m], -1, -1, -1, -1, -1
+        return 0, -1, -1, -1, -1, -1, -1
     if kind == TRIANGULAR:
         if m < 6:  # 6.5a: one hex in any direction, shape kept
-            for j in range(3):
-                out[0, j] = NEIGHBOUR[cells[j], m]
-            return 1
-        if m >= M_ROTATE:  # 6.5b, D8
+            return 1, NEIGHBOUR[c0, m], NEIGHBOUR[c1, m], NEIGHBOUR[c2, m], -1, -1, -1
+        if m >= M_ROTATE:  # 6.5b, D8: the pivot stays, the other two turn 120 degrees about it
             p = (m - M_ROTATE) // 2
             turn = 2 if (m - M_ROTATE) % 2 == 0 else 4
-            for j in range(3):
-                out[0, j] = cells[j] if j == p else _rotated(cells[p], cells[j], turn)
-            return 1
-        return 0
+            if p == 0:
+                return 1, c0, _rotated(c0, c1, turn), _rotated(c0, c2, turn), -1, -1, -1
+            if p == 1:
+                return 1, _rotated(c1, c0, turn), c1, _rotated(c1, c2, turn), -1, -1, -1
+            return 1, _rotated(c2, c0, turn), _rotated(c2, c1, turn), c2, -1, -1, -1
+        return 0, -1, -1, -1, -1, -1, -1
     if kind == TWO_HEX or kind == LONG:
         d = facing(s, k)
-        front = cells[0]
-        ahead = NEIGHBOUR[front, d]
+        ahead = NEIGHBOUR[c0, d]
         if ahead < 0:
-            return 0
-        if m == M_FORWARD:  # 6.4a, 6.6a: two hexes straight ahead
-            out[0, 0] = ahead
-            out[0, 1] = front
-            out[1, 0] = NEIGHBOUR[ahead, d]
-            out[1, 1] = ahead
+            return 0, -1, -1, -1, -1, -1, -1
+        if m == M_FORWARD:  # 6.4a, 6.6a: two hexes straight ahead, one after the other
             if kind == LONG:
-                out[0, 2] = cells[1]
-                out[1, 2] = front
-            return 2
+                return 2, ahead, c0, c1, NEIGHBOUR[ahead, d], ahead, c0
+            return 2, ahead, c0, -1, NEIGHBOUR[ahead, d], ahead, -1
         if kind == TWO_HEX and (m == M_TURN_LEFT or m == M_TURN_RIGHT):  # 6.4b
             side = 1 if m == M_TURN_LEFT else 5
-            out[0, 0] = ahead  # the front moves one hex forward ...
-            out[0, 1] = front
-            out[1, 0] = ahead  # ... and the rear swings beside the old front
-            out[1, 1] = NEIGHBOUR[front, (d + side) % 6]
-            return 2
+            # the front moves one hex forward, then the rear swings beside the old front
+            return 2, ahead, c0, -1, ahead, NEIGHBOUR[c0, (d + side) % 6], -1
         if kind == LONG and (m == M_ROTATE + 2 or m == M_ROTATE + 3):  # 6.6b: about the centre
             turn = 1 if m == M_ROTATE + 2 else 5
-            out[0, 1] = cells[1]
-            out[0, 0] = _rotated(cells[1], cells[0], turn)
-            out[0, 2] = _rotated(cells[1], cells[2], turn)
-            return 1
-    return 0
+            return 1, _rotated(c1, c0, turn), c1, _rotated(c1, c2, turn), -1, -1, -1
+    return 0, -1, -1, -1, -1, -1, -1
 
 
 @jit
-def _free_for(s, k, cells):
-    """6.2, 6.8: every cell inside the playable area and molten or k's own."""
-    for j in range(MAX_PIECE_CELLS):
-        c = cells[j]
-        if c == -1 and s["piece_cells"][k, j] == -1:
-            continue
-        if c < 0:
-            return False
-        b = s["board"][c]
-        if b >= 0 and b != k:
-            return False
-    return True
+def _free(s, k, c, slot):
+    """6.2, 6.8: ``c``, the new cell of ``slot``, is inside the playable area and molten or k's own."""
+    if c == -1 and s["piece_cells"][k, slot] == -1:
+        return True
+    if c < 0:
+        return False
+    b = s["board"][c]
+    return b < 0 or b == k
+
+
+@jit
+def _free_for(s, k, a0, a1, a2):
+    return _free(s, k, a0, 0) and _free(s, k, a1, 1) and _free(s, k, a2, 2)
 
 
 @jit
 def maneuver_legal(s, k, m):
     """True if piece k may make maneuver m now (geometry and free hexes)."""
-    out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
-    n = maneuver_cells(s, k, m, out)
-    if n == 0:
+    n, a0, a1, a2, b0, b1, b2 = maneuver_cells(s, k, m)
+    if n == 0 or not _free_for(s, k, a0, a1, a2):
         return False
-    if not _free_for(s, k, out[0]):
-        return False
-    if n == 2 and m != M_FORWARD and not _free_for(s, k, out[1]):
+    if n == 2 and m != M_FORWARD and not _free_for(s, k, b0, b1, b2):
         # a turn needs its swing hex free; a forward move whose second hex is
-        # blocked collides on its first hex and stops there (7.3)
+        # blocked collides on its first hex and stops there (7.3, R6.8)
         return False
     return True
 
@@ -149,8 +135,10 @@ def can_move_piece(s, k):
 @jit
 def make_maneuver(s, k, m, ev, ev_n):
     """Carry out maneuver m of piece k (legality checked by the caller)."""
+    n, a0, a1, a2, b0, b1, b2 = maneuver_cells(s, k, m)
     out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
-    n = maneuver_cells(s, k, m, out)
+    out[0, 0], out[0, 1], out[0, 2] = a0, a1, a2
+    out[1, 0], out[1, 1], out[1, 2] = b0, b1, b2
     kind = s["piece_kind"][k]
     s["piece_flags"][k] |= PF_STARTED
     log_event(ev, ev_n, EV_PIECE_MOVE, k, m, 0, 0, 0)
@@ -160,7 +148,7 @@ def make_maneuver(s, k, m, ev, ev_n):
             # 7.3: movement ends at a collision; D10: a two-hex crustal may still turn
             if not (kind == TWO_HEX and m != M_FORWARD and s["rules"]["two_hex_turn_after_collision"]):
                 break
-        if not _free_for(s, k, out[i]):
+        if not _free_for(s, k, out[i, 0], out[i, 1], out[i, 2]):
             break
         old = s["piece_cells"][k].copy()
         if not relocate(s, k, out[i], ev, ev_n):

@@ -11,6 +11,7 @@ with fog, hides what ``side`` may not see:
   (project decision R9.5: the lowest-index unit of the stack) keeps its type
   with squads -1; every other counter of the stack has type -1 and squads -1.
   Movement left, flags and entered-from hex of enemy units are cleared.
+  (The ``cell_units`` counts stay: the number of counters is seen.)
 
 Without fog (full observability, an option for debugging and for
 perfect-information agents) ``out`` is an exact copy.  The result has the
@@ -57,6 +58,7 @@ def observe(s, side, fog, out):
     out["unit_moves"][:] = s["unit_moves"]
     out["unit_flags"][:] = s["unit_flags"]
     out["board"][:] = s["board"]
+    out["cell_units"][:, :] = s["cell_units"]
     out["rules"] = s["rules"]
     if not fog:
         return

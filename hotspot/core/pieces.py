@@ -12,7 +12,7 @@ from .events import ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_OFF_MAP, log_even
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP
 from .rules_data import CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, PLATFORM, TWO_HEX, NO_UNIT
 from .state import MAX_UNITS
-from .units import eliminate_unit
+from .units import eliminate_unit, place_at
 
 
 @jit
@@ -96,7 +96,7 @@ def relocate(s, k, new_cells, ev, ev_n):
         c = s["unit_cell"][u]
         for i in range(MAX_PIECE_CELLS):
             if old[i] >= 0 and c == old[i]:
-                s["unit_cell"][u] = new_cells[i]
+                place_at(s, u, new_cells[i])
                 s["unit_from"][u] = -1
                 break
     for i in range(MAX_PIECE_CELLS):

@@ -15,6 +15,7 @@ from .rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, ONE_
                          PHASE_OVER)
 from .state import MAX_PIECES, MAX_UNITS, empty_states
 from .pieces import place_central
+from .units import place_at
 
 
 def blank_state(rules=None) -> np.ndarray:
@@ -111,7 +112,8 @@ def place_unit(state, unit_type: int, cell: int, squads: int = 1) -> int:
     u = int(free[0])
     s["unit_type"][u] = unit_type
     s["unit_squads"][u] = squads
-    s["unit_cell"][u] = cell
+    s["unit_cell"][u] = -1
+    place_at(s, u, cell)
     s["unit_from"][u] = -1
     s["unit_moves"][u] = 0
     s["unit_flags"][u] = 0
@@ -163,6 +165,13 @@ def position_errors(state) -> list[str]:
         if (UNIT_IS_INFANTRY[t] and not 1 <= sq <= 3) or (not UNIT_IS_INFANTRY[t] and sq != 1):
             errors.append(f"unit {u}: {sq} squads (10.0)")
         cells_seen.add(c)
+    index = np.zeros_like(s["cell_units"])
+    for u in range(MAX_UNITS):
+        t = int(s["unit_type"][u])
+        if t != NO_UNIT and s["unit_cell"][u] >= 0:
+            index[int(s["unit_cell"][u]), UNIT_SIDE[t]] += 1
+    if not np.array_equal(index, s["cell_units"]):
+        errors.append("the cell_units index does not match the units' hexes")
     for c in sorted(cells_seen):
         if s["board"][c] >= 0 and not stacking_ok(s, c):
             errors.append(f"hex {col_row(c)}: over the stacking limit (9.1, 9.2)")

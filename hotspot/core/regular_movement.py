@@ -18,9 +18,9 @@ from .hexgrid import NEIGHBOUR, ON_MAP
 from .hovercraft import hovercraft_strike, second_move_may_enter
 from .overruns import close_infantry_assault, overrunnable
 from .rules_data import PHASE_Z_SECOND, UNIT_SIDE
-from .stacking import room_for_one_more
+from .stacking import room_for
 from .state import UF_ATTACKING, UF_DONE, UF_STARTED
-from .units import attack_of, count_units, eliminate_unit
+from .units import attack_of, count_by_side, count_units, eliminate_unit, place_at
 
 
 @jit
@@ -34,12 +34,14 @@ def step_error(s, u, d):
     if s["board"][target] < 0:
         return ERR_MOLTEN if s["rules"]["forbid_molten_entry"] else OK
     side = UNIT_SIDE[s["unit_type"][u]]
-    if count_units(s, target, 1 - side) > 0:
+    z, t = count_by_side(s, target)
+    own, enemy = (t, z) if side == 1 else (z, t)
+    if enemy > 0:
         if attack_of(s, u) <= 0:
             return ERR_ZERO_ATTACK
         if s["phase"] == PHASE_Z_SECOND and not second_move_may_enter(s, target):
             return ERR_SECOND_MOVE_ENEMY
-    if not room_for_one_more(s, target, side):
+    if not room_for(s, target, side, own, z + t):
         return ERR_STACKING
     return OK
 
@@ -70,7 +72,7 @@ def step_unit(s, u, d, ev, ev_n):
     if s["board"][target] < 0:  # 8.2
         eliminate_unit(s, u, ELIM_MOLTEN, ev, ev_n)
         return
-    s["unit_cell"][u] = target
+    place_at(s, u, target)
     s["unit_from"][u] = here
     s["unit_moves"][u] -= 1
     if count_units(s, target, 1 - side) > 0:

@@ -7,7 +7,7 @@ attack platform.  An infantry counter is one unit whatever its squads (10.0).
 """
 from ._jit import jit
 from .rules_data import PLATFORM
-from .units import count_units
+from .units import count_by_side, count_units
 
 
 @jit
@@ -32,10 +32,17 @@ def total_limit(s, cell):
 
 
 @jit
+def room_for(s, cell, side, own, total):
+    """9.1, 9.2: may one more unit of ``side`` join ``own`` counters of its side
+    and ``total`` counters in ``cell``?"""
+    return own + 1 <= side_limit(s, cell) and total + 1 <= total_limit(s, cell)
+
+
+@jit
 def room_for_one_more(s, cell, side):
     """9.1, 9.2: may one more unit of ``side`` stand in ``cell``?"""
-    return (count_units(s, cell, side) + 1 <= side_limit(s, cell)
-            and count_units(s, cell, -1) + 1 <= total_limit(s, cell))
+    z, t = count_by_side(s, cell)
+    return room_for(s, cell, side, t if side == 1 else z, z + t)
 
 
 @jit

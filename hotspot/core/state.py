@@ -29,7 +29,10 @@ Units
     unit_cell, unit_from (cell it entered its hex from, 12.6, D16),
     unit_moves (movement left this phase), unit_flags (UF_*).
 Board
-    board[cell] = index of the piece on that cell, or -1 for molten rock.
+    board[cell] = index of the piece on that cell, or -1 for molten rock;
+    cell_units[cell, side] = counters of each side in the cell (an index
+    kept by units.place_at / units.remove, so that stacking and combat
+    queries need no scan of the units).
 Rules
     rules: the ``RULES_DTYPE`` options record the game is played under.
 """
@@ -43,7 +46,7 @@ from .rules_data import MAX_PIECE_CELLS, RULES_DTYPE
 MAX_PIECES = 32
 MAX_UNITS = 96
 DICE_QUEUE = 32
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 # piece_flags
 PF_DONE = 1  # has finished its crustal movement this phase
@@ -87,6 +90,7 @@ STATE_DTYPE = np.dtype(
         ("unit_moves", "i1", (MAX_UNITS,)),
         ("unit_flags", "i1", (MAX_UNITS,)),
         ("board", "i1", (NUM_CELLS,)),
+        ("cell_units", "i1", (NUM_CELLS, 2)),
         ("rules", RULES_DTYPE),
     ]
 )

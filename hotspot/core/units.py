@@ -31,12 +31,40 @@ def defense_of(s, u):
 @jit
 def count_units(s, cell, side):
     """Counters of ``side`` in ``cell`` (side -1: both sides).  9.1: a counter is one unit."""
-    n = 0
-    for u in range(MAX_UNITS):
-        t = s["unit_type"][u]
-        if t != NO_UNIT and s["unit_cell"][u] == cell and (side < 0 or UNIT_SIDE[t] == side):
-            n += 1
-    return n
+    if cell < 0:
+        return 0
+    if side < 0:
+        return s["cell_units"][cell, 0] + s["cell_units"][cell, 1]
+    return s["cell_units"][cell, side]
+
+
+@jit
+def place_at(s, u, cell):
+    """Put unit u (its type already set) in ``cell``, keeping the ``cell_units`` index."""
+    old = s["unit_cell"][u]
+    side = UNIT_SIDE[s["unit_type"][u]]
+    if old >= 0:
+        s["cell_units"][old, side] -= 1
+    s["unit_cell"][u] = cell
+    if cell >= 0:
+        s["cell_units"][cell, side] += 1
+
+
+@jit
+def remove(s, u):
+    """Take unit u off the board and free its slot."""
+    place_at(s, u, -1)
+    s["unit_type"][u] = NO_UNIT
+    s["unit_squads"][u] = 0
+    s["unit_from"][u] = -1
+    s["unit_moves"][u] = 0
+    s["unit_flags"][u] = 0
+
+
+@jit
+def count_by_side(s, cell):
+    """(Ziegler counters, Technocrat counters) in ``cell``."""
+    return s["cell_units"][cell, 0], s["cell_units"][cell, 1]
 
 
 @jit
@@ -69,12 +97,7 @@ def free_unit_slot(s):
 @jit
 def eliminate_unit(s, u, reason, ev, ev_n):
     log_event(ev, ev_n, EV_ELIMINATED, u, reason, s["unit_cell"][u], s["unit_type"][u], s["unit_squads"][u])
-    s["unit_type"][u] = NO_UNIT
-    s["unit_squads"][u] = 0
-    s["unit_cell"][u] = -1
-    s["unit_from"][u] = -1
-    s["unit_moves"][u] = 0
-    s["unit_flags"][u] = 0
+    remove(s, u)
     if s["sel_unit"] == u:
         s["sel_unit"] = -1
 

@@ -1,0 +1,1564 @@
+"""Scripted players for both sides (compiled: ``POLICY_SCRIPTED``).
+
+Hand-written heuristics that play the evident plans of the game, honest about
+hidden information (D20): every decision is made from the side's information
+state (``observation.observe(s, side, fog=True)``) and the legal-action mask,
+never from the state itself.  The only randomness is the player's own
+generator ``rng[slot]`` (splitmix64, as ``core.rollout``), used only when the
+heuristics find nothing to do and no END_PHASE/END_PIECE is legal.
+
+Technocrat (phases E-H)
+    E  Attack platforms carrying units sail to a docking hex: a molten hex next
+       to the Central Crustal (best), or next to a crustal near it (a Ziegler
+       crustal without Ziegler units scores high: engineers landed there can
+       take control, 15.2).  Paths avoid every zone of contact on the way
+       (entering one is a collision that ends the move, 7.3); the dock itself
+       is in the zone of contact of the crustal it serves, so docking collides
+       once (7.1, accepted).  Docks that cannot be reached before the platforms
+       break up (14.5) are not chosen.  Controlled crustals move towards the
+       Central Crustal (15.2), never off the map.
+    F  Engineers pick the best hex they can reach (the Central Crustal,
+       a crustal they can take or hold, their platform before its last turn)
+       and never stand without a unit with a defense factor (12.3, 13.3): a
+       guard moves first and stays.  Every other unit takes part in attacks
+       planned greedily target by target (Central Crustal hexes first), aiming
+       at 4:1 (D14) and accepting 1:1 (1:2 on the Central Crustal, since
+       attacking costs nothing but a retreat, 12.5).  On the last platform
+       turn everything leaves the platforms.
+    G  Combats are resolved in hex order (12.7).
+    H  Neutralization (15.4) only of a controlled crustal touching the Central
+       Crustal (it can then never revert and needs no more movement).
+
+Ziegler (phases A-D)
+    A  A crustal carrying Technocrat units and too few Ziegler defenders is
+       driven off the map (6.9, 14.4: everything on it is lost); optionally
+       (``RAM``) crustals without units ram loaded platforms (7.1, 14.3).
+    B  The Central Crustal is the whole game (15.5): its units gather in one
+       fortress hex of up to nine counters (9.1: the Technocrat can then bring
+       only three counters against it); threatened crustals keep a unit (15.2:
+       one Ziegler combat unit on a crustal prevents its capture); free units
+       attack Technocrat stacks at 1:1 or better (engineer-only stacks at any
+       odds), and the rest move towards the Central Crustal.  Never a step into
+       molten rock (8.2).
+    C  Combats in hex order.
+    D  Hovercraft strike stacks of engineers only (13.3, D17).
+
+``scripted_action(s, mask, rng, slot)`` is the compiled entry point (fills
+``mask`` from ``s`` and acts for the player to move); ``scripted_decide`` is
+the pure decision on an information state and a mask, shared by the compiled
+policy and :class:`ScriptedAgent`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core._jit import jit
+from hotspot.core.actions import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
+                                  A_SELECT_UNIT, NUM_ACTIONS, legal_action_mask)
+from hotspot.core.combat import odds_column
+from hotspot.core.crustal_movement import NUM_MANEUVERS
+from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
+                                  ON_MAP, axial, cell_of, col_row)
+from hotspot.core.observation import observe
+from hotspot.core.rollout import _splitmix
+from hotspot.core.rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, TRIANGULAR, TWO_HEX, PHASE_CONTROL,
+                                     PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
+                                     PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
+                                     PHASE_Z_SECOND, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_IS_INFANTRY,
+                                     UNIT_SIDE, Z_HOVERCRAFT, ZIEGLER)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE, UF_DONE
+
+from .base import Agent
+
+POLICY_ID = 1  # hotspot.agents.policies.POLICY_SCRIPTED (not imported: policies imports this module)
+
+NC = NUM_CELLS
+
+# ------------------------------------------------------------------ tables
+
+
+def _build_tables():
+    aq = np.zeros(NC, dtype=np.int64)
+    ar = np.zeros(NC, dtype=np.int64)
+    for c in range(NC):
+        q, r = axial(*col_row(c))
+        aq[c] = q
+        ar[c] = r
+    centre = cell_of(CENTRAL_COL, CENTRAL_ROW)
+    dcen = np.zeros(NC, dtype=np.int64)  # hexes from the Central Crustal (0 on it)
+    for c in range(NC):
+        dq = aq[c] - aq[centre]
+        dr = ar[c] - ar[centre]
+        dcen[c] = max(0, (abs(dq) + abs(dr) + abs(dq + dr)) // 2 - 1)
+    # steps to the nearest hex off the map (0 off the map)
+    dedge = np.full(NC, 99, dtype=np.int64)
+    queue = []
+    for c in range(NC):
+        if not ON_MAP[c]:
+            dedge[c] = 0
+            queue.append(c)
+    head = 0
+    while head < len(queue):
+        c = queue[head]
+        head += 1
+        for d in range(6):
+            n = NEIGHBOUR[c, d]
+            if n >= 0 and dedge[n] > dedge[c] + 1:
+                dedge[n] = dedge[c] + 1
+                queue.append(n)
+    return aq, ar, dcen, dedge, centre
+
+
+_AQ, _AR, DCEN, DEDGE, CENTRE_CELL = _build_tables()
+for _t in (_AQ, _AR, DCEN, DEDGE):
+    _t.setflags(write=False)
+
+# ------------------------------------------------------------------ work buffers
+
+# rows of the per-cell int64 buffer ``wc``
+C_MYCNT = 0  # my counters
+C_ENCNT = 1  # enemy counters (visible count, 9.5)
+C_TOT = 2  # all counters
+C_MYDEF = 3  # my defense
+C_MYATT = 4  # my attack
+C_ENDEF = 5  # enemy defense (estimate where hidden)
+C_ENATT = 6  # enemy attack (estimate)
+C_MYENG = 7  # my engineer squads
+C_ENTOP = 8  # type of the top enemy counter (-1 unknown, 0 none)
+C_ENENG = 9  # enemy counters known to be engineers
+C_INFO_ROWS = 10
+C_GREACH = 10  # best defense of a free guard that can reach the cell (Technocrat)
+C_CLAIM = 11  # docks claimed by platforms this decision
+C_TGT = 12  # target list (cells)
+C_TGV = 13  # target values
+C_QUEUE = 14  # BFS queue
+C_PDIST = 15  # piece BFS distance
+C_PPAR = 16  # piece BFS parent
+C_LIST = 17  # scratch list
+C_LIST2 = 18
+NC_ROWS = 19
+
+# rows of the per-unit int64 buffer ``wu``
+U_ROLE = 0
+U_TGT = 1
+U_SLOT = 2
+NU_ROWS = 3
+
+ROLE_FREE = 0
+ROLE_STAY = 1  # guard, fortress or blocker that stays where it is
+ROLE_MOVE = 2  # moves to U_TGT (guard, fortress, blocker, reinforcement)
+ROLE_ATTACK = 3  # attacks the hex U_TGT
+ROLE_ENG = 4  # engineer (moves to U_TGT, or stays)
+
+NSLOT = 40  # cached unit BFS trees per decision
+
+# options (module constants, fixed at compile time)
+RAM = False  # Ziegler: ram loaded platforms with crustals that carry no units
+
+
+def make_work():
+    """Fresh scratch buffers for :func:`scripted_decide` (reuse them between calls)."""
+    return (np.zeros((NC_ROWS, NC), dtype=np.int64),
+            np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
+            np.zeros((NSLOT, NC), dtype=np.int16),
+            np.zeros((NSLOT, NC), dtype=np.int16),
+            np.zeros((NSLOT + 1, 3), dtype=np.int64),
+            np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
+
+
+@jit
+def _new_work():
+    return (np.zeros((NC_ROWS, NC), dtype=np.int64),
+            np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
+            np.zeros((NSLOT, NC), dtype=np.int16),
+            np.zeros((NSLOT, NC), dtype=np.int16),
+            np.zeros((NSLOT + 1, 3), dtype=np.int64),
+            np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
+
+
+# ------------------------------------------------------------------ basics
+
+
+@jit
+def _hexdist(a, b):
+    dq = _AQ[a] - _AQ[b]
+    dr = _AR[a] - _AR[b]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@jit
+def _dir_to(a, b):
+    for d in range(6):
+        if NEIGHBOUR[a, d] == b:
+            return d
+    return -1
+
+
+@jit
+def _side_of(o, u, me):
+    """Side of unit u as ``me`` sees it (-1 none); a hidden counter is an enemy's (D20)."""
+    t = o["unit_type"][u]
+    if t == 0:
+        return -1
+    if t < 0:
+        return 1 - me
+    return UNIT_SIDE[t]
+
+
+@jit
+def _att(o, u):
+    return int(o["rules"]["attack"][o["unit_type"][u]]) * int(o["unit_squads"][u])
+
+
+@jit
+def _def(o, u):
+    return int(o["rules"]["defense"][o["unit_type"][u]]) * int(o["unit_squads"][u])
+
+
+@jit
+def _est(o, u, defense):
+    """Defense (or attack) of an enemy counter, estimated where hidden (9.5, D20):
+    an unknown counter or an infantry counter of unknown size counts as three
+    squads of infantry (every counter of the set-ups starts so)."""
+    t = o["unit_type"][u]
+    if t < 0:
+        return 3
+    sq = int(o["unit_squads"][u])
+    if sq < 0:
+        sq = 3 if UNIT_IS_INFANTRY[t] else 1
+    if defense:
+        return int(o["rules"]["defense"][t]) * sq
+    return int(o["rules"]["attack"][t]) * sq
+
+
+@jit
+def _side_limit(o, c):
+    k = o["board"][c]
+    if k < 0:
+        return 0
+    if o["piece_kind"][k] == PLATFORM:
+        return int(o["rules"]["stack_platform"])
+    return min(int(o["rules"]["stack_side_crustal"]), int(o["rules"]["stack_total_crustal"]))
+
+
+@jit
+def _total_limit(o, c):
+    k = o["board"][c]
+    if k < 0:
+        return 0
+    if o["piece_kind"][k] == PLATFORM:
+        return int(o["rules"]["stack_platform"])
+    return int(o["rules"]["stack_total_crustal"])
+
+
+@jit
+def _room(o, wc, c):
+    """Room for how many more of my counters in cell c (9.1, 9.2)."""
+    return min(_side_limit(o, c) - wc[C_MYCNT, c], _total_limit(o, c) - wc[C_TOT, c])
+
+
+@jit
+def _moves_left(o, u):
+    if o["unit_flags"][u] & UF_DONE:
+        return 0
+    return int(o["unit_moves"][u])
+
+
+@jit
+def _cell_info(o, me, wc):
+    for r in range(C_INFO_ROWS):
+        for c in range(NC):
+            wc[r, c] = 0
+    for u in range(MAX_UNITS):
+        t = o["unit_type"][u]
+        if t == 0:
+            continue
+        c = o["unit_cell"][u]
+        if c < 0:
+            continue
+        wc[C_TOT, c] += 1
+        if _side_of(o, u, me) == me:
+            wc[C_MYCNT, c] += 1
+            wc[C_MYDEF, c] += _def(o, u)
+            wc[C_MYATT, c] += _att(o, u)
+            if t == T_ENGINEER:
+                wc[C_MYENG, c] += o["unit_squads"][u]
+        else:
+            if wc[C_ENCNT, c] == 0:
+                wc[C_ENTOP, c] = t  # the top counter (R9.5: lowest index)
+            wc[C_ENCNT, c] += 1
+            wc[C_ENDEF, c] += _est(o, u, True)
+            wc[C_ENATT, c] += _est(o, u, False)
+            if t == T_ENGINEER:
+                wc[C_ENENG, c] += 1
+
+
+@jit
+def _piece_count(o, wc, k, row):
+    """Sum of row ``row`` of ``wc`` over the hexes of piece k."""
+    n = 0
+    for i in range(MAX_PIECE_CELLS):
+        c = o["piece_cells"][k, i]
+        if c >= 0:
+            n += wc[row, c]
+    return n
+
+
+@jit
+def _piece_min_dcen(o, k):
+    best = 99
+    for i in range(MAX_PIECE_CELLS):
+        c = o["piece_cells"][k, i]
+        if c >= 0 and DCEN[c] < best:
+            best = DCEN[c]
+    return best
+
+
+@jit
+def _unit_action(o, mask, u, d):
+    """The next action that moves unit u one step in direction d (select it first)."""
+    if o["sel_unit"] == u:
+        a = A_MANEUVER + d
+        if mask[a]:
+            return a
+        if mask[A_END_PIECE]:
+            return A_END_PIECE  # the planned step is refused: finish u (progress)
+        return -1
+    a = A_SELECT_UNIT + u
+    return a if mask[a] else -1
+
+
+@jit
+def _piece_action(o, mask, k, m):
+    if o["sel_piece"] == k:
+        a = A_MANEUVER + m
+        if mask[a]:
+            return a
+        if mask[A_END_PIECE]:
+            return A_END_PIECE
+        return -1
+    a = A_SELECT_PIECE + k
+    return a if mask[a] else -1
+
+
+# ------------------------------------------------------------------ unit paths
+
+
+@jit
+def _unit_bfs(o, wc, bd, bp, bk, src, maxd, enter_enemy):
+    """Cached BFS tree of a unit's moves from ``src`` (at most ``maxd`` steps)
+    over land hexes on the map with room to enter (9.1, 9.2, R9.1).  Hexes
+    holding enemy units end a path (8.3) and are reached only if
+    ``enter_enemy``.  Returns the slot of the tree in ``bd``/``bp`` or -1."""
+    n = bk[NSLOT, 0]
+    for i in range(n):
+        if bk[i, 0] == src and bk[i, 1] == maxd and bk[i, 2] == enter_enemy:
+            return i
+    if n >= NSLOT:
+        return -1
+    bk[NSLOT, 0] = n + 1
+    bk[n, 0] = src
+    bk[n, 1] = maxd
+    bk[n, 2] = enter_enemy
+    dist = bd[n]
+    par = bp[n]
+    for c in range(NC):
+        dist[c] = -1
+    queue = wc[C_QUEUE]
+    dist[src] = 0
+    par[src] = -1
+    head = 0
+    tail = 1
+    queue[0] = src
+    while head < tail:
+        c = queue[head]
+        head += 1
+        dc = dist[c]
+        if dc >= maxd:
+            continue
+        if c != src and wc[C_ENCNT, c] > 0:
+            continue
+        for d in range(6):
+            x = NEIGHBOUR[c, d]
+            if x < 0 or not ON_MAP[x] or dist[x] >= 0 or o["board"][x] < 0:
+                continue
+            if wc[C_ENCNT, x] > 0 and not enter_enemy:
+                continue
+            if _room(o, wc, x) <= 0:
+                continue
+            dist[x] = dc + 1
+            par[x] = c
+            queue[tail] = x
+            tail += 1
+    return n
+
+
+@jit
+def _first_step(bp, sl, src, x):
+    """Direction of the first step on the tree path from ``src`` to ``x``."""
+    c = x
+    for _ in range(64):
+        p = bp[sl, c]
+        if p == src:
+            return _dir_to(src, c)
+        if p < 0:
+            return -1
+        c = p
+    return -1
+
+
+@jit
+def _step_to(o, mask, bp, u, sl, x):
+    src = o["unit_cell"][u]
+    if x == src:
+        if o["sel_unit"] == u and mask[A_END_PIECE]:
+            return A_END_PIECE
+        return -1
+    d = _first_step(bp, sl, src, x)
+    if d < 0:
+        return -1
+    return _unit_action(o, mask, u, d)
+
+
+# ------------------------------------------------------------------ attacks
+
+
+@jit
+def _t_target_value(o, wc, c, turn, last):
+    """Technocrat: how much taking hex c is worth (0: not a target)."""
+    k = o["board"][c]
+    if k < 0 or not ON_MAP[c]:
+        return 0
+    if k == 0:
+        return 100  # 15.5: every Ziegler combat unit must leave the Central Crustal
+    if o["piece_kind"][k] == PLATFORM:
+        return 80
+    v = 40 - 5 * DCEN[c]
+    if _piece_count(o, wc, k, C_MYENG) > 0:
+        v = 90  # Ziegler units on a crustal my engineers stand on block control (15.2)
+    if v < 10:
+        v = 10
+    return v
+
+
+@jit
+def _z_target_value(o, wc, c):
+    """Ziegler: how much eliminating the Technocrat stack in hex c is worth."""
+    k = o["board"][c]
+    if k < 0 or not ON_MAP[c]:
+        return 0
+    if k == 0:
+        v = 200
+    elif o["piece_kind"][k] == PLATFORM:
+        v = 30
+    else:
+        v = 80
+    if wc[C_ENTOP, c] == T_ENGINEER or wc[C_ENENG, c] > 0:
+        v += 100
+    return v
+
+
+@jit
+def _plan_attacks(o, me, mask, wc, wu, bd, bp, bk, turn, last):
+    """Greedy attack plan over the targets, best value first; marks attackers
+    ROLE_ATTACK with their target and returns the next action that carries
+    it out (-1 when every planned attacker is in place)."""
+    tg = wc[C_TGT]
+    tv = wc[C_TGV]
+    ntg = 0
+    for c in range(NC):
+        if wc[C_ENCNT, c] > 0 and o["board"][c] >= 0 and ON_MAP[c]:
+            if me == TECHNOCRAT:
+                v = _t_target_value(o, wc, c, turn, last)
+            else:
+                v = _z_target_value(o, wc, c)
+            if v > 0:
+                # insertion by value, then cell
+                i = ntg
+                while i > 0 and tv[i - 1] < v:
+                    tg[i] = tg[i - 1]
+                    tv[i] = tv[i - 1]
+                    i -= 1
+                tg[i] = c
+                tv[i] = v
+                ntg += 1
+    if ntg == 0:
+        return -1
+    # BFS trees of the free attackers
+    for u in range(MAX_UNITS):
+        wu[U_SLOT, u] = -1
+        if wu[U_ROLE, u] != ROLE_FREE or _side_of(o, u, me) != me:
+            continue
+        mv = _moves_left(o, u)
+        if mv <= 0 or _att(o, u) <= 0:
+            continue
+        wu[U_SLOT, u] = _unit_bfs(o, wc, bd, bp, bk, o["unit_cell"][u], mv, 1)
+    cand = wc[C_LIST]
+    chosen = wc[C_LIST2]
+    for ti in range(ntg):
+        t = tg[ti]
+        de = wc[C_ENDEF, t]
+        committed = wc[C_MYATT, t]
+        room = _room(o, wc, t)
+        nc = 0
+        for u in range(MAX_UNITS):
+            sl = wu[U_SLOT, u]
+            if sl < 0 or wu[U_ROLE, u] != ROLE_FREE:
+                continue
+            dd = bd[sl, t]
+            if dd <= 0 or dd > _moves_left(o, u):
+                continue
+            # by attack, strongest first
+            a = _att(o, u)
+            i = nc
+            while i > 0 and _att(o, cand[i - 1]) < a:
+                cand[i] = cand[i - 1]
+                i -= 1
+            cand[i] = u
+            nc += 1
+        if nc == 0:
+            continue
+        need = 4 * de if de > 0 else 1
+        acc = committed
+        na = 0
+        for i in range(nc):
+            if acc >= need or na >= room:
+                break
+            chosen[na] = cand[i]
+            acc += _att(o, cand[i])
+            na += 1
+        if na == 0:
+            continue
+        if de > 0:
+            col = odds_column(acc, de)
+            if me == TECHNOCRAT:
+                mincol = 1 if tv[ti] >= 100 else 2
+            else:
+                mincol = 2
+            if col < mincol:
+                continue
+            # drop the weakest attackers that do not change the column
+            for i in range(na - 1, -1, -1):
+                u = chosen[i]
+                a2 = acc - _att(o, u)
+                if a2 > 0 and odds_column(a2, de) == col:
+                    acc = a2
+                    chosen[i] = -1
+        else:
+            # 12.3: defenders without defense factors fall to any attack; one attacker
+            for i in range(1, na):
+                chosen[i] = -1
+        for i in range(na):
+            u = chosen[i]
+            if u >= 0:
+                wu[U_ROLE, u] = ROLE_ATTACK
+                wu[U_TGT, u] = t
+    # carry out: the selected unit first, then the plan in target order
+    su = o["sel_unit"]
+    if su >= 0 and wu[U_ROLE, su] == ROLE_ATTACK:
+        a = _step_to(o, mask, bp, su, wu[U_SLOT, su], wu[U_TGT, su])
+        if a >= 0:
+            return a
+    for ti in range(ntg):
+        t = tg[ti]
+        for u in range(MAX_UNITS):
+            if wu[U_ROLE, u] == ROLE_ATTACK and wu[U_TGT, u] == t and o["unit_cell"][u] != t:
+                a = _step_to(o, mask, bp, u, wu[U_SLOT, u], t)
+                if a >= 0:
+                    return a
+    return -1
+
+
+# ------------------------------------------------------------------ piece paths
+
+
+@jit
+def _in_zoc(o, k, c, mover_platform):
+    """7.1, 7.5: is cell c in the zone of contact of a piece other than k?"""
+    for d in range(6):
+        x = NEIGHBOUR[c, d]
+        if x < 0:
+            continue
+        j = o["board"][x]
+        if j < 0 or j == k:
+            continue
+        if mover_platform and o["piece_kind"][j] == PLATFORM:
+            continue
+        return True
+    return False
+
+
+@jit
+def _piece_bfs(o, wc, k, src, mover_platform, allow_off_map):
+    """Paths of one-hex piece k over free molten hexes; a hex in a zone of
+    contact (a collision, 7.3) ends a path.  Fills C_PDIST / C_PPAR."""
+    dist = wc[C_PDIST]
+    par = wc[C_PPAR]
+    queue = wc[C_QUEUE]
+    for c in range(NC):
+        dist[c] = -1
+    dist[src] = 0
+    par[src] = -1
+    head = 0
+    tail = 1
+    queue[0] = src
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if c != src and (_in_zoc(o, k, c, mover_platform) or not ON_MAP[c]):
+            continue
+        for d in range(6):
+            x = NEIGHBOUR[c, d]
+            if x < 0 or dist[x] >= 0:
+                continue
+            if not ON_MAP[x] and not allow_off_map:
+                continue
+            if o["board"][x] >= 0 and o["board"][x] != k:
+                continue
+            dist[x] = dist[c] + 1
+            par[x] = c
+            queue[tail] = x
+            tail += 1
+
+
+@jit
+def _piece_first_dir(wc, src, x):
+    par = wc[C_PPAR]
+    c = x
+    for _ in range(NC):
+        p = par[c]
+        if p == src:
+            return _dir_to(src, c)
+        if p < 0:
+            return -1
+        c = p
+    return -1
+
+
+@jit
+def _rotated(pivot, cell, turn):
+    for d in range(6):
+        if NEIGHBOUR[pivot, d] == cell:
+            return NEIGHBOUR[pivot, (d + turn) % 6]
+    return -1
+
+
+@jit
+def _facing(o, k):
+    front = o["piece_cells"][k, 0]
+    behind = o["piece_cells"][k, 1]
+    if front < 0 or behind < 0:
+        return -1
+    return _dir_to(behind, front)
+
+
+@jit
+def _man_cells(o, k, m, out):
+    """Where maneuver m takes piece k (the geometry of 6.3-6.7, D8, as in
+    ``core.crustal_movement``): fills ``out[i]`` with the cells after each
+    sub-step, returns the number of sub-steps (0: not a maneuver of k).
+    Legality is the mask's business; this only guides the choice."""
+    kind = o["piece_kind"][k]
+    for i in range(2):
+        for j in range(MAX_PIECE_CELLS):
+            out[i, j] = -1
+    c0 = o["piece_cells"][k, 0]
+    if kind == ONE_HEX or kind == PLATFORM:
+        if m < 6:
+            out[0, 0] = NEIGHBOUR[c0, m]
+            return 1
+        return 0
+    if kind == TRIANGULAR:
+        if m < 6:
+            for j in range(3):
+                out[0, j] = NEIGHBOUR[o["piece_cells"][k, j], m]
+            return 1
+        if m >= 9:
+            p = (m - 9) // 2
+            turn = 2 if (m - 9) % 2 == 0 else 4
+            pc = o["piece_cells"][k, p]
+            for j in range(3):
+                cj = o["piece_cells"][k, j]
+                out[0, j] = cj if j == p else _rotated(pc, cj, turn)
+            return 1
+        return 0
+    if kind == TWO_HEX or kind == LONG:
+        d = _facing(o, k)
+        if d < 0:
+            return 0
+        ahead = NEIGHBOUR[c0, d]
+        if ahead < 0:
+            return 0
+        if m == 6:
+            out[0, 0] = ahead
+            out[0, 1] = c0
+            out[1, 0] = NEIGHBOUR[ahead, d]
+            out[1, 1] = ahead
+            if kind == LONG:
+                out[0, 2] = o["piece_cells"][k, 1]
+                out[1, 2] = c0
+            return 2
+        if kind == TWO_HEX and (m == 7 or m == 8):
+            side = 1 if m == 7 else 5
+            out[0, 0] = ahead
+            out[0, 1] = c0
+            out[1, 0] = ahead
+            out[1, 1] = NEIGHBOUR[c0, (d + side) % 6]
+            return 2
+        if kind == LONG and (m == 11 or m == 12):
+            turn = 1 if m == 11 else 5
+            c1 = o["piece_cells"][k, 1]
+            out[0, 1] = c1
+            out[0, 0] = _rotated(c1, c0, turn)
+            out[0, 2] = _rotated(c1, o["piece_cells"][k, 2], turn)
+            return 1
+    return 0
+
+
+@jit
+def _maneuver_eval(o, k, m, mo, mode):
+    """Score of the position maneuver m puts piece k in (-10**6: not possible).
+    mode 0: towards the Central Crustal, never off the map (Technocrat);
+    mode 1: off the map (Ziegler dumping Technocrat units)."""
+    n = _man_cells(o, k, m, mo)
+    if n == 0:
+        return -1000000
+    last = n - 1
+    for i in range(n):
+        for j in range(MAX_PIECE_CELLS):
+            c = mo[i, j]
+            if c == -1 and o["piece_cells"][k, j] == -1:
+                continue
+            if c < 0:
+                return -1000000
+            b = o["board"][c]
+            if b >= 0 and b != k:
+                if i == 0 or m != 6:
+                    return -1000000
+                last = 0  # a forward move stops on its first hex (R6.8)
+    off = 0
+    dmin = 99
+    edge = 99
+    coll = 0
+    for j in range(MAX_PIECE_CELLS):
+        c = mo[last, j]
+        if c < 0:
+            continue
+        if not ON_MAP[c]:
+            off += 1
+        if DCEN[c] < dmin:
+            dmin = DCEN[c]
+        if DEDGE[c] < edge:
+            edge = DEDGE[c]
+        was = False
+        for q in range(MAX_PIECE_CELLS):
+            if o["piece_cells"][k, q] == c:
+                was = True
+        if not was and _in_zoc(o, k, c, False):
+            coll += 1
+    if mode == 0:
+        if off > 0:
+            return -1000000
+        return -10 * dmin - 2 * coll
+    return 100 * off - 10 * edge - coll
+
+
+@jit
+def _piece_eval_now(o, k, mode):
+    dmin = 99
+    edge = 99
+    off = 0
+    for j in range(MAX_PIECE_CELLS):
+        c = o["piece_cells"][k, j]
+        if c < 0:
+            continue
+        if not ON_MAP[c]:
+            off += 1
+        if DCEN[c] < dmin:
+            dmin = DCEN[c]
+        if DEDGE[c] < edge:
+            edge = DEDGE[c]
+    if mode == 0:
+        return -10 * dmin
+    return 100 * off - 10 * edge
+
+
+@jit
+def _best_maneuver(o, mask, k, mo, mode):
+    """Best legal maneuver of piece k (the selected one or a candidate) under
+    ``mode``, if it improves on standing still; else -1."""
+    best = -1
+    bests = _piece_eval_now(o, k, mode)
+    for m in range(NUM_MANEUVERS):
+        if o["sel_piece"] == k and not mask[A_MANEUVER + m]:
+            continue
+        sc = _maneuver_eval(o, k, m, mo, mode)
+        if sc > bests:
+            bests = sc
+            best = m
+    return best
+
+
+# ------------------------------------------------------------------ Technocrat
+
+
+@jit
+def _landing_value(o, wc, L, k, eng, turn, last):
+    """Technocrat: worth of landing on land hex L from platform k's dock.
+    ``eng``: the platform carries engineers, who can step only into hexes
+    without enemy units (12.2) and must be off the platform by its last turn
+    (14.5)."""
+    j = o["board"][L]
+    if j < 0 or j == k or not ON_MAP[L]:
+        return 0
+    kind = o["piece_kind"][j]
+    if kind == PLATFORM:
+        return 0
+    if j == 0:
+        v = 100
+    elif o["piece_controller"][j] == TECHNOCRAT:
+        v = 55 - 8 * DCEN[L]
+    elif _piece_count(o, wc, j, C_ENCNT) == 0:
+        v = 75 - 8 * DCEN[L]  # no Ziegler unit on it: engineers can take it (15.2)
+    else:
+        v = 50 - 8 * DCEN[L]
+    if eng:
+        if wc[C_ENCNT, L] == 0:
+            v += 20
+            if wc[C_MYCNT, L] > 0:
+                v += 10  # guarded already
+        elif turn >= last:
+            return 0
+        else:
+            v -= 20
+    return v
+
+
+@jit
+def _t_platform_target(o, wc, k, turn, last):
+    """The dock platform k heads for (-1 none); computes the piece BFS."""
+    src = o["piece_cells"][k, 0]
+    _piece_bfs(o, wc, k, src, True, False)
+    dist = wc[C_PDIST]
+    moves = int(o["piece_moves"][k])
+    if o["piece_flags"][k] & 1:  # PF_DONE
+        moves = 0
+    pmove = int(o["rules"]["platform_move"])
+    eng = _piece_count(o, wc, k, C_MYENG) > 0
+    best = -1
+    bests = -1000000
+    for x in range(NC):
+        dx = dist[x]
+        if dx < 0 or not ON_MAP[x]:
+            continue
+        if wc[C_CLAIM, x] and x != src:
+            continue
+        # turns until arrival (0: this phase)
+        if dx <= moves:
+            extra = 0
+        elif pmove > 0:
+            extra = (dx - moves + pmove - 1) // pmove
+        else:
+            continue
+        if turn + extra > last:
+            continue  # 14.5: it would break up before its units could land
+        v = 0
+        for d in range(6):
+            L = NEIGHBOUR[x, d]
+            if L >= 0:
+                lv = _landing_value(o, wc, L, k, eng, turn + extra, last)
+                if lv > v:
+                    v = lv
+        if v <= 0:
+            continue
+        sc = v * 10 - 150 * extra - dx
+        if x == src:
+            sc += 5
+        if sc > bests:
+            bests = sc
+            best = x
+    return best
+
+
+@jit
+def _t_crustal(o, mask, wc, mo, turn, last):
+    me = TECHNOCRAT
+    for x in range(NC):
+        wc[C_CLAIM, x] = 0
+    # the selected piece first, then the others in index order
+    for pass_ in range(2):
+        for k in range(1, MAX_PIECES):
+            if pass_ == 0 and k != o["sel_piece"]:
+                continue
+            if pass_ == 1 and k == o["sel_piece"]:
+                continue
+            kind = o["piece_kind"][k]
+            if kind == NO_PIECE:
+                continue
+            can = mask[A_SELECT_PIECE + k] or o["sel_piece"] == k
+            if kind == PLATFORM:
+                if _piece_count(o, wc, k, C_MYCNT) == 0:
+                    continue
+                src = o["piece_cells"][k, 0]
+                if not can:
+                    wc[C_CLAIM, src] = 1
+                    continue
+                x = _t_platform_target(o, wc, k, turn, last)
+                if x < 0 or x == src:
+                    wc[C_CLAIM, src] = 1
+                    if o["sel_piece"] == k and mask[A_END_PIECE]:
+                        return A_END_PIECE
+                    continue
+                wc[C_CLAIM, x] = 1
+                d = _piece_first_dir(wc, src, x)
+                if d >= 0:
+                    a = _piece_action(o, mask, k, d)
+                    if a >= 0:
+                        return a
+            elif can and o["piece_controller"][k] == me:
+                if _piece_count(o, wc, k, C_MYCNT) == 0:
+                    continue
+                if kind == ONE_HEX:
+                    src = o["piece_cells"][k, 0]
+                    if DCEN[src] <= 1:
+                        if o["sel_piece"] == k and mask[A_END_PIECE]:
+                            return A_END_PIECE
+                        continue
+                    _piece_bfs(o, wc, k, src, False, False)
+                    dist = wc[C_PDIST]
+                    best = -1
+                    for x in range(NC):
+                        if dist[x] > 0 and ON_MAP[x] and DCEN[x] == 1:
+                            if best < 0 or dist[x] < dist[best]:
+                                best = x
+                    if best < 0:
+                        # no path to the Central Crustal: step closer if possible
+                        m = _best_maneuver(o, mask, k, mo, 0)
+                        if m >= 0:
+                            a = _piece_action(o, mask, k, m)
+                            if a >= 0:
+                                return a
+                        if o["sel_piece"] == k and mask[A_END_PIECE]:
+                            return A_END_PIECE
+                        continue
+                    d = _piece_first_dir(wc, src, best)
+                    if d >= 0:
+                        a = _piece_action(o, mask, k, d)
+                        if a >= 0:
+                            return a
+                else:
+                    if _piece_min_dcen(o, k) <= 1:
+                        continue
+                    m = _best_maneuver(o, mask, k, mo, 0)
+                    if m >= 0:
+                        a = _piece_action(o, mask, k, m)
+                        if a >= 0:
+                            return a
+                if o["sel_piece"] == k and mask[A_END_PIECE]:
+                    return A_END_PIECE
+    return A_END_PHASE
+
+
+@jit
+def _eng_base(o, wc, x, turn, last):
+    """Technocrat: worth of an engineer standing in hex x at the end of the move."""
+    k = o["board"][x]
+    if k < 0:
+        return -100000
+    if k == 0:
+        v = 100
+    elif o["piece_kind"][k] == PLATFORM:
+        v = 40 if turn < last else -1000
+    elif o["piece_controller"][k] == TECHNOCRAT:
+        v = 60
+    elif _piece_count(o, wc, k, C_ENCNT) == 0:
+        v = 75
+    else:
+        v = 25
+    return v - 3 * DCEN[x]
+
+
+@jit
+def _t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
+    me = TECHNOCRAT
+    for u in range(MAX_UNITS):
+        wu[U_ROLE, u] = ROLE_FREE
+        wu[U_TGT, u] = -1
+        wu[U_SLOT, u] = -1
+    # where free guards (units with a defense factor) can get to
+    greach = wc[C_GREACH]
+    for c in range(NC):
+        greach[c] = 0
+    for u in range(MAX_UNITS):
+        if _side_of(o, u, me) != me or o["unit_type"][u] == T_ENGINEER:
+            continue
+        df = _def(o, u)
+        if df <= 0:
+            continue
+        mv = _moves_left(o, u)
+        c0 = o["unit_cell"][u]
+        if df > greach[c0]:
+            greach[c0] = df
+        if mv <= 0:
+            continue
+        sl = _unit_bfs(o, wc, bd, bp, bk, c0, mv, 0)
+        if sl < 0:
+            continue
+        for x in range(NC):
+            if bd[sl, x] > 0 and df > greach[x]:
+                greach[x] = df
+    # 1. engineers: destination and guard
+    act = -1
+    for u in range(MAX_UNITS):
+        if o["unit_type"][u] != T_ENGINEER:
+            continue
+        src = o["unit_cell"][u]
+        wu[U_ROLE, u] = ROLE_ENG
+        wu[U_TGT, u] = src
+        mv = _moves_left(o, u)
+        dest = src
+        if mv > 0:
+            sl = _unit_bfs(o, wc, bd, bp, bk, src, mv, 0)
+            wu[U_SLOT, u] = sl
+            if sl >= 0:
+                bests = -10000000
+                for x in range(NC):
+                    dx = bd[sl, x]
+                    if dx < 0:
+                        continue
+                    sc = _eng_base(o, wc, x, turn, last) * 10
+                    guarded = wc[C_MYDEF, x] > 0 or greach[x] > 0
+                    if not guarded:
+                        sc -= 800
+                    if x == src:
+                        sc += 30
+                    else:
+                        sc -= dx
+                    if sc > bests:
+                        bests = sc
+                        dest = x
+        wu[U_TGT, u] = dest
+        # the guard: a unit with a defense factor at dest that stays, or one that comes
+        g = -1
+        gd = 0
+        for v in range(MAX_UNITS):
+            if _side_of(o, v, me) != me or o["unit_type"][v] == T_ENGINEER:
+                continue
+            if o["unit_cell"][v] == dest and (wu[U_ROLE, v] == ROLE_STAY or wu[U_ROLE, v] == ROLE_MOVE):
+                g = v  # already guarded by another engineer's guard
+                break
+        if g < 0:
+            for v in range(MAX_UNITS):
+                if _side_of(o, v, me) != me or o["unit_type"][v] == T_ENGINEER:
+                    continue
+                if wu[U_ROLE, v] == ROLE_MOVE and wu[U_TGT, v] == dest:
+                    g = v
+                    break
+        if g < 0:
+            for v in range(MAX_UNITS):
+                if (_side_of(o, v, me) != me or o["unit_type"][v] == T_ENGINEER
+                        or wu[U_ROLE, v] != ROLE_FREE):
+                    continue
+                if o["unit_cell"][v] == dest and _def(o, v) > gd:
+                    g = v
+                    gd = _def(o, v)
+            if g >= 0:
+                wu[U_ROLE, g] = ROLE_STAY
+                wu[U_TGT, g] = dest
+        if g < 0 and dest != src:
+            # a free guard that can reach dest
+            for v in range(MAX_UNITS):
+                if (_side_of(o, v, me) != me or o["unit_type"][v] == T_ENGINEER
+                        or wu[U_ROLE, v] != ROLE_FREE):
+                    continue
+                mvv = _moves_left(o, v)
+                dv = _def(o, v)
+                if mvv <= 0 or dv <= gd:
+                    continue
+                slv = _unit_bfs(o, wc, bd, bp, bk, o["unit_cell"][v], mvv, 0)
+                if slv >= 0 and bd[slv, dest] > 0:
+                    g = v
+                    gd = dv
+            if g >= 0:
+                wu[U_ROLE, g] = ROLE_MOVE
+                wu[U_TGT, g] = dest
+                wu[U_SLOT, g] = _unit_bfs(o, wc, bd, bp, bk, o["unit_cell"][g], _moves_left(o, g), 0)
+        if act < 0 and dest != src:
+            if g >= 0 and o["unit_cell"][g] != dest:
+                # the guard goes first (unless the engineer is already under way)
+                if o["sel_unit"] == u:
+                    act = _step_to(o, mask, bp, u, wu[U_SLOT, u], dest)
+                else:
+                    act = _step_to(o, mask, bp, g, wu[U_SLOT, g], dest)
+            else:
+                act = _step_to(o, mask, bp, u, wu[U_SLOT, u], dest)
+        elif act < 0 and o["sel_unit"] == u and mv > 0 and mask[A_END_PIECE]:
+            act = A_END_PIECE
+    if act >= 0:
+        return act
+    # a selected guard that has arrived finishes its move
+    su = o["sel_unit"]
+    if su >= 0 and (wu[U_ROLE, su] == ROLE_MOVE or wu[U_ROLE, su] == ROLE_STAY):
+        if o["unit_cell"][su] == wu[U_TGT, su] and mask[A_END_PIECE]:
+            return A_END_PIECE
+        if wu[U_ROLE, su] == ROLE_MOVE:
+            a = _step_to(o, mask, bp, su, wu[U_SLOT, su], wu[U_TGT, su])
+            if a >= 0:
+                return a
+    # 2. attacks
+    a = _plan_attacks(o, me, mask, wc, wu, bd, bp, bk, turn, last)
+    if a >= 0:
+        return a
+    su = o["sel_unit"]
+    if su >= 0 and wu[U_ROLE, su] == ROLE_ATTACK and mask[A_END_PIECE]:
+        return A_END_PIECE  # arrived (an overrunning unit keeps movement, 11.1)
+    # 3. the rest: off the platforms on their last turn, join engineers, close in
+    for pass_ in range(2):
+        for u in range(MAX_UNITS):
+            if pass_ == 0 and u != su:
+                continue
+            if wu[U_ROLE, u] != ROLE_FREE or _side_of(o, u, me) != me:
+                continue
+            mv = _moves_left(o, u)
+            if mv <= 0:
+                continue
+            src = o["unit_cell"][u]
+            sl = _unit_bfs(o, wc, bd, bp, bk, src, mv, 0)
+            if sl < 0:
+                continue
+            ksrc = o["board"][src]
+            on_platform = ksrc > 0 and o["piece_kind"][ksrc] == PLATFORM
+            best = src
+            bests = 0
+            if on_platform and turn >= last:
+                bests = -100000
+            elif on_platform:
+                bests = 0
+            else:
+                bests = 5 * wc[C_MYENG, src] - DCEN[src]
+            for x in range(NC):
+                dx = bd[sl, x]
+                if dx <= 0:
+                    continue
+                kx = o["board"][x]
+                if kx > 0 and o["piece_kind"][kx] == PLATFORM:
+                    if turn >= last:
+                        continue
+                    sc = -5 - DCEN[x]
+                else:
+                    sc = 10 - DCEN[x]
+                    if wc[C_MYENG, x] > 0:
+                        sc += 5 if wc[C_MYDEF, x] < 9 else 1
+                if on_platform and turn < last:
+                    if kx != 0:
+                        continue  # stay aboard unless a Central Crustal hex is free
+                    sc += 5
+                if sc > bests:
+                    bests = sc
+                    best = x
+            if best != src:
+                a = _step_to(o, mask, bp, u, sl, best)
+                if a >= 0:
+                    return a
+            elif o["sel_unit"] == u and mask[A_END_PIECE]:
+                return A_END_PIECE
+    return A_END_PHASE
+
+
+@jit
+def _t_control(o, mask):
+    """15.4: neutralize a controlled crustal only when it touches the Central Crustal."""
+    for k in range(1, MAX_PIECES):
+        if mask[A_SELECT_PIECE + k] and _piece_min_dcen(o, k) <= 1:
+            return A_SELECT_PIECE + k
+    return A_END_PHASE
+
+
+# ------------------------------------------------------------------ Ziegler
+
+
+@jit
+def _z_crustal(o, mask, wc, mo):
+    me = ZIEGLER
+    for pass_ in range(2):
+        for k in range(1, MAX_PIECES):
+            if pass_ == 0 and k != o["sel_piece"]:
+                continue
+            if pass_ == 1 and k == o["sel_piece"]:
+                continue
+            if not (mask[A_SELECT_PIECE + k] or o["sel_piece"] == k):
+                continue
+            tc = _piece_count(o, wc, k, C_ENCNT)
+            zdef = _piece_count(o, wc, k, C_MYDEF)
+            tatt = _piece_count(o, wc, k, C_ENATT)
+            kind = o["piece_kind"][k]
+            src = o["piece_cells"][k, 0]
+            if tc > 0 and zdef * 2 < tatt:
+                # dump it: off the map with everything on it (6.9, 14.4)
+                if kind == ONE_HEX:
+                    _piece_bfs(o, wc, k, src, False, True)
+                    dist = wc[C_PDIST]
+                    best = -1
+                    for x in range(NC):
+                        if dist[x] > 0 and not ON_MAP[x]:
+                            if best < 0 or dist[x] < dist[best]:
+                                best = x
+                    if best >= 0:
+                        d = _piece_first_dir(wc, src, best)
+                        if d >= 0:
+                            a = _piece_action(o, mask, k, d)
+                            if a >= 0:
+                                return a
+                m = _best_maneuver(o, mask, k, mo, 1)
+                if m >= 0:
+                    a = _piece_action(o, mask, k, m)
+                    if a >= 0:
+                        return a
+            elif RAM and kind == ONE_HEX and tc == 0 and _piece_count(o, wc, k, C_MYCNT) == 0:
+                _piece_bfs(o, wc, k, src, False, False)
+                dist = wc[C_PDIST]
+                best = -1
+                for x in range(NC):
+                    if dist[x] <= 0 or dist[x] > o["piece_moves"][k]:
+                        continue
+                    for d in range(6):
+                        y = NEIGHBOUR[x, d]
+                        if y >= 0:
+                            j = o["board"][y]
+                            if (j > 0 and o["piece_kind"][j] == PLATFORM and wc[C_ENCNT, y] > 0
+                                    and (best < 0 or dist[x] < dist[best])):
+                                best = x
+                if best >= 0:
+                    d = _piece_first_dir(wc, src, best)
+                    if d >= 0:
+                        a = _piece_action(o, mask, k, d)
+                        if a >= 0:
+                            return a
+            if o["sel_piece"] == k and mask[A_END_PIECE]:
+                return A_END_PIECE
+    return A_END_PHASE
+
+
+@jit
+def _z_fortress(o, wc):
+    """The Central Crustal hex the Ziegler gathers in: most Ziegler counters,
+    no Technocrat unit; the centre on a tie."""
+    best = -1
+    bests = -1
+    for i in range(CENTRAL_CELLS.shape[0]):
+        c = CENTRAL_CELLS[i]
+        if wc[C_ENCNT, c] > 0:
+            continue
+        sc = wc[C_MYCNT, c] * 100 + wc[C_MYDEF, c] * 2 + (1 if c == CENTRE_CELL else 0)
+        if sc > bests:
+            bests = sc
+            best = c
+    return best
+
+
+@jit
+def _z_threatened(o, wc, k):
+    """A crustal with Technocrat units on it or next to it (15.2)."""
+    for i in range(MAX_PIECE_CELLS):
+        c = o["piece_cells"][k, i]
+        if c < 0:
+            continue
+        if wc[C_ENCNT, c] > 0:
+            return True
+        for d in range(6):
+            x = NEIGHBOUR[c, d]
+            if x >= 0 and wc[C_ENCNT, x] > 0 and o["board"][x] != k:
+                return True
+    return False
+
+
+@jit
+def _z_move(o, mask, wc, wu, bd, bp, bk):
+    me = ZIEGLER
+    for u in range(MAX_UNITS):
+        wu[U_ROLE, u] = ROLE_FREE
+        wu[U_TGT, u] = -1
+        wu[U_SLOT, u] = -1
+    fort = _z_fortress(o, wc)
+    limit = 0
+    if fort >= 0:
+        limit = _side_limit(o, fort)
+        room = _room(o, wc, fort)
+        # 1. the fortress: its units stay, the other Central Crustal units join it
+        for u in range(MAX_UNITS):
+            if _side_of(o, u, me) == me and o["unit_cell"][u] == fort:
+                wu[U_ROLE, u] = ROLE_STAY
+                wu[U_TGT, u] = fort
+        for u in range(MAX_UNITS):
+            if room <= 0:
+                break
+            if _side_of(o, u, me) != me or wu[U_ROLE, u] != ROLE_FREE:
+                continue
+            c = o["unit_cell"][u]
+            if o["board"][c] != 0 or wc[C_ENCNT, c] > 0:
+                continue
+            mv = _moves_left(o, u)
+            if mv <= 0:
+                continue
+            sl = _unit_bfs(o, wc, bd, bp, bk, c, mv, 0)
+            if sl >= 0 and bd[sl, fort] > 0:
+                wu[U_ROLE, u] = ROLE_MOVE
+                wu[U_TGT, u] = fort
+                wu[U_SLOT, u] = sl
+                room -= 1
+    # 2. the other Central Crustal units hold their hexes
+    for u in range(MAX_UNITS):
+        if _side_of(o, u, me) == me and wu[U_ROLE, u] == ROLE_FREE:
+            c = o["unit_cell"][u]
+            if o["board"][c] == 0 and wc[C_ENCNT, c] == 0:
+                wu[U_ROLE, u] = ROLE_STAY
+                wu[U_TGT, u] = c
+    # 3. threatened crustals keep a combat unit on a hex without Technocrat units (15.2)
+    for k in range(1, MAX_PIECES):
+        kind = o["piece_kind"][k]
+        if kind == NO_PIECE or kind == PLATFORM or o["piece_controller"][k] != ZIEGLER:
+            continue
+        if not _z_threatened(o, wc, k):
+            continue
+        g = -1
+        for i in range(MAX_PIECE_CELLS):
+            c = o["piece_cells"][k, i]
+            if c < 0 or wc[C_ENCNT, c] > 0:
+                continue
+            for u in range(MAX_UNITS):
+                if (_side_of(o, u, me) == me and o["unit_cell"][u] == c
+                        and wu[U_ROLE, u] == ROLE_FREE and _att(o, u) > 0):
+                    if g < 0 or _def(o, u) > _def(o, g):
+                        g = u
+        if g >= 0:
+            wu[U_ROLE, g] = ROLE_STAY
+            wu[U_TGT, g] = o["unit_cell"][g]
+    # carry out the fortress moves first
+    su = o["sel_unit"]
+    if su >= 0 and wu[U_ROLE, su] == ROLE_MOVE:
+        a = _step_to(o, mask, bp, su, wu[U_SLOT, su], wu[U_TGT, su])
+        if a >= 0:
+            return a
+    for u in range(MAX_UNITS):
+        if wu[U_ROLE, u] == ROLE_MOVE and o["unit_cell"][u] != wu[U_TGT, u]:
+            a = _step_to(o, mask, bp, u, wu[U_SLOT, u], wu[U_TGT, u])
+            if a >= 0:
+                return a
+    if su >= 0 and (wu[U_ROLE, su] == ROLE_MOVE or wu[U_ROLE, su] == ROLE_STAY) and mask[A_END_PIECE]:
+        return A_END_PIECE
+    # 4. attacks
+    a = _plan_attacks(o, me, mask, wc, wu, bd, bp, bk, 0, 0)
+    if a >= 0:
+        return a
+    su = o["sel_unit"]
+    if su >= 0 and wu[U_ROLE, su] == ROLE_ATTACK and mask[A_END_PIECE]:
+        return A_END_PIECE
+    # 5. the rest close in on the Central Crustal (the fortress first)
+    for pass_ in range(2):
+        for u in range(MAX_UNITS):
+            if pass_ == 0 and u != su:
+                continue
+            if wu[U_ROLE, u] != ROLE_FREE or _side_of(o, u, me) != me:
+                continue
+            mv = _moves_left(o, u)
+            if mv <= 0:
+                continue
+            src = o["unit_cell"][u]
+            sl = _unit_bfs(o, wc, bd, bp, bk, src, mv, 0)
+            if sl < 0:
+                continue
+            best = src
+            bests = -10 * DCEN[src]
+            ksrc = o["board"][src]
+            if ksrc > 0 and o["piece_kind"][ksrc] == PLATFORM:
+                bests -= 100
+            for x in range(NC):
+                dx = bd[sl, x]
+                if dx <= 0:
+                    continue
+                kx = o["board"][x]
+                sc = -10 * DCEN[x] - dx
+                if kx > 0 and o["piece_kind"][kx] == PLATFORM:
+                    sc -= 100
+                if x == fort and wc[C_MYCNT, fort] < limit:
+                    sc += 30
+                if sc > bests:
+                    bests = sc
+                    best = x
+            if best != src:
+                a = _step_to(o, mask, bp, u, sl, best)
+                if a >= 0:
+                    return a
+            elif o["sel_unit"] == u and mask[A_END_PIECE]:
+                return A_END_PIECE
+    return A_END_PHASE
+
+
+@jit
+def _z_second(o, mask, wc, bd, bp, bk):
+    """13.3, D17: hovercraft strike hexes of engineers only."""
+    me = ZIEGLER
+    su = o["sel_unit"]
+    for pass_ in range(2):
+        for u in range(MAX_UNITS):
+            if pass_ == 0 and u != su:
+                continue
+            if o["unit_type"][u] != Z_HOVERCRAFT:
+                continue
+            mv = _moves_left(o, u)
+            if mv <= 0:
+                continue
+            src = o["unit_cell"][u]
+            # a neighbouring enemy hex the mask lets it enter holds engineers only
+            for d in range(6):
+                x = NEIGHBOUR[src, d]
+                if x >= 0 and wc[C_ENCNT, x] > 0:
+                    if o["sel_unit"] == u:
+                        if mask[A_MANEUVER + d]:
+                            return A_MANEUVER + d
+                    elif mask[A_SELECT_UNIT + u]:
+                        # select it only if it may strike: its step is legal once selected
+                        if wc[C_ENCNT, x] == wc[C_ENENG, x]:
+                            return A_SELECT_UNIT + u
+            sl = _unit_bfs(o, wc, bd, bp, bk, src, mv, 1)
+            if sl < 0:
+                continue
+            best = -1
+            for x in range(NC):
+                dx = bd[sl, x]
+                if dx <= 0 or wc[C_ENCNT, x] == 0:
+                    continue
+                # known engineers only (9.5: a single counter whose type shows)
+                if wc[C_ENCNT, x] != wc[C_ENENG, x]:
+                    continue
+                if best < 0 or dx < bd[sl, best]:
+                    best = x
+            if best >= 0:
+                a = _step_to(o, mask, bp, u, sl, best)
+                if a >= 0:
+                    return a
+            if o["sel_unit"] == u and mask[A_END_PIECE]:
+                return A_END_PIECE
+    return A_END_PHASE
+
+
+# ------------------------------------------------------------------ entry points
+
+
+@jit
+def _combat_choice(mask):
+    """12.7: any order; the combats in unit order."""
+    for u in range(MAX_UNITS):
+        if mask[A_SELECT_UNIT + u]:
+            return A_SELECT_UNIT + u
+    return -1
+
+
+@jit
+def _random_legal(mask, rng, slot):
+    n = 0
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            n += 1
+    if n == 0:
+        return -1
+    rng[slot], z = _splitmix(rng[slot])
+    pick = int(z % np.uint64(n))
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@jit
+def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
+    """The scripted action of ``side`` on its information state ``o`` with the
+    legal actions ``mask``.  Reads nothing but ``o`` and ``mask``; ``rng[slot]``
+    is used only if the heuristics find nothing legal to do."""
+    p = o["phase"]
+    if p == PHASE_OVER:
+        return -1
+    bk[NSLOT, 0] = 0
+    _cell_info(o, side, wc)
+    turn = int(o["turn"])
+    last = int(o["rules"]["platform_turns"])
+    a = -1
+    if side == ZIEGLER:
+        if p == PHASE_Z_CRUSTAL:
+            a = _z_crustal(o, mask, wc, mo)
+        elif p == PHASE_Z_MOVE:
+            a = _z_move(o, mask, wc, wu, bd, bp, bk)
+        elif p == PHASE_Z_COMBAT:
+            a = _combat_choice(mask)
+        elif p == PHASE_Z_SECOND:
+            a = _z_second(o, mask, wc, bd, bp, bk)
+    else:
+        if p == PHASE_T_CRUSTAL:
+            a = _t_crustal(o, mask, wc, mo, turn, last)
+        elif p == PHASE_T_MOVE:
+            a = _t_move(o, mask, wc, wu, bd, bp, bk, turn, last)
+        elif p == PHASE_T_COMBAT:
+            a = _combat_choice(mask)
+        elif p == PHASE_CONTROL:
+            a = _t_control(o, mask)
+    if a >= 0 and a < NUM_ACTIONS and mask[a]:
+        return a
+    if mask[A_END_PHASE]:
+        return A_END_PHASE
+    if mask[A_END_PIECE]:
+        return A_END_PIECE
+    return _random_legal(mask, rng, slot)
+
+
+@jit
+def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
+    """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array)."""
+    legal_action_mask(s, mask)
+    side = PHASE_PLAYER[s["phase"]]
+    if side < 0:
+        return -1
+    observe(s, side, True, obs[0])
+    return scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+
+
+@jit
+def scripted_action(s, mask, rng, slot):
+    """The scripted action for the player to move in ``s`` (fills ``mask``).
+
+    Honest (D20): the decision sees only ``observe(s, side, fog=True)`` and the
+    legal mask."""
+    obs = np.empty(1, dtype=STATE_DTYPE)
+    wc, wu, bd, bp, bk, mo = _new_work()
+    return scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo)
+
+
+class ScriptedAgent(Agent):
+    """The scripted player (compiled: ``POLICY_SCRIPTED``).
+
+    ``act`` runs the same compiled heuristics as the compiled policy on the
+    information state it is given, so that Python and compiled play agree
+    when the agent's generator starts from the same seed."""
+
+    name = "scripted"
+    policy_id = POLICY_ID
+
+    def __init__(self, seed: int | None = None):
+        self._work = make_work()
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._rng = np.array([seed], dtype=np.uint64)
+
+    def act(self, info_state, mask, side) -> int:
+        o = np.asarray(info_state)
+        if o.ndim == 1:
+            o = o[0]
+        m = np.ascontiguousarray(mask, dtype=np.bool_)
+        a = int(scripted_decide(o, m, int(side), self._rng, 0, *self._work))
+        if a < 0:
+            raise ValueError("no legal action to choose from")
+        return a

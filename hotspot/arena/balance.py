@@ -1,0 +1,255 @@
+"""Balance studies: the Technocrat's win rate over a grid of setups and rules
+options, for chosen agent pairs.  ``hotspot balance`` is :func:`run_balance`.
+
+A *cell* is (scenario, rules overrides, Technocrat agent, Ziegler agent); each
+cell plays ``games`` games with the seeds of the arena (game ``i`` of every
+cell has the same seed), through the same parallel and resumable runner.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from pathlib import Path
+
+from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
+from .registry import is_available
+from .runner import GAMES_FILE, run_games
+from .stats import format_table, interval_text, wilson_interval, write_csv
+from .tournament import _json_safe, _mean, check_agents, parse_pairings
+
+CELL_FIELDS = ["cell", "scenario", "rules", "technocrat", "ziegler", "games", "planned", "technocrat_wins",
+               "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns", "mean_actions"]
+
+
+def parse_scenarios(text: str) -> list[str]:
+    out = [s.strip() for s in text.split(",") if s.strip()]
+    if not out:
+        raise ArenaError("no scenario given")
+    return out
+
+
+def parse_value(text: str):
+    """``"10"`` -> 10, ``"true"`` -> True, ``'{"platform": 3}'`` -> dict; else the text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_option(text: str) -> tuple[str, list]:
+    """``"turn_limit=10,15,20"`` -> ("turn_limit", [10, 15, 20])."""
+    key, sep, values = text.partition("=")
+    key = key.strip()
+    if not sep or not key or not values.strip():
+        raise ArenaError(f"option {text!r}: expected NAME=VALUE[,VALUE...], e.g. turn_limit=10,15,20")
+    parsed = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
+    return key, parsed
+
+
+def option_grid(options: list[tuple[str, list]]) -> list[dict]:
+    """Every combination of the options' values (one empty dict for no options)."""
+    keys = []
+    for key, _ in options:
+        if key in keys:
+            raise ArenaError(f"option {key!r} given twice")
+        keys.append(key)
+    values = [vals for _, vals in options]
+    return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+
+
+def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_actions=None):
+    """(cells, specs): the cells of the grid and their games."""
+    if games < 0:
+        raise ArenaError(f"--games must be non-negative, got {games}")
+    extra = {} if max_actions is None else {"max_actions": int(max_actions)}
+    cells, specs = [], []
+    for scenario in scenarios:
+        for rules in option_grid(options):
+            check_scenario(scenario, rules)
+            for tech, zieg in pairs:
+                cell = {"cell": len(cells), "scenario": scenario, "rules": rules,
+                        "technocrat": tech, "ziegler": zieg}
+                cells.append(cell)
+                for i in range(games):
+                    specs.append(GameSpec(f"{tech}:{zieg}", tech, zieg, i, game_seed(seed, i), scenario,
+                                          canonical_rules(rules), **extra))
+    return cells, specs
+
+
+def cell_table(rows, cells, specs) -> list[dict]:
+    def ckey(scenario, rules, tech, zieg):
+        return (scenario, canonical_rules(rules), tech, zieg)
+
+    by = {ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): [] for c in cells}
+    planned = {}
+    for spec in specs:
+        k = ckey(spec.scenario, spec.rules, spec.technocrat, spec.ziegler)
+        planned[k] = planned.get(k, 0) + 1
+    for row in rows:
+        k = ckey(row["scenario"], row.get("rules") or {}, row["technocrat"], row["ziegler"])
+        if k in by:
+            by[k].append(row)
+    out = []
+    for c in cells:
+        k = ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"])
+        rs = by[k]
+        n = len(rs)
+        tw = sum(r["winner"] == "technocrat" for r in rs)
+        lo, hi = wilson_interval(tw, n)
+        entry = dict(c)
+        entry.update({"games": n, "planned": planned.get(k, 0), "technocrat_wins": tw,
+                      "technocrat_win_rate": tw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                      "truncated_rate": _mean(float(r["truncated"]) for r in rs),
+                      "mean_turns": _mean(r["turns"] for r in rs),
+                      "mean_actions": _mean(r["actions_count"] for r in rs)})
+        out.append(entry)
+    return out
+
+
+def _options_label(rules: dict) -> str:
+    return " ".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in rules.items()) or "default rules"
+
+
+def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Path:
+    """A PNG of the Technocrat win rate per cell with 95% Wilson error bars.
+
+    With one varied numeric option the x axis is that option (a line per
+    scenario and pair); otherwise each (scenario, options) is a category and
+    each agent pair a series."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("the balance plot needs matplotlib: python -m pip install 'hotspot[plots]' "
+                          "(or pass --no-plot)") from None
+
+    path = Path(path)
+    table = [t for t in table if t["games"] > 0]
+    keys = []
+    for t in table:
+        for k in t["rules"]:
+            if k not in keys:
+                keys.append(k)
+    varied = [k for k in keys if len({json.dumps(t["rules"].get(k)) for t in table}) > 1]
+    numeric_x = (len(varied) == 1 and all(isinstance(t["rules"].get(varied[0]), (int, float))
+                                         and not isinstance(t["rules"].get(varied[0]), bool) for t in table))
+    categories = []
+    if not numeric_x:
+        for t in table:
+            label = _cell_label(t, len({x["scenario"] for x in table}) > 1)
+            if label not in categories:
+                categories.append(label)
+    width = 7.0 if numeric_x else max(6.0, 1.1 * len(categories) + 2.5)
+    fig = Figure(figsize=(width, 4.8))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    series: dict[str, list[dict]] = {}
+    for t in table:
+        name = f"T {t['technocrat']} vs Z {t['ziegler']}"
+        if numeric_x and len({x["scenario"] for x in table}) > 1:
+            name = f"{t['scenario']}: {name}"
+        series.setdefault(name, []).append(t)
+    n_series = max(1, len(series))
+    for j, (name, items) in enumerate(series.items()):
+        if numeric_x:
+            items = sorted(items, key=lambda t: t["rules"][varied[0]])
+            values = sorted({t["rules"][varied[0]] for t in table})
+            span = (values[-1] - values[0]) or 1.0
+            offset = (j - (n_series - 1) / 2) * 0.015 * span  # keep overlapping series apart
+            xs = [t["rules"][varied[0]] + offset for t in items]
+        else:
+            offset = (j - (n_series - 1) / 2) * 0.8 / n_series
+            xs = [categories.index(_cell_label(t, len({x["scenario"] for x in table}) > 1)) + offset
+                  for t in items]
+        ys = [t["technocrat_win_rate"] for t in items]
+        yerr = [[max(0.0, t["technocrat_win_rate"] - t["ci_low"]) for t in items],
+                [max(0.0, t["ci_high"] - t["technocrat_win_rate"]) for t in items]]
+        ax.errorbar(xs, ys, yerr=yerr, fmt="o-" if numeric_x else "o", capsize=4, label=name)
+    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_ylabel("Technocrat win rate (95% Wilson CI)")
+    if numeric_x:
+        ax.set_xlabel(varied[0])
+        ax.set_xticks(sorted({t["rules"][varied[0]] for t in table}))
+    else:
+        ax.set_xticks(range(len(categories)))
+        ax.set_xticklabels(categories, rotation=20 if len(categories) > 3 else 0, ha="right"
+                           if len(categories) > 3 else "center", fontsize=8)
+    games = sorted({t["games"] for t in table})
+    ax.set_title(f"{title} ({games[0] if len(games) == 1 else f'{games[0]}-{games[-1]}'} games a cell)"
+                 if games else title)
+    if series:
+        ax.legend(fontsize=8)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def _cell_label(t: dict, with_scenario: bool) -> str:
+    if not t["rules"]:
+        return t["scenario"] if with_scenario else "default rules"
+    opts = _options_label(t["rules"])
+    return f"{t['scenario']}\n{opts}" if with_scenario else opts
+
+
+def report_text(table: list[dict], summary: dict) -> str:
+    keys = []
+    for t in table:
+        for k in t["rules"]:
+            if k not in keys:
+                keys.append(k)
+    columns = [("scenario", "scenario")]
+    columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
+    columns += [("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
+                ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
+                (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+                ("truncated_rate", "truncated", ".2f"), ("mean_turns", "turns", ".1f"),
+                ("mean_actions", "actions", ".0f")]
+    lines = ["Technocrat win rate by cell (95% Wilson intervals):", format_table(table, columns), ""]
+    lines.append(f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
+                 f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})")
+    if summary.get("plot"):
+        lines.append(f"Plot: {summary['plot']}")
+    if summary.get("remaining"):
+        lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
+    return "\n".join(lines)
+
+
+def default_pair() -> tuple[str, str]:
+    return ("scripted", "scripted") if is_available("scripted") else ("random", "random")
+
+
+def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int = 100, seed: int = 0,
+                out="balance-results", workers=None, backend="local", address=None, chunk=None, max_games=None,
+                progress=True, max_actions=None, plot=True) -> dict:
+    """Run a balance grid; writes games.jsonl, summary.json, summary.csv and
+    balance.png into ``out``; returns the summary (with ``"text"``)."""
+    pairs = [tuple(p) for p in (pairs or [default_pair()])]
+    check_agents({a for p in pairs for a in p})
+    cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions)
+    result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
+                       max_games=max_games, progress=progress, desc="balance")
+    table = cell_table(result.rows, cells, specs)
+    summary = {"format": "hotspot-balance-summary", "version": 1,
+               "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
+                          "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
+                          "workers": result.workers, "backend": backend},
+               "games": len(result.rows), "planned": len(specs), "played_now": result.played,
+               "from_file": result.reused, "remaining": result.remaining, "wall_s": round(result.wall_s, 3),
+               "warm_up_s": round(result.warm_up_s, 3),
+               "cells": table, "plot": None}
+    out = Path(out)
+    if plot and any(t["games"] for t in table):
+        summary["plot"] = str(plot_balance(table, out / "balance.png"))
+    (out / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n", encoding="utf-8")
+    csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
+    write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
+    summary["text"] = report_text(table, summary)
+    summary["result"] = result
+    return summary
+
+
+__all__ = ["parse_option", "parse_pairings", "parse_scenarios", "plan_balance", "plot_balance", "run_balance"]

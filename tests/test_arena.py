@@ -1,0 +1,335 @@
+"""The arena (issue 5): agents by name, games between agents (compiled and
+Python paths agree and replay), Wilson intervals and Bradley-Terry ratings on
+known inputs, ``hotspot arena`` end to end, resume after an interruption,
+``hotspot balance`` and its plot, and the Ray backend on a local instance."""
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+
+from hotspot.agents import RandomAgent
+from hotspot.arena import (ArenaError, GameSpec, available_agents, bradley_terry, game_seed, make_agent,
+                           play_game, read_rows, record_from_row, register_agent, replay_row, run_arena,
+                           run_balance, wilson_interval)
+from hotspot.arena.balance import parse_option, plot_balance
+from hotspot.arena.match import agent_seeds, setup_seed
+from hotspot.arena.registry import UnknownAgentError, unregister_agent
+from hotspot.arena.stats import format_table
+from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
+from hotspot.cli import main
+
+Z = 1.959963984540054  # the 97.5% normal quantile
+
+
+class PyRandom(RandomAgent):
+    """A random player without a compiled policy: its games take the Python path."""
+    name = "pyrandom"
+    policy_id = None
+
+
+@pytest.fixture
+def pyrandom():
+    register_agent("pyrandom", PyRandom, "random, on the Python path", replace=True)
+    yield "pyrandom"
+    unregister_agent("pyrandom")
+
+
+def _strip(row):
+    return {k: v for k, v in row.items() if k not in ("wall_s",)}
+
+
+# ------------------------------------------------------------ statistics
+
+
+def _wilson(k, n):
+    p = k / n
+    centre = (p + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / (1 + Z * Z / n)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (5, 10), (37, 100), (100, 100), (1, 3)])
+def test_wilson_interval_matches_the_formula(k, n):
+    lo, hi = wilson_interval(k, n)
+    elo, ehi = _wilson(k, n)
+    assert lo == pytest.approx(max(0.0, elo), abs=1e-9)
+    assert hi == pytest.approx(min(1.0, ehi), abs=1e-9)
+    assert lo <= k / n <= hi
+
+
+def test_wilson_interval_of_no_games_is_nan():
+    assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+def test_bradley_terry_two_agents_known_answer():
+    """A beats B 75 times in 100: the MLE is r_A - r_B = ln 3, 400 log10(3) Elo,
+    with standard error 1 / sqrt(n p (1 - p))."""
+    results = [("A", "B")] * 75 + [("B", "A")] * 25
+    table = {r["agent"]: r for r in bradley_terry(results, regularization=0.0, anchor="B")}
+    assert table["B"]["elo"] == 0.0
+    assert table["A"]["elo"] == pytest.approx(400 * math.log10(3), abs=0.05)
+    se = 1 / math.sqrt(100 * 0.75 * 0.25) * 400 / math.log(10)
+    assert table["A"]["elo_se"] == pytest.approx(se, rel=1e-3)
+    assert (table["A"]["wins"], table["A"]["losses"], table["A"]["games"]) == (75, 25, 100)
+    # the default small penalty barely moves it
+    default = {r["agent"]: r for r in bradley_terry(results, anchor="B")}
+    assert default["A"]["elo"] == pytest.approx(400 * math.log10(3), abs=2.0)
+
+
+def test_bradley_terry_recovers_known_strengths():
+    """Expected (fractional) win counts of a known model give back its strengths."""
+    strengths = {"a": 0.0, "b": 0.5, "c": 1.5, "d": -1.0}
+    results = []
+    names = sorted(strengths)
+    for i, x in enumerate(names):
+        for y in names[i + 1:]:
+            p = 1 / (1 + math.exp(-(strengths[x] - strengths[y])))
+            results += [(x, y, 1000 * p), (y, x, 1000 * (1 - p))]
+    table = {r["agent"]: r for r in bradley_terry(results, regularization=0.0, anchor="a")}
+    for name, r in strengths.items():
+        assert table[name]["strength"] == pytest.approx(r, abs=1e-4)
+        assert table[name]["elo"] == pytest.approx(r * 400 / math.log(10), abs=0.02)
+    ranked = [r["agent"] for r in bradley_terry(results, regularization=0.0)]
+    assert ranked == ["c", "b", "a", "d"]
+    mean_zero = bradley_terry(results, regularization=0.0)
+    assert sum(r["elo"] for r in mean_zero) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_bradley_terry_unbeaten_agent_and_self_play():
+    table = {r["agent"]: r for r in bradley_terry([("A", "B")] * 10 + [("C", "C")] * 5)}
+    assert math.isfinite(table["A"]["elo"]) and table["A"]["elo"] > table["B"]["elo"]
+    assert table["C"]["games"] == 0  # self-play is listed but not fitted
+    assert bradley_terry([]) == []
+
+
+def test_format_table_aligns_columns():
+    text = format_table([{"a": "x", "b": 1.5}, {"a": "longer", "b": 10.25}], [("a", "name"), ("b", "val", ".2f")])
+    lines = text.splitlines()
+    assert lines[0].startswith("name") and len({len(line) for line in lines[2:]}) == 1
+    assert lines[2].endswith(" 1.50") and lines[3].endswith("10.25")
+
+
+# ------------------------------------------------------------ agents and games
+
+
+def test_registry():
+    assert "random" in available_agents()
+    agent = make_agent("random", seed=3)
+    assert agent.policy_id == 0
+    with pytest.raises(UnknownAgentError, match="unknown agent"):
+        make_agent("no-such-agent")
+    register_agent("ghost", "hotspot.agents.no_such_module:Ghost")
+    try:
+        assert "ghost" not in available_agents()  # registered but not importable: not available
+        with pytest.raises(UnknownAgentError, match="not available"):
+            make_agent("ghost")
+    finally:
+        unregister_agent("ghost")
+    with pytest.raises(ValueError):
+        register_agent("bad:name", PyRandom)
+
+
+def test_seeds_are_fixed_and_distinct():
+    seeds = [game_seed(0, i) for i in range(100)]
+    assert len(set(seeds)) == 100 and all(0 <= s < 2**63 for s in seeds)
+    assert seeds == [game_seed(0, i) for i in range(100)]
+    assert game_seed(1, 0) != game_seed(0, 0)
+    z, t = agent_seeds(seeds[0])
+    assert z != t and setup_seed(seeds[0]) != seeds[0]
+
+
+@pytest.mark.parametrize("scenario", ["standard", "random", "random:3"])
+def test_compiled_and_python_paths_play_the_same_game_and_replay(scenario):
+    spec = GameSpec("random:random", "random", "random", 0, game_seed(5, 0), scenario, '{"turn_limit":4}')
+    fast = play_game(spec)
+    slow = play_game(spec, force_python=True)
+    assert fast["path"] == "compiled" and slow["path"] == "python"
+    assert _strip(fast) | {"path": None} == _strip(slow) | {"path": None}
+    game = replay_row(fast)
+    assert game.record.actions == fast["actions"] and len(fast["actions"]) == fast["actions_count"]
+    if scenario == "random":
+        assert fast["setup"] == f"random:{setup_seed(spec.seed)}"
+    assert record_from_row(json.loads(json.dumps(fast))).replay().result() == fast["result"]
+
+
+def test_mixed_game_takes_the_python_path(pyrandom):
+    spec = GameSpec("random:pyrandom", "pyrandom", "random", 0, game_seed(0, 0))
+    row = play_game(spec)
+    assert row["path"] == "python"
+    assert play_game(spec)["actions"] == row["actions"]  # agents reseeded from the game seed
+    replay_row(row)
+
+
+def test_plan_arena_sides_and_seeds():
+    specs = plan_arena([("a", "b"), ("c", "c")], 3, seed=9)
+    assert [(s.technocrat, s.ziegler) for s in specs] == [("a", "b")] * 3 + [("b", "a")] * 3 + [("c", "c")] * 3
+    assert [s.seed for s in specs[:3]] == [s.seed for s in specs[3:6]] == [game_seed(9, i) for i in range(3)]
+    assert round_robin(["x", "y"]) == [("x", "x"), ("x", "y"), ("y", "y")]
+    assert round_robin(["x", "y"], self_play=False) == [("x", "y")]
+    assert parse_pairings("a:b, c:d") == [("a", "b"), ("c", "d")]
+    with pytest.raises(ArenaError):
+        parse_pairings("a-b")
+    assert parse_option("turn_limit=10,15") == ("turn_limit", [10, 15])
+    assert parse_option("cia_enabled=false") == ("cia_enabled", [False])
+
+
+# ------------------------------------------------------------ the arena
+
+
+def test_arena_end_to_end(tmp_path, pyrandom):
+    out = tmp_path / "arena"
+    summary = run_arena(agents=["random", "pyrandom"], games=3, out=out, workers=2, progress=False,
+                        rules={"turn_limit": 5})
+    assert {p.name for p in out.iterdir()} >= {"games.jsonl", "summary.json", "summary.csv", "ratings.csv"}
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    # random:random (one side), random:pyrandom (both sides), pyrandom:pyrandom (one side)
+    assert len(rows) == summary["games"] == 3 + 6 + 3
+    saved = json.loads((out / "summary.json").read_text())
+    assert saved["games"] == 12 and saved["planned"] == 12 and len(saved["sides"]) == 4
+    assert {r["agent"] for r in saved["ratings"]} == {"random", "pyrandom"}
+    assert saved["head_to_head"][0]["games"] == 6
+    csv_lines = (out / "summary.csv").read_text().splitlines()
+    assert len(csv_lines) == 5 and csv_lines[0].startswith("pairing,technocrat,ziegler,games")
+    for side in saved["sides"]:
+        assert side["ci_low"] <= side["technocrat_win_rate"] <= side["ci_high"]
+    assert "Win rates by side" in summary["text"] and "Ratings" in summary["text"]
+    for row in rows:  # every game replays to its recorded result
+        assert row["rules"] == {"turn_limit": 5}
+        replay_row(row)
+
+
+def _totals(out):
+    data = json.loads((out / "summary.json").read_text())
+    return data["sides"], data["ratings"], data["games"]
+
+
+def _no_time(sides):
+    return [{k: v for k, v in s.items() if k != "mean_wall_s"} for s in sides]
+
+
+def test_resume_gives_the_totals_of_an_uninterrupted_run(tmp_path):
+    kwargs = dict(pairings=[("random", "random")], games=10, scenario="random", seed=4, workers=1,
+                  progress=False, rules={"turn_limit": 4})
+    full = tmp_path / "full"
+    run_arena(out=full, **kwargs)
+    part = tmp_path / "part"
+    first = run_arena(out=part, max_games=4, **kwargs)
+    assert first["games"] == 4 and first["remaining"] == 6
+    with open(part / "games.jsonl", "a") as f:  # a kill in the middle of writing a row
+        f.write('{"key": "[\\"random:random\\", \\"ran')
+    second = run_arena(out=part, **kwargs)
+    assert second["result"].played == 6 and second["result"].reused == 4 and second["remaining"] == 0
+    third = run_arena(out=part, **kwargs)  # nothing left to play
+    assert third["result"].played == 0
+    s_full, r_full, n_full = _totals(full)
+    s_part, r_part, n_part = _totals(part)
+    assert n_full == n_part == 10
+    assert _no_time(s_full) == _no_time(s_part) and r_full == r_part
+    rows_full = {k: _strip(v) for k, v in read_rows(full / "games.jsonl").items()}
+    rows_part = {k: _strip(v) for k, v in read_rows(part / "games.jsonl").items()}
+    assert rows_full == rows_part
+
+
+def test_cli_arena_and_replay(tmp_path, capsys):
+    out = tmp_path / "cli"
+    assert main(["arena", "--pairings", "random:random", "--games", "4", "--out", str(out), "--workers", "1",
+                 "--no-progress", "--option", "turn_limit=6"]) == 0
+    text = capsys.readouterr().out
+    assert "95% CI" in text and "Ratings" in text and "Wall time" in text
+    page = tmp_path / "game.html"
+    assert main(["replay", str(out / "games.jsonl"), "--game", "2", "--html", str(page)]) == 0
+    assert "Result:" in capsys.readouterr().out and page.stat().st_size > 1000
+    assert main(["arena", "--pairings", "random:nobody", "--out", str(out)]) == 2
+    assert "not available" in capsys.readouterr().err
+    assert main(["arena", "--list-agents"]) == 0
+    assert "random" in capsys.readouterr().out
+
+
+class Cheat(RandomAgent):
+    """Plays an illegal action."""
+    name = "cheat"
+    policy_id = None
+
+    def act(self, info_state, mask, side):
+        return int(np.flatnonzero(~mask)[0])
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failing_agent_is_a_clear_error(tmp_path, workers):
+    register_agent("cheat", Cheat, replace=True)
+    try:
+        with pytest.raises(ArenaError, match="cheat"):
+            run_arena(pairings=[("random", "cheat")], games=2, out=tmp_path, workers=workers, progress=False,
+                      chunk=1)
+    finally:
+        unregister_agent("cheat")
+
+
+def test_ray_backend_missing_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    with pytest.raises(ArenaError, match="hotspot\\[ray\\]"):
+        run_arena(pairings=[("random", "random")], games=2, out=tmp_path, backend="ray", progress=False)
+
+
+# ------------------------------------------------------------ balance
+
+
+def test_balance_grid_writes_table_and_png(tmp_path):
+    out = tmp_path / "balance"
+    summary = run_balance(scenarios=["standard", "random:1"], options=[("turn_limit", [2, 3])],
+                          pairs=[("random", "random")], games=3, out=out, workers=1, progress=False)
+    assert summary["games"] == 12 and len(summary["cells"]) == 4
+    png = (out / "balance.png").read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    csv_lines = (out / "summary.csv").read_text().splitlines()
+    assert len(csv_lines) == 5
+    assert "turn_limit" in summary["text"] and "95% CI" in summary["text"]
+    rows = list(read_rows(out / "games.jsonl").values())
+    assert {json.dumps(r["rules"]) for r in rows} == {'{"turn_limit": 2}', '{"turn_limit": 3}'}
+    for row in rows[:3]:
+        replay_row(row)
+    again = run_balance(scenarios=["standard", "random:1"], options=[("turn_limit", [2, 3])],
+                        pairs=[("random", "random")], games=3, out=out, workers=1, progress=False)
+    assert again["result"].played == 0 and again["cells"] == summary["cells"]
+
+
+def test_balance_plot_categories(tmp_path):
+    cells = []
+    for i, (scen, rules) in enumerate([("standard", {}), ("random", {}), ("standard", {"cia_enabled": False})]):
+        for pair in (("random", "random"), ("scripted", "random")):
+            lo, hi = wilson_interval(3 + i, 10)
+            cells.append({"scenario": scen, "rules": rules, "technocrat": pair[0], "ziegler": pair[1],
+                          "games": 10, "technocrat_win_rate": (3 + i) / 10, "ci_low": lo, "ci_high": hi})
+    path = plot_balance(cells, tmp_path / "p.png")
+    assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_cli_balance(tmp_path, capsys):
+    out = tmp_path / "bal"
+    assert main(["balance", "--scenarios", "standard", "--option", "turn_limit=2,3", "--pair", "random:random",
+                 "--games", "2", "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    assert "balance.png" in capsys.readouterr().out and (out / "balance.png").exists()
+    assert main(["balance", "--option", "no_such_option=1", "--out", str(out), "--games", "1"]) == 2
+    assert "no_such_option" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ Ray
+
+
+def test_ray_backend_local_instance(tmp_path):
+    ray = pytest.importorskip("ray")
+    kwargs = dict(pairings=[("random", "random")], games=6, seed=2, progress=False, chunk=2)
+    local = run_arena(out=tmp_path / "local", workers=1, **kwargs)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = run_arena(out=tmp_path / "ray", backend="ray", **kwargs)
+    finally:
+        ray.shutdown()
+    assert remote["games"] == 6
+    assert _no_time(local["sides"]) == _no_time(remote["sides"])
+    a = {k: _strip(v) for k, v in read_rows(tmp_path / "local" / "games.jsonl").items()}
+    b = {k: _strip(v) for k, v in read_rows(tmp_path / "ray" / "games.jsonl").items()}
+    assert a == b
+    assert np.all([r["path"] == "compiled" for r in b.values()])

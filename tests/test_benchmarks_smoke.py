@@ -1,0 +1,161 @@
+"""Smoke runs of the benchmark suite (benchmarks/, issue 4).
+
+Each script runs once with ``--tiny`` in a subprocess (seconds each once the
+core is compiled) writing its JSON to a temporary directory; the tests check
+that the scripts finish and that their JSON has the expected keys.  They
+never assert anything about timings: tiny numbers mean nothing.  The
+OpenSpiel rows are only expected when ``pyspiel`` is installed.
+"""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "benchmarks"
+SCRIPTS = ("core", "nojit", "env", "openspiel", "memory", "compile")
+HAVE_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
+# generous: on a fresh checkout the first script to run compiles the core
+TIMEOUT_S = 1200
+
+MACHINE_KEYS = {"platform", "cpu_model", "cpu_count", "usable_cores", "numba_num_threads", "python",
+                "numba", "numpy"}
+DOC_KEYS = {"benchmark", "tiny", "machine", "command", "time_utc", "config", "rows", "summary", "notes"}
+
+
+def run(args, cwd=ROOT):
+    proc = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          timeout=TIMEOUT_S, env=dict(os.environ))
+    assert proc.returncode == 0, f"{args} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
+    return proc
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """``tiny(name)``: run ``bench_<name>.py --tiny`` once (per test module); its JSON and stdout."""
+    out_dir = tmp_path_factory.mktemp("bench")
+    done = {}
+
+    def get(name):
+        if name not in done:
+            out = out_dir / f"{name}.json"
+            proc = run([BENCH / f"bench_{name}.py", "--tiny", "--out", out])
+            done[name] = (json.loads(out.read_text()), proc.stdout)
+        return done[name]
+
+    get.dir = out_dir
+    return get
+
+
+def check_doc(doc, name, summary_keys, row_keys):
+    assert DOC_KEYS <= doc.keys()
+    assert doc["benchmark"] == name and doc["tiny"] is True
+    assert MACHINE_KEYS <= doc["machine"].keys()
+    assert doc["command"] and isinstance(doc["config"], dict)
+    assert summary_keys <= doc["summary"].keys(), summary_keys - doc["summary"].keys()
+    assert doc["rows"], "no rows"
+    for row in doc["rows"]:
+        assert row_keys <= row.keys(), row_keys - row.keys()
+
+
+def positive(x):
+    return isinstance(x, (int, float)) and x > 0
+
+
+def test_bench_core(tiny):
+    doc, stdout = tiny("core")
+    check_doc(doc, "core",
+              {"reference_batch", "threads_all", "ref_actions_per_s_1_thread", "ref_actions_per_s_2_threads",
+               "ref_actions_per_s_all_threads", "scaling_2_vs_1", "scaling_all_vs_1", "actions_per_game"},
+              {"batch", "threads", "actions_per_s", "games_per_s", "actions_per_game", "samples"})
+    assert {r["batch"] for r in doc["rows"]} == set(doc["config"]["batches"])
+    assert 1 in {r["threads"] for r in doc["rows"]}
+    assert all(positive(r["actions_per_s"]) for r in doc["rows"])
+    assert "actions/s" in stdout
+
+
+def test_bench_nojit(tiny):
+    doc, stdout = tiny("nojit")
+    check_doc(doc, "nojit", {"nojit_actions_per_s", "jit_actions_per_s", "speedup_jit_vs_nojit", "same_work"},
+              {"mode", "jit_disabled", "actions_per_s", "actions_per_call", "batch", "max_actions"})
+    assert [r["jit_disabled"] for r in doc["rows"]] == [True, False]
+    assert positive(doc["summary"]["speedup_jit_vs_nojit"])
+    assert "compiled / uncompiled" in stdout
+
+
+def test_bench_env(tiny):
+    doc, stdout = tiny("env")
+    check_doc(doc, "env",
+              {"num_envs", "env_steps_per_s", "env_atomic_actions_per_s", "env_atomic_per_step",
+               "vector_steps_per_s_all_threads", "vector_atomic_actions_per_s_all_threads",
+               "vector_atomic_per_step", "core_actions_per_s_1_thread", "core_actions_per_s_all_threads",
+               "vector_vs_core_all_threads", "vector_vs_core_1_thread"},
+              {"what", "batch", "threads", "steps_per_s", "atomic_actions_per_s", "atomic_per_step",
+               "vs_core_1_thread", "vs_core_same_threads"})
+    whats = {r["what"] for r in doc["rows"]}
+    assert {"HotspotEnv", "HotspotVectorEnv", "core play_random_batch"} <= whats
+    # a step is the learner's action and the opponent's replies: at least one atomic action
+    assert doc["summary"]["env_atomic_per_step"] >= 1 and doc["summary"]["vector_atomic_per_step"] >= 1
+
+
+def test_bench_openspiel(tiny):
+    doc, stdout = tiny("openspiel")
+    check_doc(doc, "openspiel",
+              {"available", "core_batch", "core_actions_per_s_1_thread", "chess_actions_per_s",
+               "backgammon_actions_per_s", "core_vs_chess", "core_vs_backgammon"},
+              {"what", "game", "actions_per_s", "games_per_s", "actions_per_game", "core_vs_this"})
+    assert doc["summary"]["available"] is HAVE_PYSPIEL
+    games = {r["game"] for r in doc["rows"]}
+    assert "hotspot" in games
+    if HAVE_PYSPIEL:
+        assert {"chess", "backgammon"} <= games
+        assert positive(doc["summary"]["core_vs_chess"])
+    else:
+        assert games == {"hotspot"} and doc["summary"]["core_vs_chess"] is None
+        assert "pyspiel is not installed" in stdout
+
+
+def test_bench_memory(tiny):
+    doc, _ = tiny("memory")
+    check_doc(doc, "memory",
+              {"state_bytes", "state_target_bytes", "state_within_target", "games", "peak_rss_delta_bytes",
+               "peak_rss_bytes_per_game", "tracemalloc_peak_bytes"},
+              {"what", "bytes", "per_game"})
+    state_bytes = doc["summary"]["state_bytes"]
+    assert positive(state_bytes) and doc["worker"]["state_bytes"] == state_bytes
+    assert doc["worker"]["batch_nbytes"] == state_bytes * doc["summary"]["games"]
+
+
+def test_bench_compile(tiny):
+    doc, _ = tiny("compile")
+    check_doc(doc, "compile",
+              {"fresh_cache", "first_process_first_step_s", "second_process_first_step_s",
+               "target_second_start_s", "second_start_within_target"},
+              {"phase", "first_process_s", "second_process_s"})
+    assert doc["summary"]["fresh_cache"] is False  # tiny uses the project's cache
+    phases = [r["phase"] for r in doc["rows"]]
+    assert "step" in phases and "TIME TO FIRST STEP (from spawn)" in phases
+    assert positive(doc["summary"]["second_process_first_step_s"])
+
+
+def test_run_all_report(tiny):
+    for name in SCRIPTS:
+        tiny(name)
+    md = tiny.dir / "report.md"
+    proc = run([BENCH / "run_all.py", "--reuse", "--results-dir", tiny.dir, "--markdown", md])
+    doc = json.loads((tiny.dir / "all.json").read_text())
+    assert {"machine", "command", "tiny", "targets", "results", "failures"} <= doc.keys()
+    assert doc["tiny"] is True and doc["failures"] == []
+    assert set(doc["results"]) == set(SCRIPTS)
+    assert len(doc["targets"]) == 6
+    assert {t["status"] for t in doc["targets"]} <= {"PASS", "FAIL", "N/A"}
+    assert all({"target", "value", "threshold", "status", "measured"} <= t.keys() for t in doc["targets"])
+    text = md.read_text()
+    assert "| target (issue 4) |" in text and "tiny smoke run" in text
+    assert "### Targets" in proc.stdout
