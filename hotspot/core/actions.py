@@ -110,7 +110,8 @@ def _select_unit_error(s, p, u):
 
 
 @jit
-def _combine_error(s, p, v):
+def _breakdown_error(s, p):
+    """10.0: breakdowns need the owner's regular movement phase and selected infantry."""
     if not is_movement_phase(p) or p == PHASE_Z_SECOND:
         return ERR_WRONG_PHASE
     u = s["sel_unit"]
@@ -118,7 +119,15 @@ def _combine_error(s, p, v):
         return ERR_NOTHING_SELECTED
     if not UNIT_IS_INFANTRY[s["unit_type"][u]]:
         return ERR_NOT_INFANTRY
-    return OK if can_combine(s, u, v) else ERR_CANNOT_COMBINE
+    return OK
+
+
+@jit
+def _combine_error(s, p, v):
+    err = _breakdown_error(s, p)
+    if err != OK:
+        return err
+    return OK if can_combine(s, s["sel_unit"], v) else ERR_CANNOT_COMBINE
 
 
 @jit
@@ -143,14 +152,10 @@ def _maneuver_error(s, p, m):
 
 @jit
 def _split_error(s, p):
-    if not is_movement_phase(p) or p == PHASE_Z_SECOND:
-        return ERR_WRONG_PHASE
-    u = s["sel_unit"]
-    if u < 0:
-        return ERR_NOTHING_SELECTED
-    if not UNIT_IS_INFANTRY[s["unit_type"][u]]:
-        return ERR_NOT_INFANTRY
-    return OK if can_split(s, u) else ERR_CANNOT_SPLIT
+    err = _breakdown_error(s, p)
+    if err != OK:
+        return err
+    return OK if can_split(s, s["sel_unit"]) else ERR_CANNOT_SPLIT
 
 
 @jit

@@ -48,10 +48,10 @@ from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.observation import observe
-from hotspot.core.render import render_text
 from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES
 from hotspot.core.state import STATE_DTYPE
 
+from .rendering import render_state
 from .encoding import encode, new_observation, observation_shapes, scratch_state
 from .episodes import mix64, next_episode_seed, outcome, reset_game, step_game
 from .templates import build_templates
@@ -184,12 +184,7 @@ class HotspotEnv(gym.Env):
         return self.mask.copy()
 
     def render(self):
-        if self.render_mode == "ansi":
-            return render_text(self.states)
-        if self.render_mode == "rgb_array":
-            from .rendering import render_rgb
-            return render_rgb(self.states[0])
-        return None
+        return render_state(self.states[0], self.render_mode)
 
     # ----------------------------------------------------------- helpers
     @property

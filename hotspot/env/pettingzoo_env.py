@@ -31,10 +31,10 @@ from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
-from hotspot.core.render import render_text
 from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES, TECHNOCRAT_WIN, ZIEGLER_WIN
 from hotspot.core.state import STATE_DTYPE
 
+from .rendering import render_state
 from .encoding import encode, new_observation, scratch_state
 from .episodes import next_episode_seed, reset_game
 from .hotspot_env import observation_space, seed_to_episode
@@ -132,12 +132,7 @@ class HotspotAECEnv(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode == "ansi":
-            return render_text(self.states)
-        if self.render_mode == "rgb_array":
-            from .rendering import render_rgb
-            return render_rgb(self.states[0])
-        return None
+        return render_state(self.states[0], self.render_mode)
 
     def close(self):
         pass

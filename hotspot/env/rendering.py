@@ -15,6 +15,7 @@ import functools
 import numpy as np
 
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, cell_of
+from hotspot.core.render import render_text
 from hotspot.core.rules_data import CENTRAL, LONG, PLATFORM, TECHNOCRAT, TWO_HEX, UNIT_SIDE
 from hotspot.core.state import MAX_UNITS
 
@@ -99,3 +100,12 @@ def render_rgb(s, radius: int = RADIUS) -> np.ndarray:
         img[marker] = COLOURS[colour]
     img[lay["border"]] = COLOURS["border"]
     return img
+
+
+def render_state(s, mode):
+    """What the environments' ``render()`` returns for ``render_mode`` ``mode``."""
+    if mode == "ansi":
+        return render_text(s)
+    if mode == "rgb_array":
+        return render_rgb(s)
+    return None

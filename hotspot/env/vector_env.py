@@ -26,10 +26,10 @@ from gymnasium.vector.utils import batch_space
 from hotspot.core.actions import NUM_ACTIONS, action_error
 from hotspot.core.errors import MESSAGES
 from hotspot.core.game import IllegalActionError, action_to_string
-from hotspot.core.render import render_text
 from hotspot.core.state import STATE_DTYPE
 
 from .encoding import new_observation
+from .rendering import render_state
 from .episodes import vector_reset, vector_step
 from .hotspot_env import observation_space, resolve_opponent, seed_to_episode, side_index
 from .templates import build_templates
@@ -117,12 +117,9 @@ class HotspotVectorEnv(VectorEnv):
         return self.masks.copy()
 
     def render(self):
-        if self.render_mode == "ansi":
-            return tuple(render_text(self.states[i:i + 1]) for i in range(self.num_envs))
-        if self.render_mode == "rgb_array":
-            from .rendering import render_rgb
-            return tuple(render_rgb(self.states[i]) for i in range(self.num_envs))
-        return None
+        if self.render_mode is None:
+            return None
+        return tuple(render_state(self.states[i], self.render_mode) for i in range(self.num_envs))
 
     def _observation(self) -> dict:
         return {k: v.copy() for k, v in self._obs.items()}
