@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
 import hotspot.core as hc
 from hotspot.agents import Agent, ScriptedAgent
 from hotspot.agents.policies import (POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED, play_games,
                                      play_policy_until, policy_action)
-from hotspot.agents.scripted import scripted_action
+from hotspot.agents.scripted import _new_work, scripted_action, scripted_decide
 from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.observation import observe
@@ -104,6 +105,21 @@ def test_legal_from_arbitrary_positions():
     assert checked > 500
 
 
+@pytest.mark.parametrize("rules", [
+    {"forbid_molten_entry": True, "platform_turns": 6, "turn_limit": 20},
+    {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
+    {"platform_move": 6, "one_hex_move": 2, "hover_second_move": 5, "cia_enabled": False},
+])
+def test_only_legal_actions_under_rules_options(rules):
+    n = 12
+    states = hc.init("standard", seeds=list(range(n)), rules=rules)
+    for pz, pt in ((S, S), (R, S), (S, R)):
+        batch = states.copy()
+        counts = np.zeros(n, dtype=np.int64)
+        play_games(batch, pz, pt, _agent_rng(n), MAX_ACTIONS, counts)
+        assert (counts > 0).all()
+
+
 # ------------------------------------------------------------------ determinism
 
 
@@ -137,6 +153,46 @@ def test_python_agent_plays_the_compiled_moves():
             apply_action(s, a, ev, ev_n)
             n += 1
         assert n > 100
+
+
+_PLAIN_PYTHON_SCRIPT = """
+import numpy as np, hotspot.core as hc
+from hotspot.core.actions import apply_action
+from hotspot.agents.policies import policy_action
+out = []
+for scen, seed in (("standard", 3), ("random:5", 5)):
+    s = hc.init(scen, seeds=seed)[0]
+    rng = np.array([11, 12], np.uint64)
+    mask = np.zeros(242, bool)
+    ev, evn = hc.no_events()
+    for i in range(40):
+        a = int(policy_action(1, s, mask, rng, int(hc.current_player(s))))
+        out.append(a)
+        apply_action(s, a, ev, evn)
+print(out)
+"""
+
+
+def test_plain_python_path_plays_the_same_moves():
+    """Under NUMBA_DISABLE_JIT=1 the same functions choose the same actions."""
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON_SCRIPT], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ev, ev_n = hc.no_events()
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    out = []
+    for scen, seed in (("standard", 3), ("random:5", 5)):
+        s = hc.init(scen, seeds=seed)[0]
+        rng = np.array([11, 12], dtype=np.uint64)
+        for _ in range(40):
+            a = int(policy_action(S, s, mask, rng, int(PHASE_PLAYER[s["phase"]])))
+            out.append(a)
+            apply_action(s, a, ev, ev_n)
+    assert done.stdout.strip() == str(out)
 
 
 # ------------------------------------------------------------------ hidden information (D20)
@@ -232,16 +288,33 @@ def test_hidden_information_never_changes_the_action():
     assert skipped <= compared // 20
 
 
-def test_perturbations_reach_hidden_stacks():
-    """The perturbations change what a cheating player would read (the
-    composition of enemy stacks), so the test above has teeth."""
-    g = np.random.default_rng(1)
-    hits = 0
-    for s in _snapshots(4, 15):
+@njit
+def _full_information_scripted(s, mask, rng, slot):
+    """The scripted heuristics fed the unfogged state: a cheat."""
+    legal_action_mask(s, mask)
+    side = PHASE_PLAYER[s["phase"]]
+    obs = np.empty(1, dtype=STATE_DTYPE)
+    observe(s, side, False, obs[0])
+    wc, wu, bd, bp, bk, mo = _new_work()
+    return scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+
+
+def test_hidden_information_test_catches_a_cheat():
+    """The same heuristics reading the full state do change their actions
+    under these perturbations: the test above has teeth."""
+    g = np.random.default_rng(20)
+    mask_a = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    mask_b = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    differ = 0
+    for s in _snapshots(12, 9):
         side = int(PHASE_PLAYER[s["phase"][0]])
-        t = _perturb_hidden(s, side, g)
-        hits += bool((s["unit_type"] != t["unit_type"]).any() or (s["unit_squads"] != t["unit_squads"]).any())
-    assert hits > 10
+        for _ in range(3):
+            t = _perturb_hidden(s, side, g)
+            rng = np.array([77, 78], dtype=np.uint64)
+            a = _full_information_scripted(s.copy()[0], mask_a, rng.copy(), side)
+            b = _full_information_scripted(t.copy()[0], mask_b, rng.copy(), side)
+            differ += a != b
+    assert differ >= 10
 
 
 # ------------------------------------------------------------------ strength

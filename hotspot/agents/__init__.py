@@ -2,5 +2,6 @@
 from .base import Agent
 from .random_agent import RandomAgent
 from .scripted import ScriptedAgent
+from .search import MCTSAgent
 
-__all__ = ["Agent", "RandomAgent", "ScriptedAgent"]
+__all__ = ["Agent", "RandomAgent", "ScriptedAgent", "MCTSAgent"]

@@ -11,36 +11,44 @@ Technocrat (phases E-H)
     E  Attack platforms carrying units sail to a docking hex: a molten hex next
        to the Central Crustal (best), or next to a crustal near it (a Ziegler
        crustal without Ziegler units scores high: engineers landed there can
-       take control, 15.2).  Paths avoid every zone of contact on the way
-       (entering one is a collision that ends the move, 7.3); the dock itself
-       is in the zone of contact of the crustal it serves, so docking collides
-       once (7.1, accepted).  Docks that cannot be reached before the platforms
-       break up (14.5) are not chosen.  Controlled crustals move towards the
-       Central Crustal (15.2), never off the map.
-    F  Engineers pick the best hex they can reach (the Central Crustal,
-       a crustal they can take or hold, their platform before its last turn)
-       and never stand without a unit with a defense factor (12.3, 13.3): a
-       guard moves first and stays.  Every other unit takes part in attacks
-       planned greedily target by target (Central Crustal hexes first), aiming
-       at 4:1 (D14) and accepting 1:1 (1:2 on the Central Crustal, since
-       attacking costs nothing but a retreat, 12.5).  On the last platform
+       take control, 15.2); a platform carrying engineers prefers a dock next
+       to a hex without enemy units (12.2: engineers cannot enter one) and on
+       its last turn accepts no other.  Paths avoid every zone of contact on
+       the way (entering one is a collision that ends the move, 7.3); the dock
+       itself is in the zone of contact of the crustal it serves, so docking
+       collides once (7.1, accepted).  Docks that cannot be reached before the
+       platforms break up (14.5) are not chosen.  Controlled crustals carrying
+       units move towards the Central Crustal, never off the map.
+    F  Infantry in one hex combines into three-squad counters (10.0; stacking
+       limits count counters, 9.1).  Engineers pick the best hex they can
+       reach (the Central Crustal, a crustal they can take or hold, their
+       platform before its last turn) and never stand without a unit with a
+       defense factor (12.3, 13.3): a guard moves first and stays.  Every other
+       unit takes part in attacks planned greedily target by target (Central
+       Crustal hexes first), aiming at 4:1 (D14) and accepting 1:1 (1:2 on the
+       Central Crustal: attacking costs the attacker nothing but a retreat,
+       12.5).  A unit in a contested hex stays (an overrunning crawler that
+       left would face a Close Infantry Assault, 11.2).  On the last platform
        turn everything leaves the platforms.
-    G  Combats are resolved in hex order (12.7).
+    G  Combats are resolved in unit order (12.7: any order).
     H  Neutralization (15.4) only of a controlled crustal touching the Central
        Crustal (it can then never revert and needs no more movement).
 
 Ziegler (phases A-D)
     A  A crustal carrying Technocrat units and too few Ziegler defenders is
-       driven off the map (6.9, 14.4: everything on it is lost); optionally
-       (``RAM``) crustals without units ram loaded platforms (7.1, 14.3).
+       driven off the map (6.9, 14.4: everything on it is lost); a crustal
+       carrying Ziegler units sails to the Central Crustal so that they can
+       join its defence (``GATHER``); optionally (``RAM``, off: it measured
+       no better) crustals without units ram loaded platforms (7.1, 14.3).
     B  The Central Crustal is the whole game (15.5): its units gather in one
        fortress hex of up to nine counters (9.1: the Technocrat can then bring
-       only three counters against it); threatened crustals keep a unit (15.2:
-       one Ziegler combat unit on a crustal prevents its capture); free units
-       attack Technocrat stacks at 1:1 or better (engineer-only stacks at any
-       odds), and the rest move towards the Central Crustal.  Never a step into
-       molten rock (8.2).
-    C  Combats in hex order.
+       only three counters against it) and infantry on it splits up to the
+       limit (``SPLIT``, 10.0: more counters, the same squads); threatened
+       crustals keep a unit (15.2: one Ziegler combat unit on a crustal
+       prevents its capture); free units attack Technocrat stacks at 1:1 or
+       better (engineer-only stacks at any odds), and the rest move towards
+       the Central Crustal.  Never a step into molten rock (8.2).
+    C  Combats in unit order.
     D  Hovercraft strike stacks of engineers only (13.3, D17).
 
 ``scripted_action(s, mask, rng, slot)`` is the compiled entry point (fills
@@ -54,7 +62,7 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                                  A_SELECT_UNIT, NUM_ACTIONS, legal_action_mask)
+                                  A_SELECT_UNIT, A_SPLIT, A_COMBINE, NUM_ACTIONS, legal_action_mask)
 from hotspot.core.combat import odds_column
 from hotspot.core.crustal_movement import NUM_MANEUVERS
 from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
@@ -64,8 +72,8 @@ from hotspot.core.rollout import _splitmix
 from hotspot.core.rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, TRIANGULAR, TWO_HEX, PHASE_CONTROL,
                                      PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
                                      PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
-                                     PHASE_Z_SECOND, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_IS_INFANTRY,
-                                     UNIT_SIDE, Z_HOVERCRAFT, ZIEGLER)
+                                     PHASE_Z_SECOND, PLATFORM, T_ENGINEER, T_INFANTRY, TECHNOCRAT, UNIT_IS_INFANTRY,
+                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE, UF_DONE
 
 from .base import Agent
@@ -153,7 +161,9 @@ ROLE_ENG = 4  # engineer (moves to U_TGT, or stays)
 NSLOT = 40  # cached unit BFS trees per decision
 
 # options (module constants, fixed at compile time)
-RAM = False  # Ziegler: ram loaded platforms with crustals that carry no units
+RAM = False  # Ziegler: ram loaded platforms with crustals that carry no units (measured: no gain)
+GATHER = True  # Ziegler: crustals carrying Ziegler units sail to the Central Crustal
+SPLIT = True  # Ziegler: split infantry on the Central Crustal up to the stacking limit
 
 
 def make_work():
@@ -217,15 +227,15 @@ def _def(o, u):
 
 @jit
 def _est(o, u, defense):
-    """Defense (or attack) of an enemy counter, estimated where hidden (9.5, D20):
-    an unknown counter or an infantry counter of unknown size counts as three
-    squads of infantry (every counter of the set-ups starts so)."""
+    """Defense (or attack) of an enemy counter, estimated where hidden (9.5,
+    D20): an unknown counter counts as two factors, an infantry counter of
+    unknown size as two squads (counters hold 1-3 squads, 10.0)."""
     t = o["unit_type"][u]
     if t < 0:
-        return 3
+        return 2
     sq = int(o["unit_squads"][u])
     if sq < 0:
-        sq = 3 if UNIT_IS_INFANTRY[t] else 1
+        sq = 2 if UNIT_IS_INFANTRY[t] else 1
     if defense:
         return int(o["rules"]["defense"][t]) * sq
     return int(o["rules"]["attack"][t]) * sq
@@ -644,25 +654,17 @@ def _rotated(pivot, cell, turn):
 
 
 @jit
-def _facing(o, k):
-    front = o["piece_cells"][k, 0]
-    behind = o["piece_cells"][k, 1]
-    if front < 0 or behind < 0:
-        return -1
-    return _dir_to(behind, front)
-
-
-@jit
-def _man_cells(o, k, m, out):
-    """Where maneuver m takes piece k (the geometry of 6.3-6.7, D8, as in
-    ``core.crustal_movement``): fills ``out[i]`` with the cells after each
-    sub-step, returns the number of sub-steps (0: not a maneuver of k).
-    Legality is the mask's business; this only guides the choice."""
-    kind = o["piece_kind"][k]
+def _geom(kind, c0, c1, c2, m, out):
+    """Where maneuver m takes a piece of ``kind`` on cells (c0, c1, c2) (the
+    geometry of 6.3-6.7 and D8, as in ``core.crustal_movement``): fills
+    ``out[i]`` with the cells after each sub-step and returns the number of
+    sub-steps (0: not a maneuver of such a piece).  Legality is the mask's
+    business; this only guides the choice."""
     for i in range(2):
         for j in range(MAX_PIECE_CELLS):
             out[i, j] = -1
-    c0 = o["piece_cells"][k, 0]
+    if c0 < 0:
+        return 0
     if kind == ONE_HEX or kind == PLATFORM:
         if m < 6:
             out[0, 0] = NEIGHBOUR[c0, m]
@@ -670,20 +672,21 @@ def _man_cells(o, k, m, out):
         return 0
     if kind == TRIANGULAR:
         if m < 6:
-            for j in range(3):
-                out[0, j] = NEIGHBOUR[o["piece_cells"][k, j], m]
+            out[0, 0] = NEIGHBOUR[c0, m]
+            out[0, 1] = NEIGHBOUR[c1, m]
+            out[0, 2] = NEIGHBOUR[c2, m]
             return 1
         if m >= 9:
             p = (m - 9) // 2
             turn = 2 if (m - 9) % 2 == 0 else 4
-            pc = o["piece_cells"][k, p]
-            for j in range(3):
-                cj = o["piece_cells"][k, j]
-                out[0, j] = cj if j == p else _rotated(pc, cj, turn)
+            pc = c0 if p == 0 else (c1 if p == 1 else c2)
+            out[0, 0] = c0 if p == 0 else _rotated(pc, c0, turn)
+            out[0, 1] = c1 if p == 1 else _rotated(pc, c1, turn)
+            out[0, 2] = c2 if p == 2 else _rotated(pc, c2, turn)
             return 1
         return 0
     if kind == TWO_HEX or kind == LONG:
-        d = _facing(o, k)
+        d = _dir_to(c1, c0)  # facing: from the rear (or centre) to the front (6.4, 6.6)
         if d < 0:
             return 0
         ahead = NEIGHBOUR[c0, d]
@@ -695,7 +698,7 @@ def _man_cells(o, k, m, out):
             out[1, 0] = NEIGHBOUR[ahead, d]
             out[1, 1] = ahead
             if kind == LONG:
-                out[0, 2] = o["piece_cells"][k, 1]
+                out[0, 2] = c1
                 out[1, 2] = c0
             return 2
         if kind == TWO_HEX and (m == 7 or m == 8):
@@ -707,71 +710,42 @@ def _man_cells(o, k, m, out):
             return 2
         if kind == LONG and (m == 11 or m == 12):
             turn = 1 if m == 11 else 5
-            c1 = o["piece_cells"][k, 1]
             out[0, 1] = c1
             out[0, 0] = _rotated(c1, c0, turn)
-            out[0, 2] = _rotated(c1, o["piece_cells"][k, 2], turn)
+            out[0, 2] = _rotated(c1, c2, turn)
             return 1
     return 0
 
 
 @jit
-def _maneuver_eval(o, k, m, mo, mode):
-    """Score of the position maneuver m puts piece k in (-10**6: not possible).
-    mode 0: towards the Central Crustal, never off the map (Technocrat);
-    mode 1: off the map (Ziegler dumping Technocrat units)."""
-    n = _man_cells(o, k, m, mo)
-    if n == 0:
-        return -1000000
+def _geom_final(o, k, size, n, m, out, first):
+    """Check the sub-steps in ``out`` against the board (6.2: molten or k's own
+    hexes, inside the playable area) and return the row of the final position
+    (-1 if blocked).  On the first maneuver a forward move whose second hex
+    is taken stops on its first (R6.8)."""
     last = n - 1
     for i in range(n):
-        for j in range(MAX_PIECE_CELLS):
-            c = mo[i, j]
-            if c == -1 and o["piece_cells"][k, j] == -1:
-                continue
+        for j in range(size):
+            c = out[i, j]
             if c < 0:
-                return -1000000
+                return -1
             b = o["board"][c]
             if b >= 0 and b != k:
-                if i == 0 or m != 6:
-                    return -1000000
-                last = 0  # a forward move stops on its first hex (R6.8)
-    off = 0
-    dmin = 99
-    edge = 99
-    coll = 0
-    for j in range(MAX_PIECE_CELLS):
-        c = mo[last, j]
-        if c < 0:
-            continue
-        if not ON_MAP[c]:
-            off += 1
-        if DCEN[c] < dmin:
-            dmin = DCEN[c]
-        if DEDGE[c] < edge:
-            edge = DEDGE[c]
-        was = False
-        for q in range(MAX_PIECE_CELLS):
-            if o["piece_cells"][k, q] == c:
-                was = True
-        if not was and _in_zoc(o, k, c, False):
-            coll += 1
-    if mode == 0:
-        if off > 0:
-            return -1000000
-        return -10 * dmin - 2 * coll
-    return 100 * off - 10 * edge - coll
+                if i == 0 or m != 6 or not first:
+                    return -1
+                return 0
+    return last
 
 
 @jit
-def _piece_eval_now(o, k, mode):
+def _pos_score(o, k, out, row, size, mode):
+    """mode 0: towards the Central Crustal, never off the map (-10 per hex
+    between its nearest hex and the Central Crustal); mode 1: off the map."""
     dmin = 99
     edge = 99
     off = 0
-    for j in range(MAX_PIECE_CELLS):
-        c = o["piece_cells"][k, j]
-        if c < 0:
-            continue
+    for j in range(size):
+        c = out[row, j]
         if not ON_MAP[c]:
             off += 1
         if DCEN[c] < dmin:
@@ -779,23 +753,99 @@ def _piece_eval_now(o, k, mode):
         if DEDGE[c] < edge:
             edge = DEDGE[c]
     if mode == 0:
+        if off > 0:
+            return -1000000
         return -10 * dmin
     return 100 * off - 10 * edge
 
 
 @jit
+def _new_contacts(o, k, out, row, size):
+    """Collisions (7.1, D9) on the hexes of a new position that k does not hold now."""
+    n = 0
+    for j in range(size):
+        c = out[row, j]
+        was = False
+        for q in range(size):
+            if o["piece_cells"][k, q] == c:
+                was = True
+        if not was and _in_zoc(o, k, c, False):
+            n += 1
+    return n
+
+
+@jit
 def _best_maneuver(o, mask, k, mo, mode):
-    """Best legal maneuver of piece k (the selected one or a candidate) under
-    ``mode``, if it improves on standing still; else -1."""
+    """The first maneuver of the best sequence of up to three maneuvers of
+    piece k (one a phase for crustals other than one-hex, 6.4-6.6), if it
+    beats standing still; else -1.  Other pieces are taken as standing
+    still; only the first maneuver is checked against the mask (when k is
+    selected)."""
+    kind = o["piece_kind"][k]
+    size = 1
+    if kind == TWO_HEX:
+        size = 2
+    elif kind == TRIANGULAR or kind == LONG:
+        size = 3
+    lv = np.empty((4, MAX_PIECE_CELLS), dtype=np.int64)
+    for j in range(MAX_PIECE_CELLS):
+        lv[0, j] = o["piece_cells"][k, j]
+    now = _pos_score(o, k, lv, 0, size, mode)
+    if mode == 0 and now >= -10:
+        return -1  # already next to the Central Crustal
     best = -1
-    bests = _piece_eval_now(o, k, mode)
-    for m in range(NUM_MANEUVERS):
-        if o["sel_piece"] == k and not mask[A_MANEUVER + m]:
+    bestv = now
+    depth = 1 if kind == ONE_HEX else 3
+    for m1 in range(NUM_MANEUVERS):
+        if o["sel_piece"] == k and not mask[A_MANEUVER + m1]:
             continue
-        sc = _maneuver_eval(o, k, m, mo, mode)
-        if sc > bests:
-            bests = sc
-            best = m
+        n1 = _geom(kind, lv[0, 0], lv[0, 1], lv[0, 2], m1, mo)
+        if n1 == 0:
+            continue
+        r1 = _geom_final(o, k, size, n1, m1, mo, True)
+        if r1 < 0:
+            continue
+        for j in range(MAX_PIECE_CELLS):
+            lv[1, j] = mo[r1, j]
+        s1 = _pos_score(o, k, lv, 1, size, mode)
+        if s1 <= -1000000:
+            continue
+        v = s1 - 1 - 2 * _new_contacts(o, k, lv, 1, size)
+        if v > bestv:
+            bestv = v
+            best = m1
+        if depth < 2 or (mode == 0 and s1 >= -10):
+            continue
+        for m2 in range(NUM_MANEUVERS):
+            n2 = _geom(kind, lv[1, 0], lv[1, 1], lv[1, 2], m2, mo)
+            if n2 == 0:
+                continue
+            r2 = _geom_final(o, k, size, n2, m2, mo, False)
+            if r2 < 0:
+                continue
+            for j in range(MAX_PIECE_CELLS):
+                lv[2, j] = mo[r2, j]
+            s2 = _pos_score(o, k, lv, 2, size, mode)
+            if s2 <= -1000000:
+                continue
+            if s2 - 4 > bestv:
+                bestv = s2 - 4
+                best = m1
+            if mode == 0 and s2 >= -10:
+                continue
+            for m3 in range(NUM_MANEUVERS):
+                n3 = _geom(kind, lv[2, 0], lv[2, 1], lv[2, 2], m3, mo)
+                if n3 == 0:
+                    continue
+                r3 = _geom_final(o, k, size, n3, m3, mo, False)
+                if r3 < 0:
+                    continue
+                for j in range(MAX_PIECE_CELLS):
+                    lv[3, j] = mo[r3, j]
+                s3 = _pos_score(o, k, lv, 3, size, mode)
+                if s3 - 7 > bestv:
+                    bestv = s3 - 7
+                    best = m1
     return best
 
 
@@ -881,6 +931,44 @@ def _t_platform_target(o, wc, k, turn, last):
 
 
 @jit
+def _crustal_to_central(o, mask, wc, mo, k):
+    """Move crustal k (selected or selectable) towards the Central Crustal,
+    never off the map; stops next to it.  Returns the action or -1."""
+    kind = o["piece_kind"][k]
+    if kind == ONE_HEX:
+        src = o["piece_cells"][k, 0]
+        if DCEN[src] > 1:
+            _piece_bfs(o, wc, k, src, False, False)
+            dist = wc[C_PDIST]
+            best = -1
+            for x in range(NC):
+                if dist[x] > 0 and ON_MAP[x] and DCEN[x] == 1:
+                    if best < 0 or dist[x] < dist[best]:
+                        best = x
+            if best >= 0:
+                d = _piece_first_dir(wc, src, best)
+                if d >= 0:
+                    a = _piece_action(o, mask, k, d)
+                    if a >= 0:
+                        return a
+            else:
+                m = _best_maneuver(o, mask, k, mo, 0)
+                if m >= 0:
+                    a = _piece_action(o, mask, k, m)
+                    if a >= 0:
+                        return a
+    elif _piece_min_dcen(o, k) > 1:
+        m = _best_maneuver(o, mask, k, mo, 0)
+        if m >= 0:
+            a = _piece_action(o, mask, k, m)
+            if a >= 0:
+                return a
+    if o["sel_piece"] == k and mask[A_END_PIECE]:
+        return A_END_PIECE
+    return -1
+
+
+@jit
 def _t_crustal(o, mask, wc, mo, turn, last):
     me = TECHNOCRAT
     for x in range(NC):
@@ -918,44 +1006,9 @@ def _t_crustal(o, mask, wc, mo, turn, last):
             elif can and o["piece_controller"][k] == me:
                 if _piece_count(o, wc, k, C_MYCNT) == 0:
                     continue
-                if kind == ONE_HEX:
-                    src = o["piece_cells"][k, 0]
-                    if DCEN[src] <= 1:
-                        if o["sel_piece"] == k and mask[A_END_PIECE]:
-                            return A_END_PIECE
-                        continue
-                    _piece_bfs(o, wc, k, src, False, False)
-                    dist = wc[C_PDIST]
-                    best = -1
-                    for x in range(NC):
-                        if dist[x] > 0 and ON_MAP[x] and DCEN[x] == 1:
-                            if best < 0 or dist[x] < dist[best]:
-                                best = x
-                    if best < 0:
-                        # no path to the Central Crustal: step closer if possible
-                        m = _best_maneuver(o, mask, k, mo, 0)
-                        if m >= 0:
-                            a = _piece_action(o, mask, k, m)
-                            if a >= 0:
-                                return a
-                        if o["sel_piece"] == k and mask[A_END_PIECE]:
-                            return A_END_PIECE
-                        continue
-                    d = _piece_first_dir(wc, src, best)
-                    if d >= 0:
-                        a = _piece_action(o, mask, k, d)
-                        if a >= 0:
-                            return a
-                else:
-                    if _piece_min_dcen(o, k) <= 1:
-                        continue
-                    m = _best_maneuver(o, mask, k, mo, 0)
-                    if m >= 0:
-                        a = _piece_action(o, mask, k, m)
-                        if a >= 0:
-                            return a
-                if o["sel_piece"] == k and mask[A_END_PIECE]:
-                    return A_END_PIECE
+                a = _crustal_to_central(o, mask, wc, mo, k)
+                if a >= 0:
+                    return a
     return A_END_PHASE
 
 
@@ -979,12 +1032,46 @@ def _eng_base(o, wc, x, turn, last):
 
 
 @jit
+def _t_combine(o, mask, wc):
+    """10.0: Technocrat infantry in one hex joins up into three-squad counters
+    (9.1: the hex limits counters, not squads).  Returns the action or -1."""
+    su = o["sel_unit"]
+    if su >= 0 and o["unit_type"][su] == T_INFANTRY:
+        for v in range(MAX_UNITS):
+            if mask[A_COMBINE + v]:
+                return A_COMBINE + v
+    for u in range(MAX_UNITS):
+        if o["unit_type"][u] != T_INFANTRY or o["unit_squads"][u] >= 3 or not mask[A_SELECT_UNIT + u]:
+            continue
+        c = o["unit_cell"][u]
+        if wc[C_ENCNT, c] > 0:
+            continue
+        for v in range(MAX_UNITS):
+            if (v != u and o["unit_type"][v] == T_INFANTRY and o["unit_cell"][v] == c
+                    and o["unit_squads"][u] + o["unit_squads"][v] <= 3 and _moves_left(o, v) > 0):
+                return A_SELECT_UNIT + u
+    return -1
+
+
+@jit
 def _t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
     me = TECHNOCRAT
+    a = _t_combine(o, mask, wc)
+    if a >= 0:
+        return a
     for u in range(MAX_UNITS):
         wu[U_ROLE, u] = ROLE_FREE
         wu[U_TGT, u] = -1
         wu[U_SLOT, u] = -1
+        c = o["unit_cell"][u]
+        if c >= 0 and _side_of(o, u, me) == me and wc[C_ENCNT, c] > 0:
+            # it attacks there; an overrunning unit (11.1) that left would face a
+            # Close Infantry Assault (11.2)
+            wu[U_ROLE, u] = ROLE_STAY
+            wu[U_TGT, u] = c
+    su = o["sel_unit"]
+    if su >= 0 and wu[U_ROLE, su] == ROLE_STAY and mask[A_END_PIECE]:
+        return A_END_PIECE
     # where free guards (units with a defense factor) can get to
     greach = wc[C_GREACH]
     for c in range(NC):
@@ -1055,13 +1142,16 @@ def _t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
                     g = v
                     break
         if g < 0:
+            # the guard that costs the attacks least: low attack, then high defense
+            gk = 1000000
             for v in range(MAX_UNITS):
                 if (_side_of(o, v, me) != me or o["unit_type"][v] == T_ENGINEER
-                        or wu[U_ROLE, v] != ROLE_FREE):
+                        or wu[U_ROLE, v] != ROLE_FREE or _def(o, v) <= 0):
                     continue
-                if o["unit_cell"][v] == dest and _def(o, v) > gd:
+                key = 10 * _att(o, v) - _def(o, v)
+                if o["unit_cell"][v] == dest and key < gk:
                     g = v
-                    gd = _def(o, v)
+                    gk = key
             if g >= 0:
                 wu[U_ROLE, g] = ROLE_STAY
                 wu[U_TGT, g] = dest
@@ -1214,6 +1304,12 @@ def _z_crustal(o, mask, wc, mo):
                     a = _piece_action(o, mask, k, m)
                     if a >= 0:
                         return a
+            elif GATHER and tc == 0 and _piece_count(o, wc, k, C_MYCNT) > 0:
+                # bring its units within a step of the Central Crustal (15.5)
+                a = _crustal_to_central(o, mask, wc, mo, k)
+                if a >= 0:
+                    return a
+                continue
             elif RAM and kind == ONE_HEX and tc == 0 and _piece_count(o, wc, k, C_MYCNT) == 0:
                 _piece_bfs(o, wc, k, src, False, False)
                 dist = wc[C_PDIST]
@@ -1344,6 +1440,10 @@ def _z_move(o, mask, wc, wu, bd, bp, bk):
             a = _step_to(o, mask, bp, u, wu[U_SLOT, u], wu[U_TGT, u])
             if a >= 0:
                 return a
+    if SPLIT and su >= 0 and o["unit_type"][su] == Z_INFANTRY and mask[A_SPLIT]:
+        c = o["unit_cell"][su]
+        if o["board"][c] == 0 and wc[C_ENCNT, c] == 0 and _room(o, wc, c) > 0:
+            return A_SPLIT
     if su >= 0 and (wu[U_ROLE, su] == ROLE_MOVE or wu[U_ROLE, su] == ROLE_STAY) and mask[A_END_PIECE]:
         return A_END_PIECE
     # 4. attacks
@@ -1391,7 +1491,39 @@ def _z_move(o, mask, wc, wu, bd, bp, bk):
                     return a
             elif o["sel_unit"] == u and mask[A_END_PIECE]:
                 return A_END_PIECE
+    # 6. 9.1: more counters in a Central Crustal hex leave less room for attackers
+    if SPLIT:
+        a = _z_split(o, mask, wc)
+        if a >= 0:
+            return a
     return A_END_PHASE
+
+
+@jit
+def _z_split(o, mask, wc):
+    """Split the largest infantry counter of a Ziegler-held Central Crustal
+    hex with fewer counters than the limit (10.0); -1 if none."""
+    su = o["sel_unit"]
+    if su >= 0 and o["unit_type"][su] == Z_INFANTRY:
+        c = o["unit_cell"][su]
+        if (o["board"][c] == 0 and wc[C_ENCNT, c] == 0 and wc[C_MYCNT, c] < _side_limit(o, c)
+                and mask[A_SPLIT]):
+            return A_SPLIT
+    for i in range(CENTRAL_CELLS.shape[0]):
+        c = CENTRAL_CELLS[i]
+        if wc[C_ENCNT, c] > 0 or wc[C_MYCNT, c] == 0 or _room(o, wc, c) <= 0:
+            continue
+        best = -1
+        for u in range(MAX_UNITS):
+            if (o["unit_type"][u] == Z_INFANTRY and o["unit_cell"][u] == c and o["unit_squads"][u] >= 2
+                    and mask[A_SELECT_UNIT + u]):
+                if best < 0 or o["unit_squads"][u] > o["unit_squads"][best]:
+                    best = u
+        if best >= 0:
+            return A_SELECT_UNIT + best
+    if su >= 0 and mask[A_END_PIECE]:
+        return A_END_PIECE
+    return -1
 
 
 @jit

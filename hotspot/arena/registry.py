@@ -119,3 +119,5 @@ def policy_id_of(name: str) -> int | None:
 # themselves the same way ("mcts", "learned").
 register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)")
 register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)")
+register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)")
+register_agent("learned", "hotspot.agents.learned:LearnedAgent", "MaskablePPO policy per side, numpy inference")

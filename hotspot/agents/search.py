@@ -1,0 +1,455 @@
+"""Monte Carlo search agent (flat Monte Carlo over the legal actions), honest
+about hidden information (D20).
+
+The agent acts from its side's *information state* only (``observe(s, side,
+fog=True)``: enemy piece damage -1, enemy stack members below the top counter
+of type -1, squads of unseen enemy counters -1, the dice cleared).  Each
+decision is searched in one compiled call (:func:`search_decide`):
+
+1. **Determinization.**  Before each simulation the information state is
+   turned into a playable state by sampling what it hides
+   (:func:`determinize`): unknown enemy damage (0 with probability
+   ``DMG_P0``, otherwise uniform in 1..rating-1), unknown enemy unit types
+   (drawn without replacement from a pool: the side's initial forces of the
+   standard set-up minus the enemy types in sight, then in proportion to
+   those forces), unknown infantry squads (1-3, mostly 3), and a fresh dice
+   seed.  While the game goes on the Technocrat has an engineer squad left
+   (D19), so a determinization of the Technocrat always keeps one.  Only
+   fields that are -1 in the information state change, and types in place,
+   so the ``cell_units`` index (counters per side per cell, which is seen)
+   stays exact and the position stays legal.
+2. **Simulation.**  Every candidate action is applied to a copy of the same
+   determinization, with the same dice and the same rollout generators
+   (common random numbers: the candidates are compared on the same luck),
+   and the game is played on by a compiled rollout policy
+   (``hotspot.agents.policies.policy_action``, the scripted player by
+   default) for both sides until the end of the current turn plus
+   ``horizon`` turns (``horizon < 0``: the end of the game).
+3. **Evaluation.**  A finished game is +1/-1; otherwise a heuristic value in
+   (-1, 1) (:func:`evaluate`): the Technocrat's engineer squads left, the
+   crustals it controls, its counters on the Central Crustal, the material
+   balance and the engineers' distance to the Central Crustal.
+4. **Choice.**  The candidate with the best mean value; the rollout
+   policy's own choice (computed on the first determinization) unless
+   another candidate beats it by more than ``margin``.  With more legal
+   actions than ``max_candidates`` the candidates are the policy's choice
+   and a random sample of the others.
+
+Decisions with a single legal action are not searched.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.agents.base import Agent
+from hotspot.agents.policies import POLICY_NAMES, POLICY_RANDOM, policy_action
+from hotspot.core._jit import jit
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH
+from hotspot.core.hexgrid import CENTRAL_COL, CENTRAL_ROW, NUM_CELLS, axial, cell_of, col_row
+from hotspot.core.rollout import _splitmix
+from hotspot.core.observation import observe
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, PHASE_OVER,
+                                     PHASE_PLAYER, PLATFORM, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
+                                     T_INFANTRY, TECHNOCRAT, TECHNOCRAT_WIN, UNIT_IS_INFANTRY,
+                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+
+try:  # the scripted player as the rollout policy when it is there
+    from hotspot.agents.policies import POLICY_SCRIPTED
+except ImportError:  # pragma: no cover
+    POLICY_SCRIPTED = POLICY_RANDOM
+
+# ------------------------------------------------------------------ beliefs
+
+# Prior counts of counters by unit type: the standard set-up's forces (3.2, 3.3).
+PRIOR_FORCES = np.zeros(NUM_UNIT_TYPES, dtype=np.float64)
+PRIOR_FORCES[Z_INFANTRY] = 14.0
+PRIOR_FORCES[Z_HOVERCRAFT] = 6.0
+PRIOR_FORCES[T_INFANTRY] = 4.0
+PRIOR_FORCES[T_CRAWLER] = 6.0
+PRIOR_FORCES[T_HEAVY_BEAMER] = 2.0
+PRIOR_FORCES[T_ENGINEER] = 3.0
+# probabilities of 1, 2, 3 squads for an infantry counter whose squads are hidden
+SQUAD_PROBS = np.array([0.15, 0.25, 0.60], dtype=np.float64)
+DMG_P0 = 0.7  # probability that a piece whose damage is hidden is undamaged
+
+# evaluation weights (Technocrat's point of view; see evaluate)
+EVAL_WEIGHTS = np.array([
+    1.0,   # 0 engineer squads left (of 3)
+    0.35,  # 1 per crustal the Technocrat controls
+    0.25,  # 2 per Technocrat counter on the Central Crustal
+    1.5,   # 3 Technocrat share of the material (attack + defense)
+    0.6,   # 4 engineers' mean distance to the Central Crustal (per 10 hexes, subtracted)
+    -1.2,  # 5 bias
+], dtype=np.float64)
+
+
+def _dcen_table():
+    centre = axial(CENTRAL_COL, CENTRAL_ROW)
+    out = np.zeros(NUM_CELLS, dtype=np.int64)
+    for c in range(NUM_CELLS):
+        q, r = axial(*col_row(c))
+        dq, dr = q - centre[0], r - centre[1]
+        out[c] = max(0, (abs(dq) + abs(dr) + abs(dq + dr)) // 2 - 1)
+    out.setflags(write=False)
+    return out
+
+
+DCEN = _dcen_table()  # hexes from the Central Crustal (0 on it)
+assert DCEN[cell_of(CENTRAL_COL, CENTRAL_ROW)] == 0
+
+# ------------------------------------------------------------------ compiled search
+
+
+@jit
+def _rand(rng):
+    rng[0], z = _splitmix(rng[0])
+    return z
+
+
+@jit
+def _uniform(rng):
+    return float(_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit
+def _below(rng, n):
+    return int(_rand(rng) % np.uint64(n))
+
+
+@jit
+def _squads(rng, squad_p):
+    x = _uniform(rng)
+    acc = 0.0
+    for i in range(3):
+        acc += squad_p[i]
+        if x < acc:
+            return i + 1
+    return 3
+
+
+@jit
+def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
+    """Fill ``d`` with a playable state sampled from the information state ``o``
+    of ``side``: every hidden (-1) field gets a plausible value and the dice a
+    fresh seed.  Reads nothing but ``o``."""
+    observe(o, side, False, d)  # an exact copy
+    d["rng"] = _rand(rng)
+    d["dice_len"] = 0
+    d["dice_pos"] = 0
+    enemy = 1 - side
+    for k in range(MAX_PIECES):
+        kind = d["piece_kind"][k]
+        if kind != NO_PIECE and d["piece_damage"][k] < 0:
+            rating = int(d["rules"]["damage_rating"][kind])
+            dmg = 0
+            if rating > 1 and _uniform(rng) >= dmg_p0:
+                dmg = 1 + _below(rng, rating - 1)
+            d["piece_damage"][k] = dmg
+    pool = np.zeros(NUM_UNIT_TYPES, dtype=np.float64)
+    for t in range(1, NUM_UNIT_TYPES):
+        if UNIT_SIDE[t] == enemy:
+            pool[t] = prior[t]
+    for u in range(MAX_UNITS):
+        t = d["unit_type"][u]
+        if t > 0 and UNIT_SIDE[t] == enemy and pool[t] >= 1.0:
+            pool[t] -= 1.0
+    has_eng = False
+    n_unknown = 0
+    last_unknown = -1
+    for u in range(MAX_UNITS):
+        t = d["unit_type"][u]
+        if t == NO_UNIT:
+            continue
+        if t < 0:
+            total = 0.0
+            for v in range(1, NUM_UNIT_TYPES):
+                total += pool[v]
+            weights_from_pool = total > 0.0
+            if not weights_from_pool:
+                for v in range(1, NUM_UNIT_TYPES):
+                    if UNIT_SIDE[v] == enemy:
+                        total += prior[v]
+            x = _uniform(rng) * total
+            pick = -1
+            for v in range(1, NUM_UNIT_TYPES):
+                if UNIT_SIDE[v] != enemy:
+                    continue
+                wv = pool[v] if weights_from_pool else prior[v]
+                if wv <= 0.0:
+                    continue
+                pick = v
+                if x < wv:
+                    break
+                x -= wv
+            if pick < 0:  # no prior for this side at all: its infantry
+                pick = Z_INFANTRY if enemy == ZIEGLER else T_INFANTRY
+            if weights_from_pool:
+                pool[pick] = max(0.0, pool[pick] - 1.0)
+            d["unit_type"][u] = pick
+            d["unit_squads"][u] = _squads(rng, squad_p) if UNIT_IS_INFANTRY[pick] else 1
+            n_unknown += 1
+            last_unknown = u
+            t = pick
+        elif UNIT_SIDE[t] == enemy and d["unit_squads"][u] < 0:
+            d["unit_squads"][u] = _squads(rng, squad_p) if UNIT_IS_INFANTRY[t] else 1
+        if t == T_ENGINEER:
+            has_eng = True
+    # D19: while the game goes on the Technocrat has an engineer squad left
+    if enemy == TECHNOCRAT and not has_eng and n_unknown > 0 and d["phase"] != PHASE_OVER:
+        j = _below(rng, n_unknown)
+        for u in range(MAX_UNITS):
+            if o["unit_type"][u] == -1:
+                if j == 0:
+                    d["unit_type"][u] = T_ENGINEER
+                    d["unit_squads"][u] = 1
+                    break
+                j -= 1
+    return last_unknown
+
+
+@jit
+def evaluate(s, side, w):
+    """The value of state ``s`` for ``side`` in [-1, 1]: the result if the game
+    is over, else a heuristic (the Technocrat's progress)."""
+    if s["phase"] == PHASE_OVER:
+        r = s["result"]
+        if r == TECHNOCRAT_WIN:
+            return 1.0 if side == TECHNOCRAT else -1.0
+        if r == ZIEGLER_WIN:
+            return 1.0 if side == ZIEGLER else -1.0
+        return 0.0
+    eng = 0
+    engd = 0.0
+    mat_t = 0.0
+    mat_z = 0.0
+    cen = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t <= 0:
+            continue
+        f = float(s["rules"]["attack"][t] + s["rules"]["defense"][t]) * s["unit_squads"][u]
+        c = s["unit_cell"][u]
+        if UNIT_SIDE[t] == TECHNOCRAT:
+            mat_t += f
+            if c >= 0 and s["board"][c] == 0:
+                cen += 1
+            if t == T_ENGINEER:
+                eng += s["unit_squads"][u]
+                if c >= 0:
+                    engd += DCEN[c] * s["unit_squads"][u]
+        else:
+            mat_z += f
+    ctrl = 0
+    for k in range(1, MAX_PIECES):
+        kind = s["piece_kind"][k]
+        if kind != NO_PIECE and kind != CENTRAL and kind != PLATFORM and s["piece_controller"][k] == TECHNOCRAT:
+            ctrl += 1
+    x = (w[0] * min(eng, 3) / 3.0 + w[1] * ctrl + w[2] * min(cen, 9)
+         + w[3] * mat_t / (mat_t + mat_z + 1e-9) + w[5])
+    if eng > 0:
+        x -= w[4] * (engd / eng) / 10.0
+    v = np.tanh(x)
+    return v if side == TECHNOCRAT else -v
+
+
+@jit
+def rollout(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n):
+    """Play compiled ``policy`` for both sides until the game ends, the turn
+    passes ``start_turn + horizon`` (horizon < 0: no limit) or ``max_actions``."""
+    n = 0
+    while s["phase"] != PHASE_OVER and n < max_actions:
+        if horizon >= 0 and s["turn"] > start_turn + horizon:
+            break
+        mover = PHASE_PLAYER[s["phase"]]
+        a = policy_action(policy, s, mask, prng, mover)
+        if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
+            break
+        apply_action(s, a, ev, ev_n)
+        n += 1
+    return n
+
+
+@jit
+def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margin, seed,
+                  prior, squad_p, dmg_p0, w, max_rollout, cands, sums, counts):
+    """One searched decision of ``side`` on its information state ``o``.
+
+    Returns ``(action, n_candidates, default_action)``; ``cands[:n]``,
+    ``sums[:n]`` and ``counts[:n]`` get the candidates, their summed values and
+    simulation counts."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    n_legal = 0
+    for a in range(NUM_ACTIONS):
+        if given_mask[a]:
+            n_legal += 1
+    if n_legal == 0:
+        return -1, 0, -1
+    d = np.empty(1, dtype=STATE_DTYPE)
+    ws = np.empty(1, dtype=STATE_DTYPE)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    prng = np.zeros(2, dtype=np.uint64)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    determinize(o, side, d[0], rng, prior, squad_p, dmg_p0)
+    prng[0] = _rand(rng)
+    prng[1] = _rand(rng)
+    default = policy_action(policy, d[0], mask, prng, side)
+    if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
+        default = -1
+        for a in range(NUM_ACTIONS):
+            if given_mask[a]:
+                default = a
+                break
+    if n_legal == 1:
+        cands[0] = default
+        return default, 0, default
+    # candidates: the default first, then the others (a random sample if too many)
+    others = np.empty(n_legal, dtype=np.int64)
+    n_oth = 0
+    for a in range(NUM_ACTIONS):
+        if given_mask[a] and a != default:
+            others[n_oth] = a
+            n_oth += 1
+    n = min(n_legal, max(1, max_cands))
+    cands[0] = default
+    for j in range(1, n):  # partial Fisher-Yates
+        r = j - 1 + _below(rng, n_oth - (j - 1))
+        tmp = others[j - 1]
+        others[j - 1] = others[r]
+        others[r] = tmp
+        cands[j] = others[j - 1]
+    for j in range(n):
+        sums[j] = 0.0
+        counts[j] = 0
+    start_turn = int(o["turn"])
+    for i in range(n_sims):
+        if i > 0:
+            determinize(o, side, d[0], rng, prior, squad_p, dmg_p0)
+        p0 = _rand(rng)
+        p1 = _rand(rng)
+        for j in range(n):
+            observe(d[0], side, False, ws[0])
+            s = ws[0]
+            a = cands[j]
+            if action_error(s, a) != OK:
+                continue  # not legal in this determinization (rare): no sample
+            prng[0] = p0
+            prng[1] = p1
+            apply_action(s, a, ev, ev_n)
+            rollout(s, start_turn, horizon, policy, mask, prng, max_rollout, ev, ev_n)
+            sums[j] += evaluate(s, side, w)
+            counts[j] += 1
+    best = 0
+    best_v = -1e300
+    def_v = -1e300
+    if counts[0] > 0:
+        def_v = sums[0] / counts[0]
+    for j in range(n):
+        if counts[j] > 0:
+            v = sums[j] / counts[j]
+            if v > best_v:
+                best_v = v
+                best = j
+    if counts[0] > 0 and best_v <= def_v + margin:
+        best = 0
+    return cands[best], n, default
+
+
+# ------------------------------------------------------------------ the agent
+
+_MASK64 = (1 << 64) - 1
+
+
+class MCTSAgent(Agent):
+    """Flat Monte Carlo search over the legal actions with determinized
+    rollouts (see the module docstring).
+
+    Args:
+        simulations: determinizations (simulations) per candidate action.
+        horizon: turns played after the current one before evaluating
+            (0: to the end of the current turn; negative: to the end of the game).
+        rollout: the compiled rollout policy, ``"scripted"`` or ``"random"``.
+        max_candidates: at most this many candidate actions per decision
+            (the rollout policy's choice and a random sample of the others).
+        margin: another action replaces the rollout policy's choice only if
+            its mean value is higher by more than this.
+        seed: the agent's own randomness (determinizations, candidate sample,
+            rollout generators): equal seeds, equal play.
+    """
+
+    name = "mcts"
+    policy_id = None
+
+    def __init__(self, simulations: int = 8, horizon: int = 0, rollout: str = "scripted",
+                 max_candidates: int = 8, margin: float = 0.05, seed: int | None = None,
+                 max_rollout_actions: int = 5000):
+        if simulations < 1:
+            raise ValueError(f"simulations must be >= 1, got {simulations}")
+        if max_candidates < 1:
+            raise ValueError(f"max_candidates must be >= 1, got {max_candidates}")
+        if rollout not in POLICY_NAMES:
+            raise ValueError(f"unknown rollout policy {rollout!r}; known: {list(POLICY_NAMES)}")
+        self.simulations = int(simulations)
+        self.horizon = int(horizon)
+        self.rollout = rollout
+        self.policy = int(POLICY_NAMES.index(rollout))
+        self.max_candidates = int(max_candidates)
+        self.margin = float(margin)
+        self.max_rollout_actions = int(max_rollout_actions)
+        self._cands = np.zeros(NUM_ACTIONS, dtype=np.int64)
+        self._sums = np.zeros(NUM_ACTIONS, dtype=np.float64)
+        self._counts = np.zeros(NUM_ACTIONS, dtype=np.int64)
+        self.searched = 0  # decisions searched since the last reset
+        self.last = None  # (candidates, mean values, counts, default) of the last searched decision
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._seed = int(seed) & _MASK64
+        self.searched = 0
+
+    def _next_seed(self) -> np.uint64:
+        """splitmix64 on Python ints: the seed of the next decision's search."""
+        self._seed = (self._seed + 0x9E3779B97F4A7C15) & _MASK64
+        z = self._seed
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return np.uint64(z ^ (z >> 31))
+
+    def act(self, info_state, mask, side) -> int:
+        o = np.asarray(info_state)
+        if o.dtype != STATE_DTYPE:
+            raise TypeError("info_state must be a state record (Game.observation(side))")
+        if o.ndim == 1:
+            o = o[0]
+        m = np.ascontiguousarray(mask, dtype=np.bool_)
+        if m.shape != (NUM_ACTIONS,):
+            raise ValueError(f"mask must have shape ({NUM_ACTIONS},), got {m.shape}")
+        legal = np.flatnonzero(m)
+        if legal.size == 0:
+            raise ValueError("no legal action to choose from")
+        seed = self._next_seed()
+        if legal.size == 1:
+            return int(legal[0])
+        a, n, default = search_decide(
+            o, m, int(side), np.int64(self.simulations), np.int64(self.horizon), np.int64(self.policy),
+            np.int64(self.max_candidates), float(self.margin), seed, PRIOR_FORCES, SQUAD_PROBS,
+            float(DMG_P0), EVAL_WEIGHTS, np.int64(self.max_rollout_actions),
+            self._cands, self._sums, self._counts)
+        self.searched += 1
+        cnt = self._counts[:n]
+        self.last = (self._cands[:n].copy(), np.where(cnt > 0, self._sums[:n] / np.maximum(cnt, 1), np.nan),
+                     cnt.copy(), int(default))
+        a = int(a)
+        if not m[a]:  # cannot happen: every candidate comes from the mask
+            raise RuntimeError(f"search chose the illegal action {a}")
+        return a
+
+    def __repr__(self) -> str:
+        return (f"MCTSAgent(simulations={self.simulations}, horizon={self.horizon}, "
+                f"rollout={self.rollout!r}, max_candidates={self.max_candidates})")

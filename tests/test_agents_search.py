@@ -1,0 +1,213 @@
+"""The Monte Carlo search agent (hotspot/agents/search.py, ``mcts``).
+
+* registered in the arena and exported; a Python-driven agent (no compiled policy);
+* only legal actions over a whole game (small budget), both sides;
+* deterministic under its seed;
+* honest (D20): it is given only the information state, and two true states
+  that differ only in what the mover may not see (enemy damage, enemy stacks
+  below the top counter, unseen squads, the dice) give the same action;
+* determinizations keep the position legal and change only hidden fields.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hotspot.core as hc
+from hotspot.agents import Agent, MCTSAgent
+from hotspot.agents.policies import POLICY_SCRIPTED, policy_action
+from hotspot.agents.search import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
+from hotspot.arena.match import GameSpec, play_game
+from hotspot.arena.registry import available_agents, make_agent, policy_id_of
+from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
+from hotspot.core.game import Game
+from hotspot.core.hexgrid import NUM_CELLS
+from hotspot.core.observation import observe
+from hotspot.core.placement import position_errors
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_PLAYER, T_CRAWLER,
+                                     T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT, UNIT_IS_INFANTRY,
+                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+
+SMALL = dict(simulations=2, max_candidates=3, horizon=0)
+
+
+def _snapshots(n_games: int, every: int, scenario="standard"):
+    """Mid-game true states (each a (1,) array) from scripted self-play."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev, ev_n = hc.no_events()
+    out = []
+    for g in range(n_games):
+        states = hc.init(scenario if g % 2 == 0 else f"random:{g}", seeds=g)
+        s = states[0]
+        rng = np.array([g + 100, g + 200], dtype=np.uint64)
+        i = 0
+        while s["phase"] != PHASE_OVER:
+            side = PHASE_PLAYER[s["phase"]]
+            if i % every == g % every:
+                out.append(states.copy())
+            apply_action(s, policy_action(POLICY_SCRIPTED, s, mask, rng, side), ev, ev_n)
+            i += 1
+    return out
+
+
+_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
+                TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
+
+
+def _perturb_hidden(s, side: int, g: np.random.Generator):
+    """A copy of ``s`` differing only in what ``side`` may not see (D20)."""
+    t = s.copy()
+    t["rng"][0] = np.uint64(g.integers(0, 2**63))
+    kind, ctrl = t["piece_kind"][0], t["piece_controller"][0]
+    for k in range(MAX_PIECES):
+        if kind[k] != NO_PIECE and kind[k] != CENTRAL and ctrl[k] != side:
+            t["piece_damage"][0, k] = g.integers(0, 2)
+    types, cells = t["unit_type"][0], t["unit_cell"][0]
+    own_cells = {int(cells[u]) for u in range(MAX_UNITS)
+                 if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
+    stacks = {}
+    for u in range(MAX_UNITS):
+        if types[u] != NO_UNIT and UNIT_SIDE[types[u]] != side:
+            t["unit_moves"][0, u] = g.integers(0, 7)
+            stacks.setdefault(int(cells[u]), []).append(u)
+    for cell, units in stacks.items():
+        if cell in own_cells:
+            continue
+        for j, u in enumerate(units):  # units[0] is the top counter (R9.5)
+            if j > 0:
+                t["unit_type"][0, u] = g.choice(_ENEMY_TYPES[side])
+            t["unit_squads"][0, u] = g.integers(1, 4) if UNIT_IS_INFANTRY[t["unit_type"][0, u]] else 1
+    return t
+
+
+# ------------------------------------------------------------------ interface
+
+
+def test_registered_and_exported():
+    assert "mcts" in available_agents()
+    agent = make_agent("mcts", seed=3)
+    assert isinstance(agent, MCTSAgent) and isinstance(agent, Agent)
+    assert agent.name == "mcts" and agent.policy_id is None
+    assert policy_id_of("mcts") is None
+    with pytest.raises(ValueError):
+        MCTSAgent(rollout="nonsense")
+    with pytest.raises(ValueError):
+        MCTSAgent(simulations=0)
+
+
+@pytest.mark.parametrize("mcts_side", ["technocrat", "ziegler"])
+def test_whole_game_only_legal_actions(mcts_side):
+    """A whole arena game (the arena's Python path checks every action's legality)."""
+    tech, zieg = ("mcts", "scripted") if mcts_side == "technocrat" else ("scripted", "mcts")
+    spec = GameSpec("t", tech, zieg, 0, 11)
+    mcts = MCTSAgent(simulations=1, max_candidates=2)
+    agents = (make_agent("scripted"), mcts) if mcts_side == "technocrat" else (mcts, make_agent("scripted"))
+    row = play_game(spec, agents)
+    assert row["path"] == "python" and row["winner"] in ("technocrat", "ziegler")
+    assert mcts.searched > 0
+
+
+def test_legal_on_many_positions_and_both_rollout_policies():
+    for rollout in ("scripted", "random"):
+        agent = MCTSAgent(rollout=rollout, seed=1, **SMALL)
+        for states in _snapshots(2, 23):
+            game = Game(_state=states.copy(), _record=None)
+            side = game.current_player()
+            mask = game.legal_action_mask()
+            a = agent.act(game.observation(side), mask, side)
+            assert mask[a]
+
+
+def test_deterministic_under_seed():
+    snaps = _snapshots(1, 31)
+    def run(seed):
+        agent = MCTSAgent(seed=seed, **SMALL)
+        out = []
+        for states in snaps:
+            game = Game(_state=states.copy(), _record=None)
+            side = game.current_player()
+            out.append(agent.act(game.observation(side), game.legal_action_mask(), side))
+        return out
+    assert run(5) == run(5)
+    # whole games too
+    rows = [play_game(GameSpec("t", "mcts", "scripted", 0, 4),
+                      (make_agent("scripted"), MCTSAgent(simulations=1, max_candidates=2))) for _ in range(2)]
+    assert rows[0]["actions"] == rows[1]["actions"]
+
+
+# ------------------------------------------------------------------ hidden information (D20)
+
+
+def test_hidden_information_never_changes_the_action():
+    g = np.random.default_rng(7)
+    compared = changed = 0
+    for s in _snapshots(4, 13):
+        side = int(PHASE_PLAYER[s["phase"][0]])
+        t = _perturb_hidden(s, side, g)
+        ga, gb = Game(_state=s.copy(), _record=None), Game(_state=t.copy(), _record=None)
+        oa, ob = ga.observation(side), gb.observation(side)
+        assert oa.tobytes() == ob.tobytes()  # the perturbation is hidden indeed
+        ma, mb = ga.legal_action_mask(), gb.legal_action_mask()
+        if not (ma == mb).all():
+            continue  # the legal actions themselves may tell (13.3); proves nothing
+        changed += s.tobytes() != t.tobytes()
+        a = MCTSAgent(seed=9, **SMALL).act(oa, ma, side)
+        b = MCTSAgent(seed=9, **SMALL).act(ob, mb, side)
+        assert a == b
+        compared += 1
+    assert compared >= 20 and changed >= compared // 2
+
+
+def test_acts_on_the_information_state_only():
+    """The agent's decision is a function of the information state: a fogged
+    observation with the true dice restored or cleared gives the same action."""
+    for states in _snapshots(1, 41):
+        game = Game(_state=states.copy(), _record=None)
+        side = game.current_player()
+        o = game.observation(side)
+        o2 = o.copy()
+        o2["rng"] = np.uint64(123456789)  # a dice state in the input is never used
+        mask = game.legal_action_mask()
+        assert MCTSAgent(seed=2, **SMALL).act(o, mask, side) == MCTSAgent(seed=2, **SMALL).act(o2, mask, side)
+
+
+# ------------------------------------------------------------------ determinization
+
+
+def test_determinization_is_legal_and_changes_only_hidden_fields():
+    d = np.zeros(1, dtype=STATE_DTYPE)
+    rng = np.array([99], dtype=np.uint64)
+    filled = 0
+    for states in _snapshots(4, 11) + _snapshots(2, 17, "random:3"):
+        s = states[0]
+        side = int(PHASE_PLAYER[s["phase"]])
+        o = np.zeros(1, dtype=STATE_DTYPE)
+        observe(s, side, True, o[0])
+        for _ in range(3):
+            determinize(o[0], side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, DMG_P0)
+            assert position_errors(d) == []
+            # no unknowns left
+            assert (d["piece_damage"][0] >= 0).all()
+            used = d["unit_type"][0] != NO_UNIT
+            assert (d["unit_type"][0] >= 0).all() and (d["unit_squads"][0][used] >= 1).all()
+            # only the hidden fields change, and they get values of the enemy
+            hidden_t = o["unit_type"][0] == -1
+            hidden_q = o["unit_squads"][0] == -1
+            filled += int(hidden_t.sum())
+            assert (d["unit_type"][0][~hidden_t] == o["unit_type"][0][~hidden_t]).all()
+            assert (d["unit_squads"][0][~hidden_q] == o["unit_squads"][0][~hidden_q]).all()
+            for u in np.flatnonzero(hidden_t):
+                assert UNIT_SIDE[d["unit_type"][0][u]] == 1 - side
+            assert (d["cell_units"] == s["cell_units"]).all()
+            assert (d["unit_cell"] == s["unit_cell"]).all()
+            hidden_d = o["piece_damage"][0] == -1
+            assert (d["piece_damage"][0][~hidden_d] == o["piece_damage"][0][~hidden_d]).all()
+            # D19: the game goes on, so the Technocrat keeps an engineer squad
+            if s["phase"] != PHASE_OVER:
+                assert (d["unit_type"][0] == T_ENGINEER).any()
+            # a playable state: the core accepts it
+            mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+            legal_action_mask(d[0], mask)
+            assert mask.any()
+    assert filled > 50
