@@ -321,12 +321,13 @@ def test_hidden_information_test_catches_a_cheat():
 
 
 def _win_rates(n: int):
+    """Win rates on the standard set-up: (name, (Ziegler policy, Technocrat policy), side whose wins count)."""
     rates = {}
-    for name, (pz, pt) in {"scripted_T_vs_random_Z": (R, S), "scripted_Z_vs_random_T": (S, R),
-                           "random_T_vs_random_Z": (R, R)}.items():
+    for name, (pz, pt), winner in (("scripted_T_vs_random_Z", (R, S), TECHNOCRAT_WIN),
+                                   ("scripted_Z_vs_random_T", (S, R), ZIEGLER_WIN),
+                                   ("random_T_vs_random_Z", (R, R), TECHNOCRAT_WIN)):
         states, counts = _play(pz, pt, "standard", n)
         assert (counts > 0).all()
-        winner = TECHNOCRAT_WIN if name.startswith("scripted_T") or name.startswith("random_T") else ZIEGLER_WIN
         rates[name] = float((states["result"] == winner).mean())
     return rates
 

@@ -11,7 +11,9 @@ Gymnasium environment encodes its observation (``encode_info_state`` on the
 ``observe`` record, D20), turns it into the flat feature vector of
 :func:`features` (the same function the training wrapper uses), runs the MLP,
 masks the illegal actions and samples from the masked softmax with its own
-seeded generator (``deterministic=True``: the argmax instead).
+seeded generator (``deterministic=True``: the argmax instead; the shipped
+networks are weak, and their argmax can repeat select/deselect actions for
+tens of thousands of actions, so sampling is the default).
 """
 from __future__ import annotations
 

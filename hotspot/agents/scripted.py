@@ -5,7 +5,12 @@ hidden information (D20): every decision is made from the side's information
 state (``observation.observe(s, side, fog=True)``) and the legal-action mask,
 never from the state itself.  The only randomness is the player's own
 generator ``rng[slot]`` (splitmix64, as ``core.rollout``), used only when the
-heuristics find nothing to do and no END_PHASE/END_PIECE is legal.
+heuristics find nothing to do and no END_PHASE/END_PIECE is legal.  Of an
+enemy stack seen only by its count and top counter (9.5) a hidden counter is
+reckoned at two factors, an infantry counter of unknown size at two squads.
+Crustals other than one-hex ones plan up to three maneuvers ahead (one a
+turn, 6.4-6.6); one-hex crustals and platforms path-find around zones of
+contact.
 
 Technocrat (phases E-H)
     E  Attack platforms carrying units sail to a docking hex: a molten hex next
@@ -23,7 +28,8 @@ Technocrat (phases E-H)
        limits count counters, 9.1).  Engineers pick the best hex they can
        reach (the Central Crustal, a crustal they can take or hold, their
        platform before its last turn) and never stand without a unit with a
-       defense factor (12.3, 13.3): a guard moves first and stays.  Every other
+       defense factor (12.3, 13.3): a guard (the unit with the least attack)
+       moves first and stays.  Every other
        unit takes part in attacks planned greedily target by target (Central
        Crustal hexes first), aiming at 4:1 (D14) and accepting 1:1 (1:2 on the
        Central Crustal: attacking costs the attacker nothing but a retreat,
@@ -61,20 +67,21 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                                  A_SELECT_UNIT, A_SPLIT, A_COMBINE, NUM_ACTIONS, legal_action_mask)
+from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
+                                  A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, legal_action_mask)
 from hotspot.core.combat import odds_column
 from hotspot.core.crustal_movement import NUM_MANEUVERS
 from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
                                   ON_MAP, axial, cell_of, col_row)
 from hotspot.core.observation import observe
 from hotspot.core.rollout import _splitmix
-from hotspot.core.rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, TRIANGULAR, TWO_HEX, PHASE_CONTROL,
+from hotspot.core.rules_data import (LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PHASE_CONTROL,
                                      PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
                                      PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
-                                     PHASE_Z_SECOND, PLATFORM, T_ENGINEER, T_INFANTRY, TECHNOCRAT, UNIT_IS_INFANTRY,
-                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
-from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE, UF_DONE
+                                     PHASE_Z_SECOND, PLATFORM, T_ENGINEER, T_INFANTRY, TECHNOCRAT,
+                                     TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT,
+                                     Z_INFANTRY, ZIEGLER)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_DONE
 
 from .base import Agent
 
@@ -114,12 +121,12 @@ def _build_tables():
             if n >= 0 and dedge[n] > dedge[c] + 1:
                 dedge[n] = dedge[c] + 1
                 queue.append(n)
-    return aq, ar, dcen, dedge, centre
+    return dcen, dedge, centre
 
 
-_AQ, _AR, DCEN, DEDGE, CENTRE_CELL = _build_tables()
-for _t in (_AQ, _AR, DCEN, DEDGE):
-    _t.setflags(write=False)
+DCEN, DEDGE, CENTRE_CELL = _build_tables()
+DCEN.setflags(write=False)
+DEDGE.setflags(write=False)
 
 # ------------------------------------------------------------------ work buffers
 
@@ -166,16 +173,6 @@ GATHER = True  # Ziegler: crustals carrying Ziegler units sail to the Central Cr
 SPLIT = True  # Ziegler: split infantry on the Central Crustal up to the stacking limit
 
 
-def make_work():
-    """Fresh scratch buffers for :func:`scripted_decide` (reuse them between calls)."""
-    return (np.zeros((NC_ROWS, NC), dtype=np.int64),
-            np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
-            np.zeros((NSLOT, NC), dtype=np.int16),
-            np.zeros((NSLOT, NC), dtype=np.int16),
-            np.zeros((NSLOT + 1, 3), dtype=np.int64),
-            np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
-
-
 @jit
 def _new_work():
     return (np.zeros((NC_ROWS, NC), dtype=np.int64),
@@ -186,14 +183,12 @@ def _new_work():
             np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
 
 
+def make_work():
+    """Fresh scratch buffers for :func:`scripted_decide` (reuse them between calls)."""
+    return _new_work()
+
+
 # ------------------------------------------------------------------ basics
-
-
-@jit
-def _hexdist(a, b):
-    dq = _AQ[a] - _AQ[b]
-    dr = _AR[a] - _AR[b]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 @jit
@@ -407,7 +402,7 @@ def _unit_bfs(o, wc, bd, bp, bk, src, maxd, enter_enemy):
 def _first_step(bp, sl, src, x):
     """Direction of the first step on the tree path from ``src`` to ``x``."""
     c = x
-    for _ in range(64):
+    for _ in range(NC):
         p = bp[sl, c]
         if p == src:
             return _dir_to(src, c)
@@ -891,7 +886,7 @@ def _t_platform_target(o, wc, k, turn, last):
     _piece_bfs(o, wc, k, src, True, False)
     dist = wc[C_PDIST]
     moves = int(o["piece_moves"][k])
-    if o["piece_flags"][k] & 1:  # PF_DONE
+    if o["piece_flags"][k] & PF_DONE:
         moves = 0
     pmove = int(o["rules"]["platform_move"])
     eng = _piece_count(o, wc, k, C_MYENG) > 0

@@ -16,7 +16,11 @@ with fog, hides what ``side`` may not see:
 Without fog (full observability, an option for debugging and for
 perfect-information agents) ``out`` is an exact copy.  The result has the
 layout of a game state (same dtype) so agents read it with the same field
-names; it is an *information state*, not a playable state.
+names; it is an *information state*, not a playable state.  Beware: a hidden
+counter has ``unit_type`` -1, and ``UNIT_SIDE[-1]`` wraps around to the
+Technocrat, so core helpers that look a unit's side up by type (e.g. through
+``units.unit_side``) must not be run on an information state; use
+``cell_units`` (exact per side) or the observer's own side instead.
 """
 import numpy as np
 
