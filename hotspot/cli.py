@@ -169,12 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--out", default=None)
     scen.set_defaults(func=cmd_scenario)
     arena = sub.add_parser("arena", help="play agents against each other (both sides) and rate them",
-                           description="Round robin of agents (default: all available, each also against "
+                           description="Round robin of agents (default: the compiled agents random and scripted, each also against "
                                        "itself) or chosen pairings, each pairing played as both sides. Writes "
                                        "games.jsonl (every game, with its seed and actions), summary.json, "
                                        "summary.csv and ratings.csv to --out; a rerun resumes.")
-    arena.add_argument("--agents", default=None, help="comma-separated agents for the round robin "
-                                                      "(default: all available; see --list-agents)")
+    arena.add_argument("--agents", default=None, help="comma-separated agents for the round robin, or 'all' "
+                                                      "(default: random,scripted; see --list-agents)")
     arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin")
     arena.add_argument("--scenario", default="standard",
                        help="standard, random (a random setup per game), random:SEED or a JSON path")

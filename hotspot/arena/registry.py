@@ -81,6 +81,14 @@ def is_available(name: str) -> bool:
     return True
 
 
+DEFAULT_AGENTS = ("random", "scripted")  # compiled: the default round robin finishes in seconds
+
+
+def default_agents() -> list[str]:
+    """The agents of the default round robin: the fast compiled ones that are available."""
+    return [name for name in DEFAULT_AGENTS if is_available(name)]
+
+
 def available_agents() -> list[str]:
     """The names of the registered agents that can be made now, in registration order."""
     return [name for name in _REGISTRY if is_available(name)]

@@ -10,7 +10,7 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
-from .registry import available_agents, is_available, registered_agents
+from .registry import available_agents, default_agents, is_available, registered_agents
 from .runner import GAMES_FILE, run_games
 from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
 
@@ -249,7 +249,7 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     """Run an arena and write games.jsonl, summary.json, summary.csv and
     ratings.csv into ``out``; returns the summary (with ``"text"``, the report)."""
     if pairings is None:
-        agents = list(agents) if agents else available_agents()
+        agents = (available_agents() if agents == ["all"] else list(agents)) if agents else default_agents()
         check_agents(agents)
         pairings = round_robin(agents, self_play=self_play)
     else:
