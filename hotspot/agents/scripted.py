@@ -74,7 +74,8 @@ from hotspot.core.crustal_movement import NUM_MANEUVERS
 from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
                                   ON_MAP, axial, cell_of, col_row)
 from hotspot.core.observation import observe
-from hotspot.core.rollout import _splitmix
+from hotspot.core.crustal_movement import _rotated
+from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PHASE_CONTROL,
                                      PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
                                      PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
@@ -637,14 +638,6 @@ def _piece_first_dir(wc, src, x):
         if p < 0:
             return -1
         c = p
-    return -1
-
-
-@jit
-def _rotated(pivot, cell, turn):
-    for d in range(6):
-        if NEIGHBOUR[pivot, d] == cell:
-            return NEIGHBOUR[pivot, (d + turn) % 6]
     return -1
 
 
@@ -1582,24 +1575,6 @@ def _combat_choice(mask):
 
 
 @jit
-def _random_legal(mask, rng, slot):
-    n = 0
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            n += 1
-    if n == 0:
-        return -1
-    rng[slot], z = _splitmix(rng[slot])
-    pick = int(z % np.uint64(n))
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
-
-
-@jit
 def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     """The scripted action of ``side`` on its information state ``o`` with the
     legal actions ``mask``.  Reads nothing but ``o`` and ``mask``; ``rng[slot]``
@@ -1636,7 +1611,7 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
         return A_END_PHASE
     if mask[A_END_PIECE]:
         return A_END_PIECE
-    return _random_legal(mask, rng, slot)
+    return random_choice(mask, rng, slot)
 
 
 @jit

@@ -26,6 +26,12 @@ def _splitmix(x):
 def random_action(s, mask, rng, slot):
     """A uniformly random legal action for state s; ``rng[slot]`` is the player's generator."""
     legal_action_mask(s, mask)
+    return random_choice(mask, rng, slot)
+
+
+@jit
+def random_choice(mask, rng, slot):
+    """A uniformly random action among those set in ``mask`` (-1 if none)."""
     n = 0
     for a in range(NUM_ACTIONS):
         if mask[a]:
