@@ -19,6 +19,14 @@ the nearest own engineer squad to the Central Crustal (/10) plus the own
 engineer squads left (/4): random Technocrats almost never win against the
 random Ziegler, so the sparse reward alone gives little to learn from.
 Potential-based shaping leaves the optimal policy unchanged.
+
+Warm start (``--bc-samples N``, default 60,000): before PPO the network is
+fitted by behaviour cloning to N decisions of the scripted player of the same
+side (its move on the learner's information state, D20, in games against the
+same opponents; cross-entropy over the legal actions, ``--bc-epochs``).  PPO
+from a random network never learned to end its phases (the Technocrat
+shuffled select/deselect for thousands of actions); from the cloned scripted
+player it starts from play that finishes games.  ``--bc-samples 0``: PPO only.
 """
 from __future__ import annotations
 
@@ -33,7 +41,9 @@ import numpy as np
 
 from hotspot.agents.learned import WEIGHTS_DIR, features, weights_path
 from hotspot.agents.policies import POLICY_NAMES
+from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.rules_data import T_ENGINEER
+from hotspot.core.state import STATE_DTYPE
 from hotspot.env.hotspot_env import HotspotEnv, side_index
 
 
@@ -101,6 +111,66 @@ class FlatHotspot(gym.Env):
         return self.env.action_masks()
 
 
+def collect_demonstrations(side, opponents, scenario, samples, seed, model=None):
+    """``samples`` decisions of the scripted player of ``side``: the features of
+    its observation, the legal mask and the scripted action, taken on the
+    learner's information state (``observe(s, side, fog=True)``, D20) in games
+    against ``opponents`` (one drawn per episode).  With ``model`` the games
+    follow the model's own (greedy) moves and only the labels are the scripted
+    player's (DAgger: the states the learner will actually meet)."""
+    from hotspot.agents.scripted import make_work, scripted_decide
+    from hotspot.core.observation import observe
+    env = FlatHotspot(side, opponents, scenario, 0.0, 0.99, seed)
+    me = side_index(side)
+    work = make_work()
+    rng = np.array([seed + 1], dtype=np.uint64)
+    info = np.zeros(1, dtype=STATE_DTYPE)
+    obs, _ = env.reset(seed=seed)
+    x = np.empty((samples, obs.shape[0]), dtype=np.float16)
+    masks = np.empty((samples, NUM_ACTIONS), dtype=np.bool_)
+    actions = np.empty(samples, dtype=np.int64)
+    for i in range(samples):
+        mask = np.array(env.action_masks(), dtype=np.bool_)
+        observe(env.env.states[0], me, True, info[0])
+        a = int(scripted_decide(info[0], mask.copy(), me, rng, 0, *work))
+        x[i], masks[i], actions[i] = obs, mask, a
+        if model is not None:
+            a = int(model.predict(obs, action_masks=mask, deterministic=True)[0])
+        obs, _, terminated, truncated, _ = env.step(a)
+        if terminated or truncated:
+            obs, _ = env.reset()
+    return x, masks, actions
+
+
+def behaviour_clone(model, x, masks, actions, epochs, batch=256, seed=0):
+    """Fit ``model``'s policy to the demonstrations (cross-entropy of the
+    masked action distribution); returns the last epoch's mean loss and the
+    share of demonstrations whose action is the policy's argmax."""
+    import torch
+    policy = model.policy
+    rng = np.random.default_rng(seed)
+    n = len(actions)
+    loss_sum = 0.0
+    for _ in range(epochs):
+        loss_sum = 0.0
+        for _ in range(max(1, n // batch)):
+            idx = rng.integers(0, n, size=min(batch, n))
+            obs = torch.as_tensor(x[idx], dtype=torch.float32)
+            dist = policy.get_distribution(obs, action_masks=masks[idx])
+            loss = -dist.log_prob(torch.as_tensor(actions[idx])).mean()
+            policy.optimizer.zero_grad()
+            loss.backward()
+            policy.optimizer.step()
+            loss_sum += float(loss.detach()) * len(idx)
+    with torch.no_grad():
+        hits = 0
+        for j in range(0, n, 4096):
+            obs = torch.as_tensor(x[j:j + 4096], dtype=torch.float32)
+            dist = policy.get_distribution(obs, action_masks=masks[j:j + 4096])
+            hits += int((dist.distribution.probs.argmax(-1).numpy() == actions[j:j + 4096]).sum())
+    return loss_sum / n, hits / n
+
+
 def export_policy(model, path: Path, meta: dict) -> dict:
     """Write the policy MLP (hidden Linear layers + action head) as numpy arrays."""
     import torch
@@ -134,6 +204,13 @@ def main(argv=None):
     p.add_argument("--shaping", type=float, default=None)
     p.add_argument("--out-dir", default=str(WEIGHTS_DIR))
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--bc-samples", type=int, default=60_000,
+                   help="scripted-player decisions to clone before PPO (0: none)")
+    p.add_argument("--bc-epochs", type=int, default=8)
+    p.add_argument("--dagger-rounds", type=int, default=2,
+                   help="rounds of DAgger after cloning: each adds --bc-samples/2 decisions met by the "
+                        "learner itself, labelled by the scripted player, and refits")
+    p.add_argument("--learning-rate", type=float, default=3e-4)
     args = p.parse_args(argv)
 
     import torch
@@ -155,14 +232,31 @@ def main(argv=None):
 
         venv = DummyVecEnv([make(i) for i in range(args.n_envs)])
         model = MaskablePPO("MlpPolicy", venv, seed=seed, n_steps=args.n_steps, batch_size=256, n_epochs=4,
-                            learning_rate=3e-4, ent_coef=0.01, gamma=0.99,
+                            learning_rate=args.learning_rate, ent_coef=0.01, gamma=0.99,
                             policy_kwargs=dict(net_arch=dict(pi=hidden, vf=hidden), activation_fn=torch.nn.Tanh),
                             verbose=1, device="cpu")
         t0 = time.perf_counter()
-        model.learn(total_timesteps=args.timesteps)
+        bc = {}
+        if args.bc_samples > 0:
+            x, masks, actions = collect_demonstrations(side, opponents, args.scenario, args.bc_samples, seed)
+            loss, agree = behaviour_clone(model, x, masks, actions, args.bc_epochs, seed=seed)
+            for r in range(args.dagger_rounds):
+                print(json.dumps({"side": side, "dagger_round": r, "bc_loss": round(loss, 4),
+                                  "bc_agreement": round(agree, 4)}), flush=True)
+                more = collect_demonstrations(side, opponents, args.scenario, args.bc_samples // 2,
+                                              seed + 7919 * (r + 1), model=model)
+                x, masks, actions = (np.concatenate([a, b]) for a, b in zip((x, masks, actions), more))
+                loss, agree = behaviour_clone(model, x, masks, actions, args.bc_epochs, seed=seed + r + 1)
+            bc = {"bc_samples": int(len(actions)), "bc_epochs": args.bc_epochs, "dagger_rounds": args.dagger_rounds,
+                  "bc_loss": round(loss, 4), "bc_agreement": round(agree, 4),
+                  "bc_wall_s": round(time.perf_counter() - t0, 1)}
+            print(json.dumps({"side": side, **bc}), flush=True)
+            del x, masks, actions
+        if args.timesteps > 0:
+            model.learn(total_timesteps=args.timesteps)
         wall = time.perf_counter() - t0
         meta = {"side": side, "timesteps": int(model.num_timesteps), "seed": seed, "opponents": opponents,
-                "scenario": args.scenario, "hidden": hidden, "shaping": shaping, "train_wall_s": round(wall, 1),
+                "scenario": args.scenario, "hidden": hidden, "shaping": shaping, **bc, "train_wall_s": round(wall, 1),
                 "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:])}
         path = Path(args.out_dir) / weights_path(side).name
         shapes = export_policy(model, path, meta)

@@ -21,7 +21,7 @@ POLICY_NAMES = ("random", "scripted")
 from .scripted import scripted_action  # noqa: E402  (after the ids: scripted reads none of them)
 
 
-@jit
+@jit(inline=True)
 def policy_action(policy, s, mask, rng, slot):
     """The action of compiled policy ``policy`` in state ``s`` (the player to move's)."""
     if policy == POLICY_SCRIPTED:

@@ -1614,7 +1614,7 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     return random_choice(mask, rng, slot)
 
 
-@jit
+@jit(inline=True)
 def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
     """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array)."""
     legal_action_mask(s, mask)
@@ -1625,7 +1625,7 @@ def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
     return scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
 
 
-@jit
+@jit(inline=True)
 def scripted_action(s, mask, rng, slot):
     """The scripted action for the player to move in ``s`` (fills ``mask``).
 

@@ -200,7 +200,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
         if tasks:  # compile once here, not in every worker
             fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
             t_warm = time.perf_counter()
-            warm_up(compiled=any(fast), python=not all(fast))
+            warm_up(compiled=any(fast), python=not all(fast), workers=workers if backend == "local" else 1)
             warm_s = time.perf_counter() - t_warm
         if not tasks:
             pass

@@ -16,7 +16,10 @@ import hashlib
 import os
 from pathlib import Path
 
-from numba import njit
+from types import MethodType
+
+from numba import njit, types
+from numba.core import typing
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _STAMP = Path(__file__).resolve().parent / "__pycache__" / "hotspot-sources.sha256"
@@ -55,4 +58,49 @@ def _refresh_cache() -> None:
 
 _refresh_cache()
 
-jit = njit(cache=True, nogil=True)
+
+
+def _general(t):
+    """The type a compiled function is specialized for when called with ``t``
+    from compiled code: literals lose their value and integers are widened to
+    int64, so that one machine-code version serves every call site."""
+    t = types.unliteral(t)
+    if isinstance(t, types.Integer) and t.bitwidth < 64:
+        return types.int64
+    return t
+
+
+def _get_call_template(self, args, kws):
+    # numba's own Dispatcher.get_call_template, except that the version it
+    # compiles is for the general argument types (see _general): numba would
+    # otherwise compile one version per combination of literal values and
+    # integer widths at the call sites (log_event had 52), which dominated the
+    # cold compile time.  The call itself is typed against those versions with
+    # numba's ordinary conversions (int8 -> int64, literal -> int64).
+    pysig, args = self._compiler.fold_argument_types(args, kws)
+    if self._can_compile:
+        self.compile(tuple(_general(a) for a in args))
+    name = f"CallTemplate({self.py_func.__name__})"
+    template = typing.make_concrete_template(name, key=self.py_func.__name__,
+                                             signatures=self.nopython_signatures)
+    return template, pysig, args, {}
+
+
+def jit(fn=None, *, inline: bool = False):
+    """``numba.njit(cache=True, nogil=True)``, specialized once per general
+    argument types (see ``_get_call_template``).
+
+    ``@jit(inline=True)`` marks a thin wrapper that numba inlines into its
+    compiled callers (``inline="always"``): numba re-optimizes and re-emits the
+    whole call tree below every separately compiled function, so a chain of
+    thin wrappers over a large tree (policy -> scripted player -> heuristics)
+    multiplies the cold compile time.  Called from Python it is an ordinary
+    compiled function."""
+    def decorate(f):
+        options = {"cache": True, "nogil": True}
+        if inline:
+            options["inline"] = "always"
+        dispatcher = njit(**options)(f)
+        dispatcher.get_call_template = MethodType(_get_call_template, dispatcher)
+        return dispatcher
+    return decorate if fn is None else decorate(fn)
