@@ -10,8 +10,8 @@ from hotspot.core.game import Game
 from hotspot.core.rules_data import NO_UNIT, PLATFORM, TECHNOCRAT, UNIT_SIDE, ZIEGLER
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
-AGENTS = [name for name in ("random", "scripted", "mcts", "learned") if name in available_agents()]
-DECISIONS = {"mcts": 60}  # the search agent is slow; the others play more decisions
+AGENTS = available_agents()  # every registered agent that can be made here
+DECISIONS = {"mcts": 60, "mcts-lite": 60}  # the search agents are slow; the others play more decisions
 
 
 def _play(name, side, seed, decisions):

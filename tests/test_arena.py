@@ -333,3 +333,15 @@ def test_ray_backend_local_instance(tmp_path):
     b = {k: _strip(v) for k, v in read_rows(tmp_path / "ray" / "games.jsonl").items()}
     assert a == b
     assert np.all([r["path"] == "compiled" for r in b.values()])
+
+
+def test_cold_warm_up_compiles_the_scripted_player_in_a_helper_process(monkeypatch):
+    """With two workers and numba's cache taken as cold, warm_up compiles the
+    scripted heuristics in a helper process and the rules here; the compiled
+    game then plays (the helper's part comes from the cache or is compiled here)."""
+    from hotspot.arena import match
+    assert isinstance(match._cached(match.play_match), bool)
+    monkeypatch.setattr(match, "_cached", lambda dispatcher: False)
+    match.warm_up(compiled=True, workers=2)
+    row = match.play_game(GameSpec("scripted:random", "scripted", "random", 0, 5))
+    assert row["winner"] in ("technocrat", "ziegler")

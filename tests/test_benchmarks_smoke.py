@@ -159,3 +159,22 @@ def test_run_all_report(tiny):
     text = md.read_text()
     assert "| target (issue 4) |" in text and "tiny smoke run" in text
     assert "### Targets" in proc.stdout
+
+
+def test_bench_strength(tmp_path):
+    """The strength script (issue 5) plays every claim's pairings as both sides
+    (one game each when tiny), rates each side with a Wilson interval and a
+    verdict, and keeps every game in its arena folder."""
+    out = tmp_path / "strength.json"
+    run([BENCH / "bench_strength.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs", "--workers", "1"])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "bench_strength", {"scripted", "learned", "search"},
+              {"agent", "opponent", "side", "games", "win_rate", "ci_low", "ci_high", "verdict"})
+    claims = doc["claims"]
+    assert {r["side"] for r in claims["search"]["rows"]} == {"technocrat", "ziegler"}
+    assert claims["search"]["baseline"] and claims["search"]["scenario"] == "random"
+    for claim in claims.values():
+        for r in claim["rows"] + claim["baseline"]:
+            assert r["games"] == 1 and 0.0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1.0
+            assert r["verdict"] in ("holds", "does not hold", "undecided")
+    assert (tmp_path / "runs" / "search" / "games.jsonl").exists()

@@ -1,5 +1,7 @@
-"""The learned agent: a small MLP policy trained with MaskablePPO (sb3-contrib)
-against the compiled opponents, run here with numpy only (no torch).
+"""The learned agent: a small MLP policy per side (sb3-contrib MaskablePPO's
+masked actor-critic), trained by behaviour cloning of the scripted player with
+DAgger in games against the compiled opponents (PPO fine-tuning optional),
+run here with numpy only (no torch).
 
 Training (``benchmarks/train_learned.py``, extra ``pip install ".[train]"``)
 exports one network per side to ``hotspot/agents/weights/learned_<side>.npz``:
@@ -10,10 +12,16 @@ Each decision the agent encodes its information state exactly as the
 Gymnasium environment encodes its observation (``encode_info_state`` on the
 ``observe`` record, D20), turns it into the flat feature vector of
 :func:`features` (the same function the training wrapper uses), runs the MLP,
-masks the illegal actions and samples from the masked softmax with its own
-seeded generator (``deterministic=True``: the argmax instead; the shipped
-networks are weak, and their argmax can repeat select/deselect actions for
-tens of thousands of actions, so sampling is the default).
+masks the illegal actions and plays the most likely action
+(``deterministic=False``: samples from the masked softmax with its own seeded
+generator instead).
+
+Loop avoidance: back in a position it has already met this game (the same
+observation, the action counter aside: a piece selected and deselected), the
+agent does not repeat an action it took there unless nothing else is legal.
+A greedy network can otherwise select and deselect the same counter for ever;
+this bounds such a shuffle to the legal actions of the position.  The memory
+is cleared by ``reset``.
 """
 from __future__ import annotations
 
@@ -77,13 +85,20 @@ def masked_logits(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(np.asarray(mask, dtype=bool), logits, -np.inf)
 
 
+def _position_key(obs: dict) -> bytes:
+    """The observation as bytes, without the action counter (globals[7])."""
+    g = obs["globals"].copy()
+    g[7] = 0
+    return b"".join((obs["board"].tobytes(), obs["units"].tobytes(), obs["pieces"].tobytes(), g.tobytes()))
+
+
 class LearnedAgent(Agent):
-    """A MaskablePPO policy per side, evaluated in numpy."""
+    """The trained policy of each side, evaluated in numpy (greedy by default)."""
 
     name = "learned"
     policy_id = None
 
-    def __init__(self, seed: int | None = None, deterministic: bool = False, weights_dir=None):
+    def __init__(self, seed: int | None = None, deterministic: bool = True, weights_dir=None):
         self.deterministic = bool(deterministic)
         self.weights_dir = Path(weights_dir) if weights_dir is not None else WEIGHTS_DIR
         self._nets: dict[int, NumpyPolicy] = {}
@@ -92,6 +107,7 @@ class LearnedAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
+        self._tried: dict[bytes, set[int]] = {}
 
     def net(self, side: int) -> NumpyPolicy:
         side = int(side)
@@ -117,12 +133,20 @@ class LearnedAgent(Agent):
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError("no legal action to choose from")
-        logits = self.action_logits(info_state, side)[legal].astype(np.float64)
+        obs = self.observation(info_state, side)
+        tried = self._tried.setdefault(_position_key(obs), set())
+        fresh = legal[~np.isin(legal, list(tried))] if tried else legal
+        if fresh.size:
+            legal = fresh
+        logits = self.net(side).logits(features(obs))[legal].astype(np.float64)
         if self.deterministic:
-            return int(legal[int(np.argmax(logits))])
-        p = np.exp(logits - logits.max())
-        p /= p.sum()
-        return int(legal[int(self._rng.choice(legal.size, p=p))])
+            a = int(legal[int(np.argmax(logits))])
+        else:
+            p = np.exp(logits - logits.max())
+            p /= p.sum()
+            a = int(legal[int(self._rng.choice(legal.size, p=p))])
+        tried.add(a)
+        return a
 
     def __repr__(self) -> str:
         return f"LearnedAgent(deterministic={self.deterministic})"

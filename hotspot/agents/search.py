@@ -453,3 +453,10 @@ class MCTSAgent(Agent):
     def __repr__(self) -> str:
         return (f"MCTSAgent(simulations={self.simulations}, horizon={self.horizon}, "
                 f"rollout={self.rollout!r}, max_candidates={self.max_candidates})")
+
+
+def lite_agent(seed: int | None = None) -> MCTSAgent:
+    """``mcts-lite`` in the arena: the search at a budget that plays a game in
+    about a second (2 determinizations of at most 4 candidates a decision);
+    the budget of the strength table (benchmarks/bench_strength.py)."""
+    return MCTSAgent(simulations=2, max_candidates=4, seed=seed)

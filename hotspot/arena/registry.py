@@ -128,4 +128,7 @@ def policy_id_of(name: str) -> int | None:
 register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)")
 register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)")
 register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)")
-register_agent("learned", "hotspot.agents.learned:LearnedAgent", "MaskablePPO policy per side, numpy inference")
+register_agent("mcts-lite", "hotspot.agents.search:lite_agent",
+               "the same search at a smaller budget (2 determinizations x 4 candidates a decision)")
+register_agent("learned", "hotspot.agents.learned:LearnedAgent",
+               "MLP policy per side (scripted-player cloning + DAgger), numpy inference")

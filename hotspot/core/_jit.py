@@ -86,7 +86,7 @@ def _get_call_template(self, args, kws):
     return template, pysig, args, {}
 
 
-def jit(fn=None, *, inline: bool = False):
+def jit(fn=None, *, inline: bool = False, cache: bool = True):
     """``numba.njit(cache=True, nogil=True)``, specialized once per general
     argument types (see ``_get_call_template``).
 
@@ -97,7 +97,7 @@ def jit(fn=None, *, inline: bool = False):
     multiplies the cold compile time.  Called from Python it is an ordinary
     compiled function."""
     def decorate(f):
-        options = {"cache": True, "nogil": True}
+        options = {"cache": cache, "nogil": True}
         if inline:
             options["inline"] = "always"
         dispatcher = njit(**options)(f)

@@ -1,0 +1,105 @@
+"""Agent strength (issue 5): the head-to-head results behind the README's
+strength table, each pairing played as both sides with independent seeds.
+
+    python benchmarks/bench_strength.py                  # 1,000 games per side, every claim
+    python benchmarks/bench_strength.py --only learned   # one claim
+    python benchmarks/bench_strength.py --tiny           # smoke sizes (the numbers mean nothing)
+
+The claims of issue 5 and where each is measured:
+
+* ``scripted``: scripted beats random on both sides (standard scenario).
+* ``learned``: learned beats random on both sides (standard scenario).
+* ``search``: search beats scripted.  Measured on random setups
+  (``--scenario random``, a D12 setup per game): on the standard setup
+  scripted players always end in a Ziegler win (README), which would hide any
+  difference.  ``scripted:scripted`` on the same setups is the baseline: the
+  search beats scripted when its score against scripted is above 0.5, i.e.
+  it wins more as either side than scripted does in its seat.
+
+"Beats on a side" means wins more than half of the games on that side,
+judged on the 95% Wilson interval (``lower > 0.5``: holds; ``upper < 0.5``:
+does not hold; otherwise undecided).  Every game is in ``<out>/<claim>/games.jsonl``
+with its seed (``hotspot replay ... --game N``); a rerun resumes.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import _common as C
+
+from hotspot.arena.tournament import run_arena
+
+#: claim -> (pairings (A, B): A is the agent under test, scenario, what is claimed)
+CLAIMS = {
+    "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides"),
+    "learned": ([("learned", "random")], "standard", "learned beats random on both sides"),
+    "search": ([("mcts-lite", "scripted"), ("scripted", "scripted")], "random", "search beats scripted"),
+}
+
+
+def verdict(lo: float, hi: float) -> str:
+    if lo > 0.5:
+        return "holds"
+    if hi < 0.5:
+        return "does not hold"
+    return "undecided"
+
+
+def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
+    """The agent's win rate as each side against the opponent, with intervals."""
+    rows = []
+    for s in summary["sides"]:
+        if {s["technocrat"], s["ziegler"]} != {agent, opponent} or agent == opponent and s["technocrat"] != agent:
+            continue
+        side = "technocrat" if s["technocrat"] == agent else "ziegler"
+        if side == "technocrat":
+            rate, lo, hi = s["technocrat_win_rate"], s["ci_low"], s["ci_high"]
+        else:
+            rate, lo, hi = 1.0 - s["technocrat_win_rate"], 1.0 - s["ci_high"], 1.0 - s["ci_low"]
+        rows.append({"agent": agent, "opponent": opponent, "side": side, "games": s["games"],
+                     "win_rate": rate, "ci_low": lo, "ci_high": hi, "verdict": verdict(lo, hi),
+                     "truncated_rate": s.get("truncated_rate"), "mean_actions": s.get("mean_actions")})
+    return rows
+
+
+def main(argv=None) -> int:
+    p = C.make_parser("bench_strength", __doc__)
+    p.add_argument("--games", type=int, default=1000, help="games per pairing and side (default: %(default)s)")
+    p.add_argument("--only", nargs="+", choices=sorted(CLAIMS), default=None)
+    p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")
+    p.add_argument("--runs-dir", type=Path, default=Path("strength-runs"),
+                   help="arena output folders, one per claim (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args(argv)
+    games = 1 if args.tiny else args.games
+    claims = args.only or list(CLAIMS)
+    results = {}
+    for name in claims:
+        pairings, scenario, text = CLAIMS[name]
+        t0 = time.perf_counter()
+        summary = run_arena(pairings=pairings, games=games, scenario=scenario, seed=args.seed,
+                            out=args.runs_dir / name, workers=args.workers, progress=not args.tiny,
+                            self_play=True)
+        agent, opponent = pairings[0]
+        rows = claim_rows(summary, agent, opponent)
+        baseline = []
+        for a, b in pairings[1:]:
+            baseline += claim_rows(summary, a, b)
+        results[name] = {"claim": text, "scenario": scenario, "games_per_side": games, "rows": rows,
+                         "baseline": baseline, "wall_s": round(time.perf_counter() - t0, 1),
+                         "holds": all(r["verdict"] == "holds" for r in rows)}
+        for r in rows + baseline:
+            print(f"{name:9s} {r['agent']:>10s} as {r['side']:10s} vs {r['opponent']:9s} {r['games']:5d} games  "
+                  f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
+    C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed},
+                   [r for v in results.values() for r in v["rows"] + v["baseline"]],
+                   {name: {"holds": v["holds"], "claim": v["claim"]} for name, v in results.items()},
+                   extra={"claims": results})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
