@@ -16,9 +16,12 @@ The claims of issue 5 and where each is measured:
   search beats scripted when its score against scripted is above 0.5, i.e.
   it wins more as either side than scripted does in its seat.
 
-"Beats on a side" means wins more than half of the games on that side,
-judged on the 95% Wilson interval (``lower > 0.5``: holds; ``upper < 0.5``:
-does not hold; otherwise undecided).  Every game is in ``<out>/<claim>/games.jsonl``
+"Beats on both sides" (scripted, learned) means wins more than half of the
+games on each side; "beats" (search) means scores more than half of the
+games of the pairing, both sides together (the setups favour one side, so a
+side's rate alone says little: the scripted:scripted baseline on the same
+seeds shows each seat's rate).  Each is judged on the 95% Wilson interval
+(``lower > 0.5``: holds; ``upper < 0.5``: does not hold; else undecided).  Every game is in ``<out>/<claim>/games.jsonl``
 with its seed (``hotspot replay ... --game N``); a rerun resumes.
 """
 from __future__ import annotations
@@ -30,13 +33,15 @@ from pathlib import Path
 
 import _common as C
 
+from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
 
 #: claim -> (pairings (A, B): A is the agent under test, scenario, what is claimed)
+#: rule: "each side" (every side's win rate) or "score" (both sides together)
 CLAIMS = {
-    "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides"),
-    "learned": ([("learned", "random")], "standard", "learned beats random on both sides"),
-    "search": ([("mcts-lite", "scripted"), ("scripted", "scripted")], "random", "search beats scripted"),
+    "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides", "each side"),
+    "learned": ([("learned", "random")], "standard", "learned beats random on both sides", "each side"),
+    "search": ([("mcts-lite", "scripted"), ("scripted", "scripted")], "random", "search beats scripted", "score"),
 }
 
 
@@ -78,7 +83,7 @@ def main(argv=None) -> int:
     claims = args.only or list(CLAIMS)
     results = {}
     for name in claims:
-        pairings, scenario, text = CLAIMS[name]
+        pairings, scenario, text, rule = CLAIMS[name]
         t0 = time.perf_counter()
         summary = run_arena(pairings=pairings, games=games, scenario=scenario, seed=args.seed,
                             out=args.runs_dir / name, workers=args.workers, progress=not args.tiny,
@@ -88,15 +93,32 @@ def main(argv=None) -> int:
         baseline = []
         for a, b in pairings[1:]:
             baseline += claim_rows(summary, a, b)
-        results[name] = {"claim": text, "scenario": scenario, "games_per_side": games, "rows": rows,
-                         "baseline": baseline, "wall_s": round(time.perf_counter() - t0, 1),
-                         "holds": all(r["verdict"] == "holds" for r in rows)}
+        n = sum(r["games"] for r in rows)
+        k = round(sum(r["win_rate"] * r["games"] for r in rows))
+        lo, hi = wilson_interval(k, n)
+        score = {"games": n, "wins": k, "score": k / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
+                 "verdict": verdict(lo, hi)}
+        if rule == "score":  # a side's rate alone decides nothing here (see the baseline)
+            for r in rows + baseline:
+                r["verdict"] = "see score"
+        if rule == "each side":
+            verdicts = {r["verdict"] for r in rows}
+            overall = ("holds" if verdicts == {"holds"} else
+                       "does not hold" if "does not hold" in verdicts else "undecided")
+        else:
+            overall = score["verdict"]
+        results[name] = {"claim": text, "rule": rule, "scenario": scenario, "games_per_side": games, "rows": rows,
+                         "baseline": baseline, "score": score, "verdict": overall,
+                         "wall_s": round(time.perf_counter() - t0, 1), "holds": overall == "holds"}
         for r in rows + baseline:
             print(f"{name:9s} {r['agent']:>10s} as {r['side']:10s} vs {r['opponent']:9s} {r['games']:5d} games  "
                   f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
+        print(f"{name:9s} score {score['score']:.3f} [{lo:.3f}, {hi:.3f}] over {n} games; "
+              f"{text} ({rule}): {overall}", flush=True)
     C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed},
                    [r for v in results.values() for r in v["rows"] + v["baseline"]],
-                   {name: {"holds": v["holds"], "claim": v["claim"]} for name, v in results.items()},
+                   {name: {"holds": v["holds"], "verdict": v["verdict"], "claim": v["claim"]}
+                    for name, v in results.items()},
                    extra={"claims": results})
     return 0
 

@@ -173,8 +173,11 @@ def test_bench_strength(tmp_path):
     claims = doc["claims"]
     assert {r["side"] for r in claims["search"]["rows"]} == {"technocrat", "ziegler"}
     assert claims["search"]["baseline"] and claims["search"]["scenario"] == "random"
+    assert claims["search"]["rule"] == "score" and claims["search"]["score"]["games"] == 2
+    assert all(c["verdict"] in ("holds", "does not hold", "undecided") for c in claims.values())
     for claim in claims.values():
         for r in claim["rows"] + claim["baseline"]:
             assert r["games"] == 1 and 0.0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1.0
-            assert r["verdict"] in ("holds", "does not hold", "undecided")
+            assert r["verdict"] in (("see score",) if claim["rule"] == "score" else
+                                    ("holds", "does not hold", "undecided"))
     assert (tmp_path / "runs" / "search" / "games.jsonl").exists()
