@@ -57,7 +57,7 @@ def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
     """The agent's win rate as each side against the opponent, with intervals."""
     rows = []
     for s in summary["sides"]:
-        if {s["technocrat"], s["ziegler"]} != {agent, opponent} or agent == opponent and s["technocrat"] != agent:
+        if {s["technocrat"], s["ziegler"]} != {agent, opponent} or (agent == opponent and s["technocrat"] != agent):
             continue
         side = "technocrat" if s["technocrat"] == agent else "ziegler"
         if side == "technocrat":

@@ -195,3 +195,32 @@ def strip(g, col=3, first_row=1, n_longs=3, controller=None):
         pieces.append(g.piece(LONG, [(col, r), (col, r + 1), (col, r + 2)],
                               controller=ZIEGLER if controller is None else controller))
     return pieces
+
+
+def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standard"):
+    """Mid-game true states (each a (1,) array, both sides to move) from games
+    between compiled policies: game ``g`` is played by ``pairings[g % len]``
+    (Ziegler policy, Technocrat policy) on ``scenario`` (even g) or
+    ``random:g`` (odd g); every ``every``-th state is kept."""
+    import numpy as np
+
+    import hotspot.core as hc
+    from hotspot.agents.policies import policy_action
+    from hotspot.core.actions import NUM_ACTIONS, apply_action
+    from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, TECHNOCRAT
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev, ev_n = hc.no_events()
+    out = []
+    for g in range(n_games):
+        states = hc.init(scenario if g % 2 == 0 else f"random:{g}", seeds=g)
+        s = states[0]
+        pz, pt = pairings[g % len(pairings)]
+        rng = np.array([g + 100, g + 200], dtype=np.uint64)
+        i = 0
+        while s["phase"] != PHASE_OVER:
+            side = PHASE_PLAYER[s["phase"]]
+            if i % every == g % every:
+                out.append(states.copy())
+            apply_action(s, policy_action(pt if side == TECHNOCRAT else pz, s, mask, rng, side), ev, ev_n)
+            i += 1
+    return out

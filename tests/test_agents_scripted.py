@@ -14,6 +14,7 @@ import pytest
 from numba import njit
 
 import hotspot.core as hc
+from helpers import policy_snapshots
 from hotspot.agents import Agent, ScriptedAgent
 from hotspot.agents.policies import (POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED, play_games,
                                      play_policy_until, policy_action)
@@ -204,23 +205,7 @@ _ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
 def _snapshots(n_games: int, every: int):
     """Mid-game states (both sides to move), from scripted and random play;
     each a (1,) array."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    ev, ev_n = hc.no_events()
-    out = []
-    pairings = ((S, S), (S, R), (R, S))
-    for g in range(n_games):
-        states = hc.init("standard" if g % 2 == 0 else f"random:{g}", seeds=g)
-        s = states[0]
-        pz, pt = pairings[g % 3]
-        rng = np.array([g + 100, g + 200], dtype=np.uint64)
-        i = 0
-        while s["phase"] != PHASE_OVER:
-            side = PHASE_PLAYER[s["phase"]]
-            if i % every == g % every:
-                out.append(states.copy())
-            apply_action(s, policy_action(pt if side == TECHNOCRAT else pz, s, mask, rng, side), ev, ev_n)
-            i += 1
-    return out
+    return policy_snapshots(n_games, every, ((S, S), (S, R), (R, S)))
 
 
 def _perturb_hidden(s, side: int, g: np.random.Generator):

@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 
 import hotspot.core as hc
+from helpers import policy_snapshots
 from hotspot.agents import Agent, MCTSAgent
-from hotspot.agents.policies import POLICY_SCRIPTED, policy_action
+from hotspot.agents.policies import POLICY_SCRIPTED
 from hotspot.agents.search import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
 from hotspot.arena.match import GameSpec, play_game
 from hotspot.arena.registry import available_agents, make_agent, policy_id_of
-from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
+from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.observation import observe
@@ -34,21 +35,7 @@ SMALL = dict(simulations=2, max_candidates=3, horizon=0)
 
 def _snapshots(n_games: int, every: int, scenario="standard"):
     """Mid-game true states (each a (1,) array) from scripted self-play."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    ev, ev_n = hc.no_events()
-    out = []
-    for g in range(n_games):
-        states = hc.init(scenario if g % 2 == 0 else f"random:{g}", seeds=g)
-        s = states[0]
-        rng = np.array([g + 100, g + 200], dtype=np.uint64)
-        i = 0
-        while s["phase"] != PHASE_OVER:
-            side = PHASE_PLAYER[s["phase"]]
-            if i % every == g % every:
-                out.append(states.copy())
-            apply_action(s, policy_action(POLICY_SCRIPTED, s, mask, rng, side), ev, ev_n)
-            i += 1
-    return out
+    return policy_snapshots(n_games, every, ((POLICY_SCRIPTED, POLICY_SCRIPTED),), scenario)
 
 
 _ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),

@@ -40,7 +40,7 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 # result, truncated, actions so far (/1000), phase one-hot
 _GLOBAL_SCALE = np.ones(len(GLOBAL_FEATURES), dtype=np.float32)
 _GLOBAL_SCALE[:3] = 1.0 / 16.0
-_GLOBAL_SCALE[7] = 1.0 / 1000.0
+_GLOBAL_SCALE[GLOBAL_FEATURES.index("actions")] = 1.0 / 1000.0
 _TABLE_SCALE = np.float32(1.0 / 8.0)
 OBS_KEYS = ("board", "units", "pieces", "globals")
 
@@ -85,10 +85,13 @@ def masked_logits(logits: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return np.where(np.asarray(mask, dtype=bool), logits, -np.inf)
 
 
+_ACTIONS_FEATURE = GLOBAL_FEATURES.index("actions")
+
+
 def _position_key(obs: dict) -> bytes:
-    """The observation as bytes, without the action counter (globals[7])."""
+    """The observation as bytes, without the action counter."""
     g = obs["globals"].copy()
-    g[7] = 0
+    g[_ACTIONS_FEATURE] = 0
     return b"".join((obs["board"].tobytes(), obs["units"].tobytes(), obs["pieces"].tobytes(), g.tobytes()))
 
 
