@@ -20,12 +20,15 @@ from .rules_data import (PHASE_OVER, RulesOptions, TECHNOCRAT, TECHNOCRAT_WIN, Z
 from .state import STATE_BYTES, STATE_DTYPE, from_bytes, to_bytes
 
 
-def init(scenario="standard", seeds=0, rules=None) -> np.ndarray:
+def init(scenario="standard", seeds=0, rules=None, max_turns=None) -> np.ndarray:
     """States ready to play: one per seed (``seeds`` an int or a sequence of ints).
 
     ``scenario`` is a built-in name, a path or a scenario dict; ``rules`` a
-    ``RulesOptions`` or a dict of overrides.
+    ``RulesOptions`` or a dict of overrides; ``max_turns`` None (no limit,
+    5.0) or the turn after which a game is truncated without a winner (D19).
     """
+    from .game import check_max_turns
+    limit = check_max_turns(max_turns)
     from .scenario import load_scenario, scenario_to_state
     data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
     if rules is not None:
@@ -34,6 +37,7 @@ def init(scenario="standard", seeds=0, rules=None) -> np.ndarray:
         data["rules"] = merged
     seeds = [seeds] if np.ndim(seeds) == 0 else list(seeds)
     first = scenario_to_state(data, int(seeds[0]))
+    first[0]["max_turns"] = limit
     states = np.repeat(first, len(seeds))
     from .dice import seed_state
     ev, ev_n = no_events()

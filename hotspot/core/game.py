@@ -45,6 +45,16 @@ class IllegalActionError(ValueError):
         self.code = code
 
 
+def check_max_turns(max_turns) -> int:
+    """A harness's turn limit (D19 revised) as stored in the state: 0 for None (no limit)."""
+    if max_turns is None:
+        return 0
+    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)) \
+            or not 1 <= max_turns <= 10000:
+        raise ValueError(f"max_turns must be None (no limit) or an integer in [1, 10000], got {max_turns!r}")
+    return int(max_turns)
+
+
 def _side_index(side) -> int:
     if isinstance(side, str):
         if side.lower() not in SIDE_NAMES:
@@ -64,9 +74,13 @@ class Game:
         seed: seed of the dice (non-negative integer).
         rules: a ``RulesOptions`` or a dict of option overrides, applied on top
             of the scenario's own rules.
+        max_turns: None (the rulebook game: no turn limit, 5.0, D19 revised)
+            or a positive turn after whose Crustal Control phase the game is
+            *truncated*: over, with no winner (``is_truncated()``, returns 0).
     """
 
-    def __init__(self, scenario="standard", seed: int = 0, rules=None, *, _state=None, _record=None):
+    def __init__(self, scenario="standard", seed: int = 0, rules=None, *, max_turns: int | None = None,
+                 _state=None, _record=None):
         if _state is not None:
             self.state = _state
             self.record = _record
@@ -78,10 +92,12 @@ class Game:
             merged = dict(data.get("rules") or {})
             merged.update(overrides)
             data["rules"] = merged
+        limit = check_max_turns(max_turns)
         self.state = scenario_to_state(data, seed)
+        self.state[0]["max_turns"] = limit
         ev, ev_n = no_events()
         start(self.state[0], ev, ev_n)
-        self.record = GameRecord(scenario=data, seed=int(seed))
+        self.record = GameRecord(scenario=data, seed=int(seed), max_turns=limit or None)
 
     # ------------------------------------------------------------ queries
     @property
@@ -96,7 +112,7 @@ class Game:
         return int(self.s["phase"]) == PHASE_OVER
 
     def is_truncated(self) -> bool:
-        """D19: the game ended at the turn limit."""
+        """D19 revised: the game was stopped by ``max_turns``, without a winner."""
         return bool(self.s["truncated"])
 
     @property
@@ -191,7 +207,7 @@ class Game:
     # ------------------------------------------------------------ copies
     def clone(self) -> "Game":
         rec = GameRecord(self.record.scenario, self.record.seed, list(self.record.actions), self.record.result,
-                         self.record.initial_state)
+                         self.record.initial_state, self.record.max_turns)
         return Game(_state=self.state.copy(), _record=rec)
 
     def to_bytes(self) -> bytes:

@@ -64,6 +64,16 @@ def observe(s, side, fog, out):
     out["board"][:] = s["board"]
     out["cell_units"][:, :] = s["cell_units"]
     out["rules"] = s["rules"]
+    out["max_turns"] = s["max_turns"]
+    out["pool"][:] = s["pool"]  # 3.2, 3.3: the force pools are public
+    out["setup_item"] = s["setup_item"]
+    out["setup_cell"] = s["setup_cell"]
+    out["loss_side"] = s["loss_side"]
+    out["loss_cell"] = s["loss_cell"]
+    out["loss_left"] = s["loss_left"]
+    out["loss_reason"] = s["loss_reason"]
+    out["loss_resume"] = s["loss_resume"]
+    out["revealed"][:] = s["revealed"]
     if not fog:
         return
     out["rng"] = 0

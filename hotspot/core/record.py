@@ -31,12 +31,15 @@ class GameRecord:
     actions: list[int] = field(default_factory=list)
     result: str = ""
     initial_state: str | None = None  # base64 state bytes, for games not started from a scenario
+    max_turns: int | None = None  # a harness's turn limit (D19 revised); None: the rulebook's none
 
     def to_dict(self) -> dict:
         data = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "scenario": self.scenario,
                 "seed": int(self.seed), "actions": [int(a) for a in self.actions], "result": self.result}
         if self.initial_state is not None:
             data["initial_state"] = self.initial_state
+        if self.max_turns is not None:
+            data["max_turns"] = int(self.max_turns)
         return data
 
     @classmethod
@@ -47,7 +50,7 @@ class GameRecord:
             raise RecordError(f"not a hotspot game record (format is {data.get('format')!r})")
         if data.get("version") != RECORD_VERSION:
             raise RecordError(f"record version {data.get('version')!r} is not supported (expected {RECORD_VERSION})")
-        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result", "initial_state"}
+        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result", "initial_state", "max_turns"}
         if unknown:
             raise RecordError(f"unknown keys in game record: {sorted(unknown)}")
         scenario = data.get("scenario")
@@ -74,7 +77,12 @@ class GameRecord:
         result = data.get("result", "")
         if not isinstance(result, str):
             raise RecordError("record field 'result' must be a string")
-        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial)
+        max_turns = data.get("max_turns")
+        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
+                                      or not 1 <= max_turns <= 10000):
+            raise RecordError(f"record field 'max_turns' must be an integer in [1, 10000], got {max_turns!r}")
+        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial,
+                   max_turns=max_turns)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1))
@@ -93,7 +101,7 @@ class GameRecord:
         if self.initial_state is not None:
             game = Game.from_bytes(base64.b64decode(self.initial_state))
         else:
-            game = Game(self.scenario, seed=self.seed)
+            game = Game(self.scenario, seed=self.seed, max_turns=self.max_turns)
         for i, a in enumerate(self.actions):
             try:
                 game.apply_action(a)

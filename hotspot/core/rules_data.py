@@ -59,8 +59,10 @@ PHASE_T_MOVE = 5  # F
 PHASE_T_COMBAT = 6  # G
 PHASE_CONTROL = 7  # H
 PHASE_OVER = 8
-NUM_PHASES = 9
-PHASE_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H", "-")
+PHASE_Z_SETUP = 9  # 3.2, D21: the Ziegler player sets up
+PHASE_T_SETUP = 10  # 3.3, D21: the Technocrat player sets up
+NUM_PHASES = 11
+PHASE_LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H", "-", "Z", "T")
 PHASE_NAMES = (
     "Ziegler crustal movement",
     "Ziegler regular movement",
@@ -71,8 +73,65 @@ PHASE_NAMES = (
     "Technocrat combat",
     "Crustal control",
     "game over",
+    "Ziegler set-up",
+    "Technocrat set-up",
 )
-PHASE_PLAYER = np.array([ZIEGLER] * 4 + [TECHNOCRAT] * 4 + [-1], dtype=np.int8)
+PHASE_PLAYER = np.array([ZIEGLER] * 4 + [TECHNOCRAT] * 4 + [-1, ZIEGLER, TECHNOCRAT], dtype=np.int8)
+
+# ------------------------------------------------- set-up pools (3.2, 3.3, D21)
+# What each side still has to place during its set-up phase, in the state's
+# ``pool`` field (one count per entry).  The rulebook's force pools are
+# RULEBOOK_FORCES; a scenario may preset part of them (D21).
+POOL_Z_CRUSTAL_HEXES = 0  # 3.2: 18 hexes of crustals of any types (D12)
+POOL_Z_SQUADS = 1  # 3.2: 42 attack factors of infantry = 42 squads (D4)
+POOL_Z_HOVERCRAFT = 2  # 3.2: 6 hovercraft
+POOL_T_PLATFORMS = 3  # 3.3: 5 attack platforms
+POOL_T_SQUADS = 4  # 3.3: 24 attack factors of infantry = 12 squads (D4)
+POOL_T_ENGINEERS = 5  # 3.3: 3 engineer squads
+POOL_T_CRAWLERS = 6  # 3.3: 6 crawlers
+POOL_T_HEAVY_BEAMERS = 7  # 3.3: 2 heavy beamers
+NUM_POOLS = 8
+POOL_NAMES = ("ziegler crustal hexes", "ziegler infantry squads", "ziegler hovercraft",
+              "technocrat attack platforms", "technocrat infantry squads", "technocrat engineer squads",
+              "technocrat crawlers", "technocrat heavy beamers")
+# scenario keys of the pools, by side
+POOL_KEYS = ("crustal_hexes", "infantry_squads", "hovercraft",
+             "platforms", "infantry_squads", "engineers", "crawlers", "heavy_beamers")
+POOL_SIDE = np.array([ZIEGLER] * 3 + [TECHNOCRAT] * 5, dtype=np.int8)
+RULEBOOK_FORCES = np.array([18, 42, 6, 5, 12, 3, 6, 2], dtype=np.int16)  # 3.2, 3.3, D4
+
+# set-up items: what one placement puts down (chosen by SETUP_CHOOSE, D21)
+ITEM_ONE_HEX = 0
+ITEM_TWO_HEX = 1
+ITEM_TRIANGULAR = 2
+ITEM_LONG = 3
+ITEM_Z_INFANTRY_1 = 4  # a Ziegler infantry counter of 1, 2 or 3 squads (10.0, D4)
+ITEM_Z_INFANTRY_2 = 5
+ITEM_Z_INFANTRY_3 = 6
+ITEM_HOVERCRAFT = 7
+ITEM_PLATFORM = 8
+ITEM_T_INFANTRY_1 = 9
+ITEM_T_INFANTRY_2 = 10
+ITEM_T_INFANTRY_3 = 11
+ITEM_ENGINEER = 12
+ITEM_CRAWLER = 13
+ITEM_HEAVY_BEAMER = 14
+NUM_ITEMS = 15
+ITEM_NAMES = ("one-hex crustal", "two-hex crustal", "triangular crustal", "long crustal",
+              "Ziegler infantry (1 squad)", "Ziegler infantry (2 squads)", "Ziegler infantry (3 squads)",
+              "hovercraft", "attack platform", "Technocrat infantry (1 squad)",
+              "Technocrat infantry (2 squads)", "Technocrat infantry (3 squads)", "engineer squad",
+              "crawler", "heavy beamer")
+ITEM_SIDE = np.array([ZIEGLER] * 8 + [TECHNOCRAT] * 7, dtype=np.int8)
+ITEM_POOL = np.array([0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 4, 4, 5, 6, 7], dtype=np.int8)
+# how much of its pool one item takes (crustal hexes, squads, or one counter)
+ITEM_AMOUNT = np.array([1, 2, 3, 3, 1, 2, 3, 1, 1, 1, 2, 3, 1, 1, 1], dtype=np.int8)
+# piece kind of a piece item (0 for units), unit type of a unit item (0 for pieces): below
+ITEM_PIECE_KIND = np.array([ONE_HEX, TWO_HEX, TRIANGULAR, LONG, 0, 0, 0, 0, PLATFORM, 0, 0, 0, 0, 0, 0],
+                           dtype=np.int8)
+ITEM_UNIT_TYPE = np.array([0, 0, 0, 0, Z_INFANTRY, Z_INFANTRY, Z_INFANTRY, Z_HOVERCRAFT, 0,
+                           T_INFANTRY, T_INFANTRY, T_INFANTRY, T_ENGINEER, T_CRAWLER, T_HEAVY_BEAMER],
+                          dtype=np.int8)
 
 # --------------------------------------------------------------- results (5.0)
 ONGOING = 0
@@ -127,7 +186,6 @@ CHART_NAMES = ("crustal damage", "stress", "combat results", "close infantry ass
 # ------------------------------------------------------------ rules options
 RULES_DTYPE = np.dtype(
     [
-        ("turn_limit", "i2"),  # D19
         ("platform_turns", "i2"),  # 14.5: platforms break up in this turn's control phase
         ("first_turn_one_hex_move", "i1"),  # 6.10, D11
         ("one_hex_move", "i1"),  # 6.3
@@ -143,6 +201,13 @@ RULES_DTYPE = np.dtype(
         ("control_roll_max", "i1"),  # Crustal Control Chart (15.2)
         ("neutralize_roll_max", "i1"),  # 15.4
         ("cia_enabled", "i1"),  # 11.2 / D15: close infantry assaults always made
+        ("combat_table", "i1"),  # D22/D13: 0 = D13's rows 4-6, 1 = the diagonals continued
+        ("stress_timing", "i1"),  # D22/9.3: 0 = every over-six hex, 1 = hexes the mover overstacked
+        ("forward_into_blocked", "i1"),  # D22/6.8: 0 = starts and collides, 1 = refused
+        ("collision_count", "i1"),  # D22/D9: 0 = one per piece pair, 1 = one per hex entered
+        ("losses", "i1"),  # D22/D15: 0 = automatic, smallest counter first; 1 = the owner chooses
+        ("counter_cap", "i1"),  # D22/D4: infantry counters of each size a side has; 0 = unlimited
+        ("control_blocker", "i1"),  # D22/15.2: 0 = Ziegler combat unit anywhere on it; 1 = in the hex
         ("damage_rating", "i1", (NUM_PIECE_KINDS,)),  # D7, by piece kind
         ("attack", "i1", (NUM_UNIT_TYPES,)),  # D4/D5, infantry per squad
         ("defense", "i1", (NUM_UNIT_TYPES,)),
@@ -155,18 +220,31 @@ def _by_kind(**values) -> tuple:
     return tuple(values.get(name, 0) for name in PIECE_NAMES)
 
 
+# D22: the disputed readings that are rules options, their values (the first
+# is the default) and what each means (docs/rules.md, "Rules options").
+CHOICE_OPTIONS = {
+    "combat_table": ("d13", "diagonal"),  # D13 rows 4-6, or the surviving diagonals continued
+    "stress_timing": ("every_phase", "moving_side"),  # 9.3: every over-six hex, or the mover's
+    "forward_into_blocked": ("collide", "refuse"),  # 6.8: forward into an occupied second hex
+    "collision_count": ("per_pair", "per_hex"),  # 7.2/7.6 ex. 5, D9
+    "losses": ("automatic", "owner"),  # 12.5.2, 11.2, D15: who picks the squad lost
+    "control_blocker": ("crustal", "hex"),  # 15.2/15.5: where a Ziegler combat unit blocks control
+}
+
+
 @dataclass(frozen=True)
 class RulesOptions:
-    """Every rules variant we allow, with the defaults of D1-D19.
+    """Every rules variant we allow, with the defaults of D1-D22.
 
-    Build one with keyword arguments (``RulesOptions(turn_limit=20)``) or from a
-    mapping (``RulesOptions.from_dict({...})``); an unknown name or a value out
-    of range raises ``ValueError`` naming it.  ``damage_rating``, ``attack``,
-    ``defense`` and ``movement`` are dicts keyed by piece kind / unit type name
-    (unit keys are ``ziegler_infantry``, ``technocrat_crawler`` ...).
+    Build one with keyword arguments (``RulesOptions(combat_table="diagonal")``)
+    or from a mapping (``RulesOptions.from_dict({...})``); an unknown name or a
+    value out of range raises ``ValueError`` naming it and the valid values.
+    ``damage_rating``, ``attack``, ``defense`` and ``movement`` are dicts keyed
+    by piece kind / unit type name (unit keys are ``ziegler_infantry``,
+    ``technocrat_crawler`` ...).  There is no turn limit (5.0, D19 revised):
+    a harness's ``max_turns`` truncates a game instead.
     """
 
-    turn_limit: int = 15
     platform_turns: int = 4
     first_turn_one_hex_move: int = 1
     one_hex_move: int = 3
@@ -182,6 +260,13 @@ class RulesOptions:
     control_roll_max: int = 2
     neutralize_roll_max: int = 2
     cia_enabled: bool = True
+    combat_table: str = "d13"
+    stress_timing: str = "every_phase"
+    forward_into_blocked: str = "collide"
+    collision_count: str = "per_pair"
+    losses: str = "automatic"
+    counter_cap: int = 0
+    control_blocker: str = "crustal"
     damage_rating: dict = field(default_factory=lambda: dict(
         one_hex=2, two_hex=3, triangular=4, long=4, platform=2))
     attack: dict = field(default_factory=lambda: dict(
@@ -195,11 +280,11 @@ class RulesOptions:
         technocrat_crawler=3, technocrat_heavy_beamer=2, technocrat_engineer=3))
 
     _RANGES = {
-        "turn_limit": (1, 1000), "platform_turns": (1, 1000), "first_turn_one_hex_move": (0, 3),
+        "platform_turns": (1, 1000), "first_turn_one_hex_move": (0, 3),
         "one_hex_move": (0, 10), "platform_move": (0, 10), "hover_second_move": (0, 10),
         "stack_side_crustal": (1, 40), "stack_total_crustal": (1, 40), "stack_platform": (1, 40),
         "stress_threshold": (0, 40), "damage_roll_max": (0, 6), "control_roll_max": (0, 6),
-        "neutralize_roll_max": (0, 6),
+        "neutralize_roll_max": (0, 6), "counter_cap": (0, 99),
     }
 
     def __post_init__(self):
@@ -208,8 +293,12 @@ class RulesOptions:
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
                 raise ValueError(f"rules option {name!r} must be an integer in [{lo}, {hi}], got {value!r}")
         for name in ("two_hex_turn_after_collision", "forbid_molten_entry", "cia_enabled"):
-            if not isinstance(getattr(self, name), (bool, int, np.integer)):
-                raise ValueError(f"rules option {name!r} must be true or false")
+            if not isinstance(getattr(self, name), (bool, int, np.integer)) or getattr(self, name) not in (0, 1):
+                raise ValueError(f"rules option {name!r} must be true or false, got {getattr(self, name)!r}")
+        for name, choices in CHOICE_OPTIONS.items():
+            if getattr(self, name) not in choices:
+                raise ValueError(f"rules option {name!r} must be one of {list(choices)}, "
+                                 f"got {getattr(self, name)!r}")
         defaults = RulesOptions.__dataclass_fields__
         for name in ("damage_rating", "attack", "defense", "movement"):
             allowed = set(defaults[name].default_factory())
@@ -226,11 +315,31 @@ class RulesOptions:
             merged.update(given)
             object.__setattr__(self, name, merged)
 
+    @staticmethod
+    def describe() -> dict:
+        """Every option's name -> its valid values (a list of strings, or "[lo, hi]"/"true|false")."""
+        out = {}
+        for f in fields(RulesOptions):
+            if f.name in CHOICE_OPTIONS:
+                out[f.name] = list(CHOICE_OPTIONS[f.name])
+            elif f.name in RulesOptions._RANGES:
+                lo, hi = RulesOptions._RANGES[f.name]
+                out[f.name] = f"integer in [{lo}, {hi}]"
+            elif isinstance(f.default, bool):
+                out[f.name] = "true or false"
+            else:
+                out[f.name] = "mapping of integers"
+        return out
+
     @classmethod
     def from_dict(cls, values: dict | None) -> "RulesOptions":
         values = dict(values or {})
         known = {f.name for f in fields(cls)}
         for key in values:
+            if key == "turn_limit":
+                raise ValueError("'turn_limit' is no longer a rules option: the rulebook has no turn "
+                                 "limit (5.0, D19 revised); a harness's max_turns truncates a game "
+                                 "without a winner instead")
             if key not in known:
                 raise ValueError(f"unknown rules option {key!r}; known options: {sorted(known)}")
         return cls(**values)
@@ -250,6 +359,8 @@ class RulesOptions:
             elif f.name in ("attack", "defense", "movement"):
                 for key, v in value.items():
                     rec[f.name][unit_type_from_key(key)] = v
+            elif f.name in CHOICE_OPTIONS:
+                rec[f.name] = CHOICE_OPTIONS[f.name].index(value)
             else:
                 rec[f.name] = int(value)
         return rec
@@ -263,6 +374,11 @@ class RulesOptions:
                                   for k in f.default_factory()}
             elif f.name in ("attack", "defense", "movement"):
                 values[f.name] = {k: int(rec[f.name][unit_type_from_key(k)]) for k in f.default_factory()}
+            elif f.name in CHOICE_OPTIONS:
+                i = int(rec[f.name])
+                if not 0 <= i < len(CHOICE_OPTIONS[f.name]):
+                    raise ValueError(f"rules option {f.name!r} holds {i}, not a valid value")
+                values[f.name] = CHOICE_OPTIONS[f.name][i]
             elif isinstance(f.default, bool):
                 values[f.name] = bool(rec[f.name])
             else:

@@ -49,6 +49,7 @@ import json
 import os
 import re
 import secrets
+import warnings
 from importlib import resources
 
 import numpy as np
@@ -237,6 +238,11 @@ def _build(data) -> tuple[np.ndarray, dict]:
     rules_in = data.get("rules", {})
     if not isinstance(rules_in, dict):
         raise ScenarioError(f"rules: must be an object of rules options, got {_type_name(rules_in)}")
+    if "turn_limit" in rules_in:  # version-1 files written before D19 was revised
+        warnings.warn("scenario rules: option 'turn_limit' is ignored: the rulebook has no turn "
+                      "limit (5.0, D19 revised); pass max_turns to a harness instead",
+                      DeprecationWarning, stacklevel=3)
+        rules_in = {k: v for k, v in rules_in.items() if k != "turn_limit"}
     try:
         rules = RulesOptions.from_dict(rules_in)
     except (ValueError, TypeError) as exc:
@@ -245,8 +251,6 @@ def _build(data) -> tuple[np.ndarray, dict]:
     turn = data.get("turn", 1)
     if not _is_int(turn) or turn < 1:
         raise ScenarioError(f"turn: must be an integer >= 1 (4.0), got {turn!r}")
-    if turn > rules.turn_limit:
-        raise ScenarioError(f"turn: {turn} is past the turn limit {rules.turn_limit} (D19)")
     phase_letter = data.get("phase", "A")
     if not isinstance(phase_letter, str) or phase_letter not in _PLAYABLE_PHASES:
         raise ScenarioError(f"phase: must be one of the letters {''.join(_PLAYABLE_PHASES)} (4.0), "

@@ -2,7 +2,7 @@
 
 ``begin_phase`` prepares a phase (movement allowances, the automatic steps of
 the Crustal Control phase), ``end_phase`` closes it (stress checks, break-ups,
-the turn limit) and ``advance`` skips every phase in which the player to move
+a harness's ``max_turns``) and ``advance`` skips every phase in which the player to move
 has no decision, so that every action an agent sees is a real choice.
 """
 from ._jit import jit
@@ -20,7 +20,7 @@ from .regular_movement import finish_unit
 from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE,
                     UF_STARTED)
 from .units import count_units
-from .victory import check_engineers, end_game
+from .victory import check_engineers, end_game, truncate_if_over_time
 
 
 @jit
@@ -146,8 +146,7 @@ def end_phase(s, ev, ev_n):
         break_ups(s, ev, ev_n)  # D18 step 4
         if check_engineers(s, ev, ev_n):  # D18 step 5
             return
-        if s["turn"] >= s["rules"]["turn_limit"]:  # D19
-            end_game(s, ZIEGLER_WIN, 1, ev, ev_n)
+        if truncate_if_over_time(s, ev, ev_n):  # D19 revised: a harness's limit, no winner
             return
         s["turn"] += 1
         begin_phase(s, PHASE_Z_CRUSTAL, ev, ev_n)

@@ -10,7 +10,7 @@ and written with ``s["name"]`` so that the same code runs compiled and under
 
 Header
     turn (1-based), phase (4.0, A..H as 0..7, 8 = over), result (5.0),
-    truncated (D19 turn limit), sel_piece / sel_unit (the piece or unit the
+    truncated (stopped by a harness's max_turns: no result, D19 revised), sel_piece / sel_unit (the piece or unit the
     player to move has selected, -1 none), n_actions (atomic actions applied),
     rng (splitmix64 state of the dice), dice_queue / dice_len / dice_pos
     (scripted dice, used before the generator: for tests and replays of
@@ -35,28 +35,41 @@ Board
     queries need no scan of the units).
 Rules
     rules: the ``RULES_DTYPE`` options record the game is played under.
+Harness, set-up and pending decisions
+    max_turns (a harness's limit: after the Crustal Control phase of this
+    turn the game is truncated, no winner; 0 = none, D19 revised), pool
+    (set-up pools still to place, POOL_*, 3.2, 3.3, D21), setup_item /
+    setup_cell (the item chosen and, for a crustal, its hex; -1 none),
+    loss_side / loss_cell / loss_left / loss_reason / loss_resume (a loss the
+    owner must choose, D22 ``losses="owner"``; loss_side -1 none), revealed
+    (hexes whose Technocrat stack a refused hovercraft entry showed the
+    Ziegler player this phase, 13.3, D20; -1 unused).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .hexgrid import NUM_CELLS
-from .rules_data import MAX_PIECE_CELLS, RULES_DTYPE
+from .rules_data import MAX_PIECE_CELLS, NUM_POOLS, RULES_DTYPE
 
 MAX_PIECES = 32
 MAX_UNITS = 96
 DICE_QUEUE = 32
-STATE_VERSION = 2
+MAX_REVEALED = 8
+STATE_VERSION = 3
 
 # piece_flags
 PF_DONE = 1  # has finished its crustal movement this phase
 PF_NEUTRALIZE_TRIED = 2  # a neutralization attempt was made this control phase
 PF_STARTED = 4  # has begun moving this phase (it may continue only while selected)
+PF_SKIPPED = 8  # was selected and left unmoved once this phase (a second time ends its move)
 
 # unit_flags
 UF_DONE = 1  # has finished its movement this phase
 UF_ATTACKING = 2  # entered a hex holding enemy units this phase (8.3, 12.1)
 UF_STARTED = 4  # has begun moving this phase
+UF_SKIPPED = 8  # was selected and left unmoved once this phase (a second time ends its move)
+UF_COMBINED = 16  # made by combining this phase: it may not split again this phase (10.0, R10.2)
 
 STATE_DTYPE = np.dtype(
     [
@@ -92,9 +105,46 @@ STATE_DTYPE = np.dtype(
         ("board", "i1", (NUM_CELLS,)),
         ("cell_units", "i1", (NUM_CELLS, 2)),
         ("rules", RULES_DTYPE),
+        ("max_turns", "i2"),
+        ("pool", "i1", (NUM_POOLS,)),
+        ("setup_item", "i1"),
+        ("setup_cell", "i2"),
+        ("loss_side", "i1"),
+        ("loss_cell", "i2"),
+        ("loss_left", "i1"),
+        ("loss_reason", "i1"),
+        ("loss_resume", "i1"),
+        ("revealed", "i2", (MAX_REVEALED,)),
     ]
 )
 STATE_BYTES = STATE_DTYPE.itemsize
+
+# Version 2 (before the set-up phase, D21, and the D22 options): read and
+# converted by from_bytes, field by field (turn_limit is dropped, D19 revised).
+_RULES_DTYPE_V2 = np.dtype([("turn_limit", "i2")] + [
+    (name, RULES_DTYPE.fields[name][0]) for name in RULES_DTYPE.names
+    if name in ("platform_turns", "first_turn_one_hex_move", "one_hex_move", "platform_move",
+                "hover_second_move", "two_hex_turn_after_collision", "forbid_molten_entry",
+                "stack_side_crustal", "stack_total_crustal", "stack_platform", "stress_threshold",
+                "damage_roll_max", "control_roll_max", "neutralize_roll_max", "cia_enabled",
+                "damage_rating", "attack", "defense", "movement")])
+_STATE_DTYPE_V2 = np.dtype([(name, STATE_DTYPE.fields[name][0]) for name in STATE_DTYPE.names
+                            if name not in ("rules", "max_turns", "pool", "setup_item", "setup_cell",
+                                            "loss_side", "loss_cell", "loss_left", "loss_reason",
+                                            "loss_resume", "revealed")]
+                           + [("rules", _RULES_DTYPE_V2)])
+
+
+def _from_v2(old: np.ndarray) -> np.ndarray:
+    new = empty_states(old.shape[0])
+    for name in old.dtype.names:
+        if name == "rules":
+            for rname in old.dtype["rules"].names:
+                if rname != "turn_limit":
+                    new["rules"][rname] = old["rules"][rname]
+        elif name != "version":
+            new[name] = old[name]
+    return new
 
 
 def empty_states(n: int = 1) -> np.ndarray:
@@ -108,6 +158,11 @@ def empty_states(n: int = 1) -> np.ndarray:
     states["unit_from"] = -1
     states["board"] = -1
     states["turn"] = 1
+    states["setup_item"] = -1
+    states["setup_cell"] = -1
+    states["loss_side"] = -1
+    states["loss_cell"] = -1
+    states["revealed"] = -1
     return states
 
 
@@ -120,10 +175,14 @@ def from_bytes(data: bytes) -> np.ndarray:
     """A batch of states from bytes made by :func:`to_bytes`; refuses corrupt input."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"state bytes must be bytes, got {type(data).__name__}")
+    data = bytes(data)
+    if (len(data) >= 2 and len(data) % _STATE_DTYPE_V2.itemsize == 0
+            and int(np.frombuffer(data[:2], "<i2")[0]) == 2):
+        return _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
     if len(data) == 0 or len(data) % STATE_BYTES:
         raise ValueError(f"state bytes have length {len(data)}, not a multiple of the state size "
                          f"{STATE_BYTES}: corrupt or from another version")
-    states = np.frombuffer(bytes(data), dtype=STATE_DTYPE).copy()
+    states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
     bad = np.nonzero(states["version"] != STATE_VERSION)[0]
     if bad.size:
         raise ValueError(f"state {int(bad[0])} has layout version {int(states['version'][bad[0]])}, "

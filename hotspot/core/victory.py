@@ -1,13 +1,18 @@
-"""Victory conditions (5.0, D19).
+"""Victory conditions (5.0, D19 revised).
 
 The Technocrat wins on taking control of the Central Crustal (15.5; checked
 when it happens, D18).  The Ziegler player wins as soon as no engineer squad
-is left, and at the end of turn ``turn_limit`` (15), reported as truncated.
+is left (the one case of "a Technocrat victory has become impossible" that
+the engine proves; docs/rules.md R5.1 lists the cases not proved).  The
+rulebook has no turn limit (5.0): "the game continues until one of the
+players meets his victory condition".  A harness may stop a game after
+``max_turns`` (stored in the state): :func:`truncate` ends it with no winner
+(``result`` ONGOING, ``truncated`` 1), which is not a result of the rules.
 Concession (5.0) is in the Python API (game.Game.concede), not an action.
 """
 from ._jit import jit
 from .events import EV_GAME_OVER, log_event
-from .rules_data import PHASE_OVER, ZIEGLER_WIN
+from .rules_data import ONGOING, PHASE_OVER, ZIEGLER_WIN
 from .units import engineer_squads_left
 
 
@@ -23,8 +28,20 @@ def end_game(s, result, truncated, ev, ev_n):
 
 @jit
 def check_engineers(s, ev, ev_n):
-    """D19: no engineer squad left -> Ziegler wins.  Returns True if the game ended."""
-    if s["phase"] != PHASE_OVER and engineer_squads_left(s) == 0:
+    """D19: no engineer squad left -> Ziegler wins.  Returns True if the game ended.
+
+    Not during the set-up phases (D21), when the engineers are not placed yet."""
+    if s["phase"] < PHASE_OVER and engineer_squads_left(s) == 0:
         end_game(s, ZIEGLER_WIN, 0, ev, ev_n)
+        return True
+    return False
+
+
+@jit
+def truncate_if_over_time(s, ev, ev_n):
+    """D19 revised: after the Crustal Control phase of turn ``max_turns`` (> 0)
+    a harness's game stops without a winner.  Returns True if it stopped."""
+    if s["max_turns"] > 0 and s["turn"] >= s["max_turns"]:
+        end_game(s, ONGOING, 1, ev, ev_n)
         return True
     return False

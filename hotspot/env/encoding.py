@@ -62,7 +62,7 @@ NUM_PLANES = len(PLANE_NAMES)
 UNIT_FEATURES = ("present", "own", "type", "squads", "col", "row", "moves", "done", "attacking", "selected")
 PIECE_FEATURES = ("present", "kind", "own", "neutralized", "damage", "rating", "col0", "row0", "col1",
                   "row1", "col2", "row2", "moves", "done", "selected")
-GLOBAL_FEATURES = ("turn", "turn_limit", "platform_turns", "side", "to_move", "result", "truncated",
+GLOBAL_FEATURES = ("turn", "max_turns", "platform_turns", "side", "to_move", "result", "truncated",
                    "actions") + tuple(f"phase_{p}" for p in range(NUM_PHASES))
 _PLANE_OF_TYPE = np.array([-1, 10, 11, 12, 13, 14, 15], dtype=np.int64)
 
@@ -183,7 +183,7 @@ def encode_info_state(o, side, board, units, pieces, globs):
             if z > 0 and tt > 0:
                 board[18, r, c] = 1
     globs[0] = o["turn"]
-    globs[1] = o["rules"]["turn_limit"]
+    globs[1] = o["max_turns"]
     globs[2] = o["rules"]["platform_turns"]
     globs[3] = side
     globs[4] = PHASE_PLAYER[o["phase"]]
