@@ -138,3 +138,14 @@ def lose_squad(s, cell, side, reason, elim_reason, ev, ev_n):
 def strength_key(s, u):
     """Order for D15 "remove the weakest units first": attack + defense, then index."""
     return (attack_of(s, u) + defense_of(s, u)) * 1000 + u
+
+
+@jit
+def infantry_counters(s, side, squads):
+    """How many infantry counters of ``squads`` squads ``side`` has in play (D22 counter_cap)."""
+    n = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == side and s["unit_squads"][u] == squads:
+            n += 1
+    return n
