@@ -17,11 +17,25 @@ MANEUVER m         224..238    A/E: maneuver m of the selected piece (see
 SPLIT              239         B/F: split one squad off the selected infantry
 END_PIECE          240         end the selected piece's or unit's move
 END_PHASE          241         end the phase (movement, control phases)
+SETUP_CHOOSE i     242..256    set-up (3.2, 3.3, D21): the next item to place
+                               (rules_data.ITEM_*)
+SETUP_HEX h        257..571    set-up: the map hex h = row * 15 + col for it
+SETUP_FACING f     572..577    set-up: the facing of a crustal of 2-3 hexes
 =================  ==========  ==============================================
+
+With the D22 option ``losses="owner"``, a C result or a Close Infantry
+Assault that takes a squad waits for the losing side: SELECT_UNIT u then
+names the counter that loses it (the only legal actions until it is done).
 
 ``action_error`` is the single legality check: the mask is exactly the
 actions whose error is OK, and ``step`` refuses (returns the error code,
 leaving the state untouched) any other.
+
+The grammar cannot loop (R4.2, docs/rules.md): a selection ends with the
+piece's or unit's move, except that one left unmoved may be selected again
+once (switching away from it a second time ends its move); a counter made by
+combining may not split again in the phase; set-up choices commit.  So every
+sequence of legal actions ends every phase in a bounded number of actions.
 """
 import numpy as np
 
@@ -31,7 +45,8 @@ from .combat import is_combat_leader, resolve_combat
 from .control import attempt_neutralize, can_neutralize
 from .crustal_movement import (NUM_MANEUVERS, can_move_piece, finish_piece, maneuver_cells,
                                maneuver_legal, make_maneuver)
-from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE,
+from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE, ERR_COMBINED,
+                     ERR_SETTING_UP,
                      ERR_CANNOT_NEUTRALIZE, ERR_CANNOT_SPLIT, ERR_COMBATS_PENDING, ERR_GAME_OVER,
                      ERR_HEX_OCCUPIED, ERR_MANEUVER_NOT_FOR_PIECE, ERR_NEUTRALIZED,
                      ERR_NO_SUCH_PIECE, ERR_NO_SUCH_UNIT, ERR_NOT_A_COMBAT, ERR_NOT_HOVERCRAFT,
@@ -44,7 +59,12 @@ from .rules_data import (CENTRAL, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_CONT
                          Z_HOVERCRAFT)
 from .sequence import (advance, begin_phase, end_phase, is_combat_phase, is_crustal_phase,
                        is_movement_phase, piece_movable_by)
-from .state import MAX_PIECES, MAX_UNITS, PF_DONE, PF_STARTED, UF_DONE, UF_STARTED
+from .setup import (NUM_FACINGS, choose_item, facing_error, hex_error, is_setup_phase, item_error,
+                    place_at_hex, place_facing, setup_done, setup_phase_for)
+from .hexgrid import NUM_MAP_HEXES
+from .rules_data import NUM_ITEMS
+from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_SKIPPED, PF_STARTED, UF_COMBINED, UF_DONE,
+                    UF_SKIPPED, UF_STARTED)
 from .victory import check_engineers
 
 A_SELECT_PIECE = 0
@@ -54,7 +74,11 @@ A_MANEUVER = A_COMBINE + MAX_UNITS
 A_SPLIT = A_MANEUVER + NUM_MANEUVERS
 A_END_PIECE = A_SPLIT + 1
 A_END_PHASE = A_END_PIECE + 1
-NUM_ACTIONS = A_END_PHASE + 1
+A_SETUP_CHOOSE = A_END_PHASE + 1
+A_SETUP_HEX = A_SETUP_CHOOSE + NUM_ITEMS
+A_SETUP_FACING = A_SETUP_HEX + NUM_MAP_HEXES
+NUM_ACTIONS = A_SETUP_FACING + NUM_FACINGS
+NUM_PLAY_ACTIONS = A_SETUP_CHOOSE  # the actions of the phases of play (4.0 A-H)
 
 
 @jit
@@ -155,6 +179,8 @@ def _split_error(s, p):
     err = _breakdown_error(s, p)
     if err != OK:
         return err
+    if s["unit_flags"][s["sel_unit"]] & UF_COMBINED:  # R10.2: no split after a combine
+        return ERR_COMBINED
     return OK if can_split(s, s["sel_unit"]) else ERR_CANNOT_SPLIT
 
 
@@ -175,6 +201,18 @@ def _end_phase_error(s, p):
 
 
 @jit
+def _setup_error(s, a):
+    """D21: the set-up actions (setup.py)."""
+    if a < A_SETUP_CHOOSE:
+        return ERR_SETTING_UP
+    if a < A_SETUP_HEX:
+        return item_error(s, a - A_SETUP_CHOOSE)
+    if a < A_SETUP_FACING:
+        return hex_error(s, a - A_SETUP_HEX)
+    return facing_error(s, a - A_SETUP_FACING)
+
+
+@jit
 def action_error(s, a):
     """Why action ``a`` is illegal now, or OK (0)."""
     p = s["phase"]
@@ -182,6 +220,10 @@ def action_error(s, a):
         return ERR_GAME_OVER
     if a < 0 or a >= NUM_ACTIONS:
         return ERR_BAD_ACTION
+    if is_setup_phase(p):
+        return _setup_error(s, a)
+    if a >= A_SETUP_CHOOSE:
+        return ERR_WRONG_PHASE
     if a < A_SELECT_UNIT:
         return _select_piece_error(s, p, a - A_SELECT_PIECE)
     if a < A_COMBINE:
@@ -207,6 +249,17 @@ def legal_action_mask(s, mask):
     mask[:] = False
     p = s["phase"]
     if p == PHASE_OVER:
+        return
+    if is_setup_phase(p):
+        if s["setup_item"] < 0:
+            for i in range(NUM_ITEMS):
+                mask[A_SETUP_CHOOSE + i] = item_error(s, i) == OK
+        elif s["setup_cell"] < 0:
+            for h in range(NUM_MAP_HEXES):
+                mask[A_SETUP_HEX + h] = hex_error(s, h) == OK
+        else:
+            for f in range(NUM_FACINGS):
+                mask[A_SETUP_FACING + f] = facing_error(s, f) == OK
         return
     if is_crustal_phase(p) or p == PHASE_CONTROL:
         for k in range(MAX_PIECES):
@@ -248,8 +301,12 @@ def apply_action(s, a, ev, ev_n):
         else:
             j = s["sel_piece"]
             if j >= 0:
-                if s["piece_flags"][j] & PF_STARTED:
+                # R4.2: switching away ends a started move; an unmoved piece may
+                # be selected again once, and leaving it a second time ends it
+                if s["piece_flags"][j] & (PF_STARTED | PF_SKIPPED):
                     finish_piece(s, j)
+                else:
+                    s["piece_flags"][j] |= PF_SKIPPED
             s["sel_piece"] = k
     elif a < A_COMBINE:
         u = a - A_SELECT_UNIT
@@ -257,11 +314,16 @@ def apply_action(s, a, ev, ev_n):
             resolve_combat(s, s["unit_cell"][u], ev, ev_n)
         else:
             v = s["sel_unit"]
-            if v >= 0 and (s["unit_flags"][v] & UF_STARTED):
-                finish_unit(s, v)
+            if v >= 0:
+                if s["unit_flags"][v] & (UF_STARTED | UF_SKIPPED):  # R4.2, as for pieces
+                    finish_unit(s, v)
+                else:
+                    s["unit_flags"][v] |= UF_SKIPPED
             s["sel_unit"] = u
     elif a < A_MANEUVER:
-        combine(s, s["sel_unit"], a - A_COMBINE, ev, ev_n)
+        u = s["sel_unit"]
+        combine(s, u, a - A_COMBINE, ev, ev_n)
+        s["unit_flags"][u] |= UF_COMBINED  # R10.2
     elif a < A_SPLIT:
         if is_crustal_phase(p):
             make_maneuver(s, s["sel_piece"], a - A_MANEUVER, ev, ev_n)
@@ -274,8 +336,30 @@ def apply_action(s, a, ev, ev_n):
             finish_piece(s, s["sel_piece"])
         else:
             finish_unit(s, s["sel_unit"])
-    else:
+    elif a == A_END_PHASE:
         end_phase(s, ev, ev_n)
+    else:
+        _apply_setup(s, a, ev, ev_n)
+        return
+    if not check_engineers(s, ev, ev_n):
+        advance(s, ev, ev_n)
+
+
+@jit
+def _apply_setup(s, a, ev, ev_n):
+    if a < A_SETUP_HEX:
+        choose_item(s, a - A_SETUP_CHOOSE)
+    elif a < A_SETUP_FACING:
+        place_at_hex(s, a - A_SETUP_HEX, ev, ev_n)
+    else:
+        place_facing(s, a - A_SETUP_FACING, ev, ev_n)
+    if s["setup_item"] < 0 and setup_done(s):  # 3.2 then 3.3, then play begins (4.0)
+        _begin(s, setup_phase_for(s), ev, ev_n)
+
+
+@jit
+def _begin(s, p, ev, ev_n):
+    begin_phase(s, p, ev, ev_n)
     if not check_engineers(s, ev, ev_n):
         advance(s, ev, ev_n)
 
@@ -292,7 +376,7 @@ def step(s, a, ev, ev_n):
 
 @jit
 def start(s, ev, ev_n):
-    """Begin play of a freshly set-up state at its turn and phase (4.0)."""
-    begin_phase(s, s["phase"], ev, ev_n)
-    if not check_engineers(s, ev, ev_n):
-        advance(s, ev, ev_n)
+    """Begin a fresh state: its set-up phase while a force pool is left to
+    place (3.2, 3.3, D21), else play at its turn and phase (4.0)."""
+    p = setup_phase_for(s)
+    _begin(s, p if is_setup_phase(p) else s["phase"], ev, ev_n)

@@ -30,6 +30,22 @@ ERR_CANNOT_NEUTRALIZE = 25
 ERR_NEUTRALIZED = 26
 ERR_NOT_HOVERCRAFT = 27
 ERR_ALREADY_SELECTED = 28
+ERR_SETTING_UP = 29
+ERR_CHOOSE_FIRST = 30
+ERR_ITEM_CHOSEN = 31
+ERR_NOT_YOUR_FORCE = 32
+ERR_POOL_SHORT = 33
+ERR_CRUSTALS_FIRST = 34
+ERR_PLATFORMS_FIRST = 35
+ERR_COUNTER_CAP = 36
+ERR_LEAVES_NO_ROOM = 37
+ERR_SETUP_HEX = 38
+ERR_FACING_NEEDED = 39
+ERR_SETUP_NO_FACING = 40
+ERR_SKIPPED_TWICE = 41
+ERR_LOSS_PENDING = 42
+ERR_NOT_A_LOSS = 43
+ERR_COMBINED = 44
 
 MESSAGES = {
     OK: "legal",
@@ -61,4 +77,21 @@ MESSAGES = {
     ERR_NEUTRALIZED: "a neutralized crustal cannot move (15.4)",
     ERR_NOT_HOVERCRAFT: "only hovercraft move in the second movement phase (13.1)",
     ERR_ALREADY_SELECTED: "that piece or unit is already selected",
+    ERR_SETTING_UP: "the players are setting up: only set-up actions are taken (3.2, 3.3, D21)",
+    ERR_CHOOSE_FIRST: "choose what to place first (3.2, 3.3, D21)",
+    ERR_ITEM_CHOSEN: "finish placing the item already chosen (a choice commits, D21)",
+    ERR_NOT_YOUR_FORCE: "that belongs to the other side's force pool (3.2, 3.3)",
+    ERR_POOL_SHORT: "the force pool has too little left for that (3.2, 3.3, D4, D21)",
+    ERR_CRUSTALS_FIRST: "the Ziegler player places all his crustals before his units (3.2)",
+    ERR_PLATFORMS_FIRST: "the Technocrat places all his attack platforms before loading units (3.3, R3.1)",
+    ERR_COUNTER_CAP: "no infantry counter of that size is left (rules option counter_cap, D22)",
+    ERR_LEAVES_NO_ROOM: "placing that would leave no room for the rest of the force pool (9.1, 9.2, D21)",
+    ERR_SETUP_HEX: ("not a hex where that may be set up (3.2: crustals on molten hexes of the map, one "
+                    "piece a hex; 3.3: platforms on molten perimeter hexes; units on their side's pieces)"),
+    ERR_FACING_NEEDED: "choose the facing of the crustal being placed (SETUP_FACING)",
+    ERR_SETUP_NO_FACING: "only a crustal of two or three hexes, once its hex is chosen, takes a facing",
+    ERR_SKIPPED_TWICE: "that piece or unit was already selected and left unmoved this phase (R4.2)",
+    ERR_LOSS_PENDING: "the owner must first choose the counter that loses a squad (D22 losses=owner)",
+    ERR_NOT_A_LOSS: "that counter cannot take the pending loss (infantry of the losing side in that hex)",
+    ERR_COMBINED: "a counter made by combining may not split again this phase (10.0, R10.2)",
 }

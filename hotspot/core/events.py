@@ -31,11 +31,14 @@ EV_NEUTRALIZED = 16
 EV_OFF_MAP = 17
 EV_GAME_OVER = 18
 EV_STRESS = 19
+EV_SETUP_PIECE = 20  # 3.2, 3.3, D21
+EV_SETUP_UNIT = 21
+EV_REVEALED = 22  # 13.3, D20: a hovercraft's entry refused on contact shows the stack
 
 EVENT_NAMES = (
     "action", "phase", "piece_move", "collision", "roll", "damage", "unit_move", "eliminated",
     "split", "combine", "combat", "squad_lost", "retreat", "breakup", "control", "revert",
-    "neutralized", "off_map", "game_over", "stress",
+    "neutralized", "off_map", "game_over", "stress", "setup_piece", "setup_unit", "revealed",
 )
 EVENT_FIELDS = (
     ("action", "player", "turn", "phase", ""),
@@ -58,6 +61,9 @@ EVENT_FIELDS = (
     ("piece", "", "", "", ""),
     ("result", "truncated", "", "", ""),
     ("piece", "slot", "units", "", ""),
+    ("piece", "kind", "cell", "", ""),
+    ("unit", "type", "squads", "cell", ""),
+    ("unit", "cell", "", "", ""),
 )
 # EV_ELIMINATED reasons
 ELIM_MOLTEN = 0  # 8.2

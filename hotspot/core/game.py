@@ -21,17 +21,20 @@ import base64
 import numpy as np
 
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
-                      A_SPLIT, NUM_ACTIONS, action_error, apply_action, legal_action_mask, start)
+                      A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS, action_error,
+                      apply_action, legal_action_mask, start)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .dice import script_dice, seed_state
-from .errors import MESSAGES, OK
+from .errors import ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
-from .hexgrid import DIRECTION_NAMES, col_row
+from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
 from .observation import observe
 from .record import GameRecord
 from .render import piece_name, render_text, unit_name
-from .rules_data import (PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, RulesOptions,
-                         SIDE_NAMES, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_CONTROL,
+                         PHASE_LETTERS, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_Z_COMBAT,
+                         POOL_NAMES, RESULT_NAMES, RulesOptions, SIDE_NAMES, TECHNOCRAT,
+                         TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
 from .state import STATE_DTYPE, from_bytes, to_bytes
 from .victory import end_game
 
@@ -165,7 +168,8 @@ class Game:
         if code != OK:
             raise IllegalActionError(action, code,
                                      f"illegal action {int(action)} ({self.action_to_string(int(action))}) "
-                                     f"in turn {self.turn}, phase {self.phase}: {MESSAGES[code]}")
+                                     f"in turn {self.turn}, phase {PHASE_LETTERS[self.phase]}: "
+                                     f"{explain_error(self.s, int(action), code)}")
         ev, ev_n = event_buffer() if events else no_events()
         apply_action(self.s, int(action), ev, ev_n)
         self.record.actions.append(int(action))
@@ -239,7 +243,12 @@ def action_to_string(s, action: int) -> str:
         where = ""
         if s["unit_type"][u] > 0:
             where = f" {unit_name(s, u)} at {col_row(int(s['unit_cell'][u]))}"
-        verb = "resolve combat of unit" if phase in (2, 6) else "select unit"
+        if int(s["loss_side"]) >= 0:
+            verb = "lose a squad from unit"
+        elif phase in (PHASE_Z_COMBAT, PHASE_T_COMBAT):
+            verb = "resolve combat of unit"
+        else:
+            verb = "select unit"
         return f"{verb} {u}{where}"
     if a < A_MANEUVER:
         return f"combine with unit {a - A_COMBINE}"
@@ -259,7 +268,27 @@ def action_to_string(s, action: int) -> str:
         return "split one squad"
     if a == A_END_PIECE:
         return "end move"
-    return "end phase"
+    if a == A_END_PHASE:
+        return "end phase"
+    if a < A_SETUP_HEX:
+        return f"set up: choose {ITEM_NAMES[a - A_SETUP_CHOOSE]}"
+    if a < A_SETUP_FACING:
+        h = a - A_SETUP_HEX
+        return f"set up at hex ({h % MAP_COLS}, {h // MAP_COLS})"
+    return f"set up facing {DIRECTION_NAMES[a - A_SETUP_FACING]}"
+
+
+def explain_error(s, action: int, code: int) -> str:
+    """The refusal message of ``code``, naming the force pool for set-up refusals (3.2, 3.3)."""
+    text = MESSAGES[code]
+    a = int(action)
+    if code in (ERR_POOL_SHORT, ERR_LEAVES_NO_ROOM, ERR_COUNTER_CAP) and A_SETUP_CHOOSE <= a < A_SETUP_HEX:
+        item = a - A_SETUP_CHOOSE
+        pool = int(ITEM_POOL[item])
+        what = "hexes" if ITEM_PIECE_KIND[item] and pool == 0 else "left"
+        text += (f": {ITEM_NAMES[item]} takes {int(ITEM_AMOUNT[item])} from the {POOL_NAMES[pool]} pool, "
+                 f"which has {int(s['pool'][pool])} {what}")
+    return text
 
 
 def decode_events(rows) -> list[dict]:

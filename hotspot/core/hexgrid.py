@@ -93,3 +93,14 @@ def direction_between(a: int, b: int) -> int:
         if NEIGHBOUR[a, d] == b:
             return d
     return -1
+
+
+# Set-up actions (D21) name a hex of the map by its map index
+# ``row * MAP_COLS + col``: MAP_HEX_CELL[h] is its cell, CELL_MAP_HEX[cell] the
+# map index of a cell (-1 off the map).
+NUM_MAP_HEXES = MAP_COLS * MAP_ROWS
+MAP_HEX_CELL = np.array([cell_of(h % MAP_COLS, h // MAP_COLS) for h in range(NUM_MAP_HEXES)], dtype=np.int16)
+CELL_MAP_HEX = np.full(NUM_CELLS, -1, dtype=np.int16)
+CELL_MAP_HEX[MAP_HEX_CELL] = np.arange(NUM_MAP_HEXES, dtype=np.int16)
+MAP_HEX_CELL.setflags(write=False)
+CELL_MAP_HEX.setflags(write=False)

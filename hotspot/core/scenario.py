@@ -57,19 +57,31 @@ import numpy as np
 from .dice import seed_state
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP, PERIMETER, cell_of, col_row
 from .placement import blank_state, place_piece, place_unit, position_errors, shape_error
-from .rules_data import (DEFAULT_RULES, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PHASE_LETTERS,
-                         PHASE_OVER, PIECE_NAMES, PIECE_SIZE, PLATFORM, SIDE_NAMES, T_CRAWLER,
+from .rules_data import (DEFAULT_RULES, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PHASE_LETTERS, PHASE_OVER,
+                         POOL_KEYS, POOL_NAMES, POOL_SIDE, POOL_T_CRAWLERS, POOL_T_ENGINEERS,
+                         POOL_T_HEAVY_BEAMERS, POOL_T_PLATFORMS, POOL_T_SQUADS, POOL_Z_CRUSTAL_HEXES,
+                         POOL_Z_HOVERCRAFT, POOL_Z_SQUADS, RULEBOOK_FORCES, PIECE_NAMES, PIECE_SIZE, PLATFORM, SIDE_NAMES, T_CRAWLER,
                          T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TRIANGULAR, TWO_HEX,
                          UNIT_IS_INFANTRY, UNIT_NAMES, UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY,
                          RulesOptions, unit_type)
+from .setup import pools_fit, setup_phase_for
 from .stacking import side_limit, stacking_ok, total_limit
 from .state import MAX_PIECES, MAX_UNITS
 from .units import count_units
 
 FORMAT = "hotspot-scenario"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)  # version 1: no set-up by the players (D21), every file still loads
 
-TOP_KEYS = ("format", "version", "name", "description", "turn", "phase", "rules", "pieces", "units")
+TOP_KEYS = ("format", "version", "name", "description", "turn", "phase", "rules", "forces", "deploy",
+            "pieces", "units")
+# D21: the parts of the deployment a scenario may leave to the players, and their pools
+DEPLOY_PARTS = {
+    "ziegler_crustals": (POOL_Z_CRUSTAL_HEXES,),
+    "ziegler_units": (POOL_Z_SQUADS, POOL_Z_HOVERCRAFT),
+    "technocrat_platforms": (POOL_T_PLATFORMS,),
+    "technocrat_units": (POOL_T_SQUADS, POOL_T_ENGINEERS, POOL_T_CRAWLERS, POOL_T_HEAVY_BEAMERS),
+}
 PIECE_KEYS = ("id", "kind", "hexes", "damage", "controller", "neutralized", "control_turn")
 UNIT_KEYS = ("side", "type", "squads", "hex")
 # the kinds a scenario may list (the Central Crustal is always there, D2)
@@ -226,8 +238,13 @@ def _build(data) -> tuple[np.ndarray, dict]:
     _check_keys("scenario", data, TOP_KEYS, ("format", "version"))
     if data["format"] != FORMAT:
         raise ScenarioError(f"format: must be {FORMAT!r}, got {data['format']!r}")
-    if not _is_int(data["version"]) or data["version"] != VERSION:
-        raise ScenarioError(f"version: this library reads version {VERSION}, got {data['version']!r}")
+    if not _is_int(data["version"]) or data["version"] not in READABLE_VERSIONS:
+        raise ScenarioError(f"version: this library reads versions {list(READABLE_VERSIONS)}, "
+                            f"got {data['version']!r}")
+    if data["version"] == 1:
+        for key in ("forces", "deploy"):
+            if key in data:
+                raise ScenarioError(f"{key}: set-up by the players (D21) needs scenario version 2")
     name = data.get("name", "")
     description = data.get("description", "")
     for key, value in (("name", name), ("description", description)):
@@ -272,18 +289,111 @@ def _build(data) -> tuple[np.ndarray, dict]:
     s["turn"] = turn
     s["phase"] = PHASE_LETTERS.index(phase_letter)
 
+    forces, deploy = _parse_setup(data)
     pieces = _build_pieces(states, pieces_in, turn, rules)
     units = _build_units(states, units_in)
 
     errors = position_errors(states)
     if errors:  # a safety net: the checks above should have caught everything
         raise ScenarioError("position: " + "; ".join(errors))
+    _set_pools(states, forces, deploy, turn, phase_letter)
     normalized = {
         "format": FORMAT, "version": VERSION, "name": name, "description": description,
         "turn": int(turn), "phase": phase_letter, "rules": _rules_overrides(rules),
-        "pieces": pieces, "units": units,
     }
+    if deploy:
+        normalized["forces"] = _forces_json(forces)
+        normalized["deploy"] = [part for part in DEPLOY_PARTS if part in deploy]
+    normalized["pieces"] = pieces
+    normalized["units"] = units
     return states, normalized
+
+
+def _forces_json(forces) -> dict:
+    out = {"ziegler": {}, "technocrat": {}}
+    for i, key in enumerate(POOL_KEYS):
+        out[SIDE_NAMES[int(POOL_SIDE[i])]][key] = int(forces[i])
+    return out
+
+
+def _parse_setup(data) -> tuple[list[int], set]:
+    """D21: the force pools (``forces``, default the rulebook's, 3.2, 3.3, D4)
+    and the parts of the deployment left to the players (``deploy``)."""
+    forces = [int(v) for v in RULEBOOK_FORCES]
+    given = data.get("forces", {})
+    if not isinstance(given, dict):
+        raise ScenarioError(f"forces: must be an object {{\"ziegler\": {{...}}, \"technocrat\": {{...}}}}, "
+                            f"got {_type_name(given)}")
+    for side_name, entry in given.items():
+        if side_name not in SIDE_NAMES:
+            raise ScenarioError(f"forces: unknown side {side_name!r}; known: {list(SIDE_NAMES)}")
+        if not isinstance(entry, dict):
+            raise ScenarioError(f"forces.{side_name}: must be an object, got {_type_name(entry)}")
+        keys = {POOL_KEYS[i]: i for i in range(len(POOL_KEYS)) if SIDE_NAMES[int(POOL_SIDE[i])] == side_name}
+        for key, value in entry.items():
+            if key not in keys:
+                raise ScenarioError(f"forces.{side_name}: unknown key {key!r}; known keys: {list(keys)}")
+            if not _is_int(value) or not 0 <= value <= 99:
+                raise ScenarioError(f"forces.{side_name}.{key}: must be an integer in [0, 99], got {value!r}")
+            forces[keys[key]] = int(value)
+    deploy_in = data.get("deploy", [])
+    if deploy_in == "all":
+        deploy_in = list(DEPLOY_PARTS)
+    if not isinstance(deploy_in, (list, tuple)):
+        raise ScenarioError(f"deploy: must be \"all\" or an array of parts {list(DEPLOY_PARTS)}, "
+                            f"got {_type_name(deploy_in)}")
+    deploy = set()
+    for i, part in enumerate(deploy_in):
+        if not isinstance(part, str) or part not in DEPLOY_PARTS:
+            raise ScenarioError(f"deploy[{i}]: unknown part {part!r}; known parts: {list(DEPLOY_PARTS)}")
+        if part in deploy:
+            raise ScenarioError(f"deploy[{i}]: {part!r} is listed twice")
+        deploy.add(part)
+    return forces, deploy
+
+
+def _preset_counts(s) -> list[int]:
+    """What the position already holds of each force pool (3.2, 3.3)."""
+    counts = [0] * len(POOL_KEYS)
+    for k in range(1, MAX_PIECES):
+        kind = int(s["piece_kind"][k])
+        if kind == PLATFORM:
+            counts[POOL_T_PLATFORMS] += 1
+        elif kind != NO_PIECE:
+            counts[POOL_Z_CRUSTAL_HEXES] += int(PIECE_SIZE[kind])
+    pool_of = {Z_INFANTRY: POOL_Z_SQUADS, Z_HOVERCRAFT: POOL_Z_HOVERCRAFT, T_INFANTRY: POOL_T_SQUADS,
+               T_ENGINEER: POOL_T_ENGINEERS, T_CRAWLER: POOL_T_CRAWLERS, T_HEAVY_BEAMER: POOL_T_HEAVY_BEAMERS}
+    for u in range(MAX_UNITS):
+        t = int(s["unit_type"][u])
+        if t != NO_UNIT:
+            counts[pool_of[t]] += int(s["unit_squads"][u]) if t in (Z_INFANTRY, T_INFANTRY, T_ENGINEER) else 1
+    return counts
+
+
+def _set_pools(states, forces, deploy, turn, phase_letter) -> None:
+    """D21: the pools the players still place = the force pool minus what is preset."""
+    s = states[0]
+    if not deploy:
+        return
+    if turn != 1 or phase_letter != "A":
+        raise ScenarioError(f"deploy: the players set up before turn 1, phase A (3.2, 3.3, 4.0); this "
+                            f"scenario starts at turn {turn}, phase {phase_letter}")
+    preset = _preset_counts(s)
+    for part, pools in DEPLOY_PARTS.items():
+        if part not in deploy:
+            continue
+        for i in pools:
+            left = forces[i] - preset[i]
+            if left < 0:
+                raise ScenarioError(f"deploy: the scenario presets {preset[i]} {POOL_NAMES[i]}, more than the "
+                                    f"force pool of {forces[i]} (3.2, 3.3, D4)")
+            s["pool"][i] = left
+    bad = int(pools_fit(s))
+    if bad >= 0:
+        raise ScenarioError(f"deploy: the {POOL_NAMES[bad]} left to set up ({int(s['pool'][bad])}) do not fit "
+                            f"(no room within the stacking limits 9.1/9.2, the counter cap or the "
+                            f"{MAX_PIECES - 1} pieces and {MAX_UNITS} counters a state holds)")
+    s["phase"] = setup_phase_for(s)
 
 
 def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dict]:
@@ -458,8 +568,11 @@ def state_to_scenario(states, name: str = "", description: str = "") -> dict:
     else:
         s = states
     phase = int(s["phase"])
-    if phase == PHASE_OVER or not 0 <= phase < PHASE_OVER:
+    if phase == PHASE_OVER or not 0 <= phase < len(PHASE_LETTERS):
         raise ScenarioError("state: the game is over; a scenario describes a position still in play")
+    setting_up = phase > PHASE_OVER  # D21: a set-up in progress (a chosen item is not kept)
+    if setting_up:
+        phase = 0
     pieces = []
     for k in range(1, MAX_PIECES):
         kind = int(s["piece_kind"][k])
@@ -483,12 +596,25 @@ def state_to_scenario(states, name: str = "", description: str = "") -> dict:
             entry["squads"] = int(s["unit_squads"][u])
         entry["hex"] = _hex_json(int(s["unit_cell"][u]))
         units.append(entry)
-    return {
+    out = {
         "format": FORMAT, "version": VERSION, "name": name, "description": description,
         "turn": int(s["turn"]), "phase": PHASE_LETTERS[phase],
         "rules": _rules_overrides(RulesOptions.from_record(s["rules"])),
-        "pieces": pieces, "units": units,
     }
+    if setting_up:
+        preset = _preset_counts(s)
+        forces = [int(v) for v in RULEBOOK_FORCES]
+        deploy = []
+        for part, pools in DEPLOY_PARTS.items():
+            if any(int(s["pool"][i]) > 0 for i in pools):
+                deploy.append(part)
+                for i in pools:
+                    forces[i] = preset[i] + int(s["pool"][i])
+        out["forces"] = _forces_json(forces)
+        out["deploy"] = deploy
+    out["pieces"] = pieces
+    out["units"] = units
+    return out
 
 
 # ------------------------------------------------------------ files
