@@ -148,7 +148,7 @@ def test_round_trip_keeps_every_piece_and_unit_field():
     squads, rules options, turn and phase all survive the round trip."""
     data = {
         "format": "hotspot-scenario", "version": 1, "name": "mid-game", "turn": 3, "phase": "F",
-        "rules": {"turn_limit": 20, "damage_rating": {"long": 5}, "cia_enabled": False},
+        "rules": {"combat_table": "diagonal", "damage_rating": {"long": 5}, "cia_enabled": False},
         "pieces": [
             {"id": "B", "kind": "long", "hexes": [[3, 4], [3, 5], [3, 6]], "damage": 4,
              "controller": "technocrat", "neutralized": True, "control_turn": 2},
@@ -165,11 +165,11 @@ def test_round_trip_keeps_every_piece_and_unit_field():
     states = scenario_to_state(data, 0)
     s = states[0]
     assert s["turn"] == 3 and s["phase"] == 5
-    assert s["rules"]["turn_limit"] == 20 and s["rules"]["cia_enabled"] == 0
+    assert s["rules"]["combat_table"] == 1 and s["rules"]["cia_enabled"] == 0
     back = state_to_scenario(states, "mid-game")
     assert back["pieces"][0] == data["pieces"][0]
     assert back["pieces"][2]["id"] == "3"  # platforms are written as Arabic numbers (2.2.3)
-    assert back["rules"] == {"turn_limit": 20, "damage_rating": {"long": 5}, "cia_enabled": False}
+    assert back["rules"] == {"combat_table": "diagonal", "damage_rating": {"long": 5}, "cia_enabled": False}
     assert back == validate_scenario(data)
     assert validate_scenario(back) == back
 
@@ -289,11 +289,11 @@ BAD = [
     ("unknown top-level key", _set(["colour"], "red"), r"^scenario: unknown key\(s\) 'colour'"),
     ("missing format", _del(["format"]), r"^scenario: missing required key 'format'"),
     ("wrong format", _set(["format"], "chess"), r"^format: must be 'hotspot-scenario'"),
-    ("wrong version", _set(["version"], 2), r"^version: "),
+    ("wrong version", _set(["version"], 3), r"^version: "),
     ("name not a string", _set(["name"], 3), r"^name: must be a string"),
     ("turn 0 (4.0)", _set(["turn"], 0), r"^turn: must be an integer >= 1"),
     ("turn not an int", _set(["turn"], "1"), r"^turn: must be an integer"),
-    ("turn past the limit (D19)", _set(["turn"], 16), r"^turn: 16 is past the turn limit 15"),
+    ("turn zero", _set(["turn"], 0), r"^turn: must be an integer >= 1"),
     ("bad phase letter (4.0)", _set(["phase"], "I"), r"^phase: must be one of the letters ABCDEFGH"),
     ("unknown rules option", _set(["rules"], {"gravity": 2}), r"^rules: unknown rules option 'gravity'"),
     ("bad rules value", _set(["rules"], {"stack_platform": 0}), r"^rules: rules option 'stack_platform'"),

@@ -46,7 +46,7 @@ from .control import attempt_neutralize, can_neutralize
 from .crustal_movement import (NUM_MANEUVERS, can_move_piece, finish_piece, maneuver_cells,
                                maneuver_legal, make_maneuver)
 from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE, ERR_COMBINED,
-                     ERR_SETTING_UP,
+                     ERR_LOSS_PENDING, ERR_NOT_A_LOSS, ERR_SETTING_UP,
                      ERR_CANNOT_NEUTRALIZE, ERR_CANNOT_SPLIT, ERR_COMBATS_PENDING, ERR_GAME_OVER,
                      ERR_HEX_OCCUPIED, ERR_MANEUVER_NOT_FOR_PIECE, ERR_NEUTRALIZED,
                      ERR_NO_SUCH_PIECE, ERR_NO_SUCH_UNIT, ERR_NOT_A_COMBAT, ERR_NOT_HOVERCRAFT,
@@ -65,6 +65,7 @@ from .hexgrid import NUM_MAP_HEXES
 from .rules_data import NUM_ITEMS
 from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_SKIPPED, PF_STARTED, UF_COMBINED, UF_DONE,
                     UF_SKIPPED, UF_STARTED)
+from .units import loss_error_for, take_pending_loss
 from .victory import check_engineers
 
 A_SELECT_PIECE = 0
@@ -224,6 +225,10 @@ def action_error(s, a):
         return _setup_error(s, a)
     if a >= A_SETUP_CHOOSE:
         return ERR_WRONG_PHASE
+    if s["loss_side"] >= 0:  # D22 losses="owner": the owner names the counter first
+        if a < A_SELECT_UNIT or a >= A_COMBINE:
+            return ERR_LOSS_PENDING
+        return OK if loss_error_for(s, a - A_SELECT_UNIT) else ERR_NOT_A_LOSS
     if a < A_SELECT_UNIT:
         return _select_piece_error(s, p, a - A_SELECT_PIECE)
     if a < A_COMBINE:
@@ -261,6 +266,10 @@ def legal_action_mask(s, mask):
             for f in range(NUM_FACINGS):
                 mask[A_SETUP_FACING + f] = facing_error(s, f) == OK
         return
+    if s["loss_side"] >= 0:
+        for u in range(MAX_UNITS):
+            mask[A_SELECT_UNIT + u] = loss_error_for(s, u)
+        return
     if is_crustal_phase(p) or p == PHASE_CONTROL:
         for k in range(MAX_PIECES):
             mask[A_SELECT_PIECE + k] = _select_piece_error(s, p, k) == OK
@@ -284,7 +293,10 @@ def legal_action_mask(s, mask):
 
 @jit
 def current_player(s):
-    """0 Ziegler, 1 Technocrat, -1 when the game is over."""
+    """0 Ziegler, 1 Technocrat, -1 when the game is over.  Usually the phase's
+    player (4.0); the losing side while a loss it chooses is pending (D22)."""
+    if s["loss_side"] >= 0:
+        return s["loss_side"]
     return PHASE_PLAYER[s["phase"]]
 
 
@@ -292,9 +304,11 @@ def current_player(s):
 def apply_action(s, a, ev, ev_n):
     """Apply a legal action (no check; use ``step``)."""
     p = s["phase"]
-    log_event(ev, ev_n, EV_ACTION, a, PHASE_PLAYER[p], s["turn"], p, 0)
+    log_event(ev, ev_n, EV_ACTION, a, current_player(s), s["turn"], p, 0)
     s["n_actions"] += 1
-    if a < A_SELECT_UNIT:
+    if s["loss_side"] >= 0:
+        take_pending_loss(s, a - A_SELECT_UNIT, ev, ev_n)
+    elif a < A_SELECT_UNIT:
         k = a - A_SELECT_PIECE
         if p == PHASE_CONTROL:
             attempt_neutralize(s, k, ev, ev_n)

@@ -6,7 +6,7 @@ cores where marked), so Python is not in the loop.
 import numpy as np
 from numba import njit, prange
 
-from .actions import NUM_ACTIONS, action_error, apply_action, legal_action_mask
+from .actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from .errors import OK
 from .events import EV_WIDTH
 from .rules_data import PHASE_OVER, PHASE_PLAYER
@@ -36,7 +36,7 @@ def legal_action_mask_batch(states, masks):
 def status_batch(states, player, terminal, result, truncated):
     """Player to move, terminal flag, result and truncation of every game."""
     for i in range(states.shape[0]):
-        player[i] = PHASE_PLAYER[states[i]["phase"]]
+        player[i] = current_player(states[i])
         terminal[i] = states[i]["phase"] == PHASE_OVER
         result[i] = states[i]["result"]
         truncated[i] = states[i]["truncated"]

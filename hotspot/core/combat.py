@@ -12,7 +12,8 @@ from .dice import roll_die
 from .events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT,
                      SQUAD_LOST_COMBAT, log_event)
 from .hexgrid import ON_MAP
-from .rules_data import CHART_CRT, CRT, CRT_C, CRT_X, NO_UNIT, PHASE_PLAYER, UNIT_SIDE
+from .rules_data import (CHART_CRT, CRT, CRT_C, CRT_X, NO_UNIT, PHASE_PLAYER, T_INFANTRY, TECHNOCRAT,
+                         UNIT_SIDE, Z_INFANTRY)
 from .stacking import side_limit
 from .state import MAX_UNITS, UF_ATTACKING
 from .units import (attack_of, count_units, defense_of, eliminate_all_in, eliminate_unit,
@@ -77,6 +78,11 @@ def _defense_total(s, cell, side):
 
 
 @jit
+def _infantry_of(side):
+    return T_INFANTRY if side == TECHNOCRAT else Z_INFANTRY
+
+
+@jit
 def resolve_combat(s, cell, ev, ev_n):
     """12.4-12.6: resolve the combat in ``cell``."""
     attacker = PHASE_PLAYER[s["phase"]]
@@ -98,7 +104,12 @@ def resolve_combat(s, cell, ev, ev_n):
         if result == CRT_X:  # 12.5.3
             eliminate_all_in(s, cell, defender, ELIM_COMBAT, ev, ev_n)
         elif result == CRT_C:  # 12.5.2
-            lose_squad(s, cell, defender, SQUAD_LOST_COMBAT, ELIM_COMBAT, ev, ev_n)
+            # D22 losses="owner": the defender chooses the counter, unless the loss
+            # leaves no defense (then everything there goes, whatever the choice);
+            # every infantry squad of a side has the same defense, so what follows
+            # (12.3, retreat) does not depend on the choice
+            left = defense - int(s["rules"]["defense"][_infantry_of(defender)])
+            lose_squad(s, cell, defender, SQUAD_LOST_COMBAT, ELIM_COMBAT, left > 0, ev, ev_n)
             if _defense_total(s, cell, defender) <= 0:  # 12.3: unprotected zero-defense units
                 eliminate_all_in(s, cell, defender, ELIM_COMBAT, ev, ev_n)
     if count_units(s, cell, defender) > 0:

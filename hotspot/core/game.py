@@ -22,7 +22,7 @@ import numpy as np
 
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
                       A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS, action_error,
-                      apply_action, legal_action_mask, start)
+                      apply_action, current_player, legal_action_mask, start)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .dice import script_dice, seed_state
 from .errors import ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK
@@ -32,7 +32,7 @@ from .observation import observe
 from .record import GameRecord
 from .render import piece_name, render_text, unit_name
 from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_CONTROL,
-                         PHASE_LETTERS, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_Z_COMBAT,
+                         PHASE_LETTERS, PHASE_OVER, PHASE_T_COMBAT, PHASE_Z_COMBAT,
                          POOL_NAMES, RESULT_NAMES, RulesOptions, SIDE_NAMES, TECHNOCRAT,
                          TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
 from .state import STATE_DTYPE, from_bytes, to_bytes
@@ -109,7 +109,7 @@ class Game:
 
     def current_player(self) -> int:
         """0 (Ziegler) or 1 (Technocrat); -1 once the game is over."""
-        return int(PHASE_PLAYER[int(self.s["phase"])])
+        return int(current_player(self.s))
 
     def is_terminal(self) -> bool:
         return int(self.s["phase"]) == PHASE_OVER

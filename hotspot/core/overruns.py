@@ -32,7 +32,9 @@ def close_infantry_assault(s, u, ev, ev_n):
     roll = roll_die(s, CHART_CIA, u, ev, ev_n)
     result = CIA_TABLE[roll - 1]
     if result == CIA_SQUAD_LOST:
-        lose_squad(s, cell, ZIEGLER, SQUAD_LOST_CIA, ELIM_CIA, ev, ev_n)
+        # D22 losses="owner": the Ziegler player may choose the counter; the
+        # overrunning counter moves on meanwhile (the choice cannot change its move)
+        lose_squad(s, cell, ZIEGLER, SQUAD_LOST_CIA, ELIM_CIA, True, ev, ev_n)
     elif result == CIA_OVERRUNNER_ELIMINATED:
         eliminate_unit(s, u, ELIM_CIA, ev, ev_n)
         return False

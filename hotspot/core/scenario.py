@@ -210,7 +210,8 @@ def _rules_overrides(rules: RulesOptions) -> dict:
             if diff:
                 out[key] = diff
         elif value != default[key]:
-            out[key] = bool(value) if isinstance(default[key], bool) else int(value)
+            out[key] = (value if isinstance(value, str) else
+                        bool(value) if isinstance(default[key], bool) else int(value))
     return out
 
 

@@ -158,7 +158,7 @@ def end_phase(s, ev, ev_n):
 def has_decision(s):
     """Does the player to move have any choice but to end the phase?"""
     p = s["phase"]
-    if p >= PHASE_OVER:  # over, or a set-up phase (D21: the pools must be placed)
+    if p >= PHASE_OVER or s["loss_side"] >= 0:  # over, set-up (D21), or a loss to choose (D22)
         return True
     side = PHASE_PLAYER[p]
     if is_crustal_phase(p):

@@ -112,26 +112,64 @@ def eliminate_all_in(s, cell, side, reason, ev, ev_n):
 
 
 @jit
-def lose_squad(s, cell, side, reason, elim_reason, ev, ev_n):
+def lose_squad(s, cell, side, reason, elim_reason, may_ask, ev, ev_n):
     """``side`` loses one infantry squad in ``cell`` (12.5.2, 11.2).
 
-    D15: the squad comes from the smallest infantry counter (lowest index on a
-    tie).  Returns False if there was no infantry to lose.
+    D15 (rules option ``losses="automatic"``, the default): the squad comes
+    from the smallest infantry counter (lowest index on a tie).  With
+    ``losses="owner"`` (D22) and ``may_ask``, when the side's infantry
+    counters there differ in size (so that the choice matters), the loss is
+    left pending for the owner to choose (``loss_side`` etc.; actions.py).
+    Returns False if there was no infantry to lose.
     """
     best = -1
+    sizes = 0
     for u in range(MAX_UNITS):
         t = s["unit_type"][u]
         if t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == side and s["unit_cell"][u] == cell:
+            sizes |= 1 << s["unit_squads"][u]
             if best < 0 or s["unit_squads"][u] < s["unit_squads"][best]:
                 best = u
     if best < 0:
         return False
-    log_event(ev, ev_n, EV_SQUAD_LOST, best, cell, reason, 0, 0)
-    if s["unit_squads"][best] <= 1:
-        eliminate_unit(s, best, elim_reason, ev, ev_n)
-    else:
-        s["unit_squads"][best] -= 1
+    if may_ask and s["rules"]["losses"] == 1 and sizes & (sizes - 1):
+        s["loss_side"] = side
+        s["loss_cell"] = cell
+        s["loss_left"] = 1
+        s["loss_reason"] = reason
+        s["loss_resume"] = elim_reason
+        return True
+    take_squad(s, best, reason, elim_reason, ev, ev_n)
     return True
+
+
+@jit
+def take_squad(s, u, reason, elim_reason, ev, ev_n):
+    """Counter u loses one squad; a one-squad counter is eliminated (12.5.2, 11.2)."""
+    log_event(ev, ev_n, EV_SQUAD_LOST, u, s["unit_cell"][u], reason, 0, 0)
+    if s["unit_squads"][u] <= 1:
+        eliminate_unit(s, u, elim_reason, ev, ev_n)
+    else:
+        s["unit_squads"][u] -= 1
+
+
+@jit
+def loss_error_for(s, u):
+    """Can counter u take the pending loss?  (Infantry of the losing side in that hex.)"""
+    t = s["unit_type"][u]
+    return (t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == s["loss_side"]
+            and s["unit_cell"][u] == s["loss_cell"])
+
+
+@jit
+def take_pending_loss(s, u, ev, ev_n):
+    """The owner chose counter u for the pending loss (D22 ``losses="owner"``)."""
+    take_squad(s, u, s["loss_reason"], s["loss_resume"], ev, ev_n)
+    s["loss_side"] = -1
+    s["loss_cell"] = -1
+    s["loss_left"] = 0
+    s["loss_reason"] = 0
+    s["loss_resume"] = 0
 
 
 @jit
