@@ -55,19 +55,65 @@ def test_hovercraft_move_in_both_ziegler_movement_phases():
 
 def test_second_movement_may_not_enter_enemy_hex():
     """13.3: in the second movement hovercraft may not enter hexes holding
-    Technocrat units other than engineers (also not engineers stacked with
-    other units)."""
+    Technocrat units other than engineers.  D20, R13.3b: the Ziegler player
+    sees the top counter, so a stack topped by infantry is refused outright."""
     g = ground()
     h = g.unit(Z_HOVERCRAFT, (3, 1))
     g.unit(T_INFANTRY, (3, 2))
-    h2 = g.unit(Z_HOVERCRAFT, (3, 5))
-    g.unit(T_ENGINEER, (3, 6))
-    g.unit(T_INFANTRY, (3, 6))
     g.begin(PHASE_Z_SECOND, turn=2)
     g.act(A_SELECT_UNIT + h)
     g.refuse(A_MANEUVER + S, ERR_SECOND_MOVE_ENEMY)
-    g.act(A_SELECT_UNIT + h2)
-    g.refuse(A_MANEUVER + S, ERR_SECOND_MOVE_ENEMY)
+
+
+def test_hidden_stack_entry_is_refused_on_contact_and_revealed():
+    """13.3 with D20's hidden information (R13.3b): an engineer on top of a
+    stack that also holds infantry looks the same to the Ziegler player as
+    engineers only, so he may try the entry; it is refused on contact as over
+    the table: the hovercraft stays, its second movement ends, the engineers
+    survive, and the stack is shown to him for the rest of the phase (his
+    observation sees every counter; a second hovercraft is refused outright)."""
+    from hotspot.core.events import EV_REVEALED
+    from hotspot.core.observation import observe
+    from hotspot.core.rules_data import ZIEGLER
+    import numpy as np
+    g = ground()
+    h = g.unit(Z_HOVERCRAFT, (3, 5))
+    h2 = g.unit(Z_HOVERCRAFT, (3, 8))
+    e = g.unit(T_ENGINEER, (3, 6))  # the top counter (lowest index, R9.5)
+    i = g.unit(T_INFANTRY, (3, 6))
+    g.begin(PHASE_Z_SECOND, turn=2)
+    g.act(A_SELECT_UNIT + h)
+    assert g.legal(A_MANEUVER + S)
+    g.act(A_MANEUVER + S)
+    assert g.where(h) == (3, 5) and g.s["unit_moves"][h] == 0
+    assert g.alive(e) and g.alive(i)
+    assert len(g.events(EV_REVEALED)) == 1
+    out = np.zeros(1, dtype=g.s.dtype)
+    observe(g.s, ZIEGLER, True, out[0])
+    assert out[0]["unit_type"][i] == T_INFANTRY and out[0]["unit_squads"][i] == 1
+    g.act(A_SELECT_UNIT + h2, A_MANEUVER + N)  # to (3,7), next to the stack
+    g.refuse(A_MANEUVER + N, ERR_SECOND_MOVE_ENEMY)
+
+
+def test_phase_d_mask_does_not_reveal_hidden_contents():
+    """D20: the legal mask depends only on what the moving side may know.  Two
+    positions that differ only in the hidden (non-top) counters of a
+    Technocrat stack give the Ziegler player the same mask in phase D."""
+    import numpy as np
+    from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
+    masks = []
+    for hidden in (T_ENGINEER, T_INFANTRY):
+        g = ground()
+        h = g.unit(Z_HOVERCRAFT, (3, 5))
+        g.unit(T_ENGINEER, (3, 6))
+        g.unit(hidden, (3, 6))
+        g.begin(PHASE_Z_SECOND, turn=2)
+        g.act(A_SELECT_UNIT + h)
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        legal_action_mask(g.s, mask)
+        masks.append(mask)
+    assert masks[0][A_MANEUVER + S]
+    assert np.array_equal(masks[0], masks[1])
 
 
 def test_hovercraft_eliminates_engineer_only_hex_at_once():

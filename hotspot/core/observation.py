@@ -25,8 +25,8 @@ Technocrat, so core helpers that look a unit's side up by type (e.g. through
 import numpy as np
 
 from ._jit import jit
-from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL
-from .state import DICE_QUEUE, MAX_PIECES, MAX_UNITS
+from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, ZIEGLER
+from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 
 UNKNOWN = -1
 
@@ -96,6 +96,10 @@ def observe(s, side, fog, out):
         out["unit_from"][u] = -1
         seen = False
         top = True
+        if side == ZIEGLER:  # R13.3b: a stack revealed by a refused hovercraft entry
+            for i in range(MAX_REVEALED):
+                if s["revealed"][i] == cell:
+                    seen = True
         for v in range(MAX_UNITS):
             tv = s["unit_type"][v]
             if tv != NO_UNIT and s["unit_cell"][v] == cell:

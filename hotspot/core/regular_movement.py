@@ -15,7 +15,7 @@ from .errors import (ERR_MOLTEN, ERR_NO_MOVEMENT_LEFT, ERR_OFF_MAP, ERR_SECOND_M
                      ERR_STACKING, ERR_ZERO_ATTACK, OK)
 from .events import ELIM_MOLTEN, EV_UNIT_MOVE, log_event
 from .hexgrid import NEIGHBOUR, ON_MAP
-from .hovercraft import hovercraft_strike, second_move_may_enter
+from .hovercraft import hovercraft_strike, reveal, second_move_may_enter, second_move_may_try
 from .overruns import close_infantry_assault, overrunnable
 from .rules_data import PHASE_Z_SECOND, UNIT_SIDE
 from .stacking import room_for
@@ -39,7 +39,7 @@ def step_error(s, u, d):
     if enemy > 0:
         if attack_of(s, u) <= 0:
             return ERR_ZERO_ATTACK
-        if s["phase"] == PHASE_Z_SECOND and not second_move_may_enter(s, target):
+        if s["phase"] == PHASE_Z_SECOND and not second_move_may_try(s, target):  # 13.3, D20
             return ERR_SECOND_MOVE_ENEMY
     if not room_for(s, target, side, own, z + t):
         return ERR_STACKING
@@ -65,6 +65,13 @@ def step_unit(s, u, d, ev, ev_n):
     target = NEIGHBOUR[here, d]
     side = UNIT_SIDE[s["unit_type"][u]]
     s["unit_flags"][u] |= UF_STARTED
+    if (s["phase"] == PHASE_Z_SECOND and count_units(s, target, 1 - side) > 0
+            and not second_move_may_enter(s, target)):
+        # R13.3b: refused on contact; the stack is revealed and the move ends
+        reveal(s, target, u, ev, ev_n)
+        s["unit_moves"][u] = 0
+        finish_unit(s, u)
+        return
     if count_units(s, here, 1 - side) > 0:  # leaving a hex it overran (11.2)
         if not close_infantry_assault(s, u, ev, ev_n):
             return

@@ -11,7 +11,7 @@ from .control import can_neutralize, control_attempts, reversions
 from .crustal_movement import can_move_piece, finish_piece
 from .damage import break_ups, stress_check_all, stress_check_at
 from .events import EV_PHASE, log_event
-from .hovercraft import second_move_allowance
+from .hovercraft import clear_revealed, second_move_allowance
 from .rules_data import (NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT,
                          PHASE_T_CRUSTAL, PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL,
                          PHASE_Z_MOVE, PHASE_Z_SECOND, PLATFORM, TECHNOCRAT_WIN, UNIT_SIDE,
@@ -89,6 +89,7 @@ def begin_phase(s, p, ev, ev_n):
     s["phase"] = p
     s["sel_piece"] = -1
     s["sel_unit"] = -1
+    clear_revealed(s)  # R13.3b: what a refused entry showed lasts the phase
     log_event(ev, ev_n, EV_PHASE, p, s["turn"], 0, 0, 0)
     if p == PHASE_Z_CRUSTAL:
         for k in range(MAX_PIECES):
