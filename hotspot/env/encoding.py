@@ -39,17 +39,23 @@ An observation is a dict of four int arrays:
     SELECT_PIECE; row 0 is the Central Crustal): present, kind, controlled by
     the observer, neutralized, damage (-1 unknown), damage rating, col/row of
     its three slots (-1, -1 unused), movement left, done, selected.
-``globals`` (int16, ``(8 + NUM_PHASES,)``): turn, turn limit, platform turns,
-    observer side, player to move, result, truncated, actions so far, then the
-    phase one-hot.
+``globals`` (int16, ``(8 + NUM_PHASES + 14,)``): turn, max_turns (a
+    harness's limit, 0 none; D19 revised), platform turns, observer side,
+    player to move, result, truncated, actions so far, then the phase one-hot
+    (phases A-H, over, Ziegler set-up, Technocrat set-up), then the set-up
+    state (3.2, 3.3, D21): the eight force pools left to place (POOL_*), the
+    chosen item (-1 none) and the col/row of a crustal's chosen hex (-1), and
+    the pending loss (D22 losses="owner"): losing side (-1 none), col, row.
+    During set-up the ``selected`` plane marks a crustal's chosen hex.
 """
 import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, EXT_COLS, MARGIN
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, NUM_PHASES, PHASE_PLAYER,
-                                     PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT, T_ENGINEER)
+from hotspot.core.rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS,
+                                     PHASE_PLAYER, PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT,
+                                     T_ENGINEER)
 from hotspot.core.state import (MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING,
                                 UF_DONE)
 
@@ -62,8 +68,11 @@ NUM_PLANES = len(PLANE_NAMES)
 UNIT_FEATURES = ("present", "own", "type", "squads", "col", "row", "moves", "done", "attacking", "selected")
 PIECE_FEATURES = ("present", "kind", "own", "neutralized", "damage", "rating", "col0", "row0", "col1",
                   "row1", "col2", "row2", "moves", "done", "selected")
-GLOBAL_FEATURES = ("turn", "max_turns", "platform_turns", "side", "to_move", "result", "truncated",
-                   "actions") + tuple(f"phase_{p}" for p in range(NUM_PHASES))
+GLOBAL_FEATURES = (("turn", "max_turns", "platform_turns", "side", "to_move", "result", "truncated",
+                    "actions") + tuple(f"phase_{p}" for p in range(NUM_PHASES))
+                   + tuple(f"pool_{i}" for i in range(NUM_POOLS))
+                   + ("setup_item", "setup_col", "setup_row", "loss_side", "loss_col", "loss_row"))
+_SETUP_GLOBALS = 8 + NUM_PHASES
 _PLANE_OF_TYPE = np.array([-1, 10, 11, 12, 13, 14, 15], dtype=np.int64)
 
 
@@ -186,11 +195,25 @@ def encode_info_state(o, side, board, units, pieces, globs):
     globs[1] = o["max_turns"]
     globs[2] = o["rules"]["platform_turns"]
     globs[3] = side
-    globs[4] = PHASE_PLAYER[o["phase"]]
+    globs[4] = o["loss_side"] if o["loss_side"] >= 0 else PHASE_PLAYER[o["phase"]]
     globs[5] = o["result"]
     globs[6] = o["truncated"]
     globs[7] = min(o["n_actions"], 32767)
     globs[8 + o["phase"]] = 1
+    g = _SETUP_GLOBALS
+    for i in range(NUM_POOLS):
+        globs[g + i] = o["pool"][i]
+    g += NUM_POOLS
+    globs[g] = o["setup_item"]
+    cell = o["setup_cell"]
+    globs[g + 1] = _col(cell) if cell >= 0 else -1
+    globs[g + 2] = _row(cell) if cell >= 0 else -1
+    if cell >= 0 and ON_MAP[cell]:
+        board[9, _row(cell), _col(cell)] = 1
+    globs[g + 3] = o["loss_side"]
+    cell = o["loss_cell"]
+    globs[g + 4] = _col(cell) if cell >= 0 else -1
+    globs[g + 5] = _row(cell) if cell >= 0 else -1
 
 
 @jit
