@@ -1,5 +1,5 @@
 """Every number of the game in one place: units, crustal shapes, charts and the
-rules options (16.0, 2.2, D4-D7, D13, D14, D19).
+rules options (16.0, 2.2, D4-D7, D13, D14, D19, D22).
 
 The tables are plain numpy arrays, computed once at import, and read by the
 compiled rules.  Everything a scenario or a balance test may change lives in
