@@ -148,6 +148,62 @@ def test_example5_one_hex_enters_two_zones_of_contact():
     assert g.s["piece_flags"][one] & PF_DONE  # 7.3: third hex lost
 
 
+@pytest.mark.parametrize("count", ["per_pair", "per_hex"])
+def test_collision_count_option_example5(count):
+    """7.2 ("One collision is considered to have occured for every hex in which
+    a crustal ... has moved adjacent to another crustal ..., or to more than
+    one crustal"), 14.3 ("A die is immediately rolled for each collision hex
+    for each crustal ... involved"), 7.6 example 5, D9, D22 option
+    collision_count.  The one-hex crustal of example 5 enters (5,5), in the
+    zones of contact of two two-hex crustals.  "per_pair" (default, D9 and
+    example 5): two collisions, two rolls for the mover, one for each two-hex
+    crustal; the dice go mover, first crustal, mover, second crustal.
+    "per_hex" (7.2 read literally): one collision, one roll for the mover and
+    one for each two-hex crustal; the dice go mover, first, second.  Either
+    way the mover stops (7.3).  The same dice (6, 6, 1, 6) damage the mover
+    under "per_pair" and the second crustal under "per_hex"."""
+    g = Pos(collision_count=count)
+    a = g.piece(TWO_HEX, [(6, 6), (7, 6)])
+    b = g.piece(TWO_HEX, [(4, 6), (3, 6)])
+    one = g.piece(ONE_HEX, [(5, 4)])
+    g.piece(ONE_HEX, [(14, 20)])  # spare
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    g.dice(6, 6, 1, 6)
+    g.act(A_SELECT_PIECE + one, A_MANEUVER + M_STEP + S)
+    assert g.cells(one) == [(5, 5)]
+    rows = g.events(EV_COLLISION)
+    assert sorted(r[2] for r in rows) == sorted([a, b])  # one row per piece involved
+    first, second = rows[0][2], rows[1][2]
+    order = [r[2] for r in g.rolls(CHART_CRUSTAL_DAMAGE)]
+    assert g.damage_rolls(a) == 1 and g.damage_rolls(b) == 1
+    if count == "per_pair":
+        assert order == [one, first, one, second]
+        assert g.damage_rolls(one) == 2
+        assert g.s["piece_damage"][one] == 1 and g.s["piece_damage"][second] == 0
+    else:
+        assert order == [one, first, second]
+        assert g.damage_rolls(one) == 1
+        assert g.s["piece_damage"][one] == 0 and g.s["piece_damage"][second] == 1
+    assert g.s["piece_flags"][one] & PF_DONE  # 7.3
+
+
+@pytest.mark.parametrize("count", ["per_pair", "per_hex"])
+def test_collision_count_option_counts_hexes_one_by_one(count):
+    """7.2, 7.6 example 2, D9, D22: under both values of collision_count every
+    hex newly entered is counted by itself: the triangular crustal of example
+    2 enters two hexes of the long crustal's zone of contact, two collisions,
+    two rolls for each crustal."""
+    g = Pos(collision_count=count)
+    long_ = g.piece(LONG, [(8, 4), (8, 5), (8, 6)], controller=TECHNOCRAT, control_turn=1)
+    g.unit(T_ENGINEER, (8, 5))
+    tri = g.piece(TRIANGULAR, [(6, 5), (6, 6), (5, 5)])
+    g.piece(ONE_HEX, [(14, 20)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    g.act(A_SELECT_PIECE + tri, A_MANEUVER + M_STEP + NE)
+    assert len(g.events(EV_COLLISION)) == 2
+    assert g.damage_rolls(tri) == 2 and g.damage_rolls(long_) == 2
+
+
 def test_one_collision_per_piece_even_when_two_of_its_hexes_touch():
     """D9: entering a hex adjacent to two hexes of the same crustal is one
     collision with it (one roll each)."""

@@ -11,7 +11,7 @@ from hotspot.core.combat import odds_column
 from hotspot.core.errors import ERR_COMBATS_PENDING, ERR_NOT_A_COMBAT
 from hotspot.core.events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT,
                                  EV_RETREAT, EV_SQUAD_LOST)
-from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, CRT_C, CRT_NE, CRT_X,
+from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, CRT, CRT_C, CRT_NE, CRT_TABLES, CRT_X,
                                      ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_COMBAT,
                                      PHASE_Z_MOVE, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
                                      T_INFANTRY, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY)
@@ -45,10 +45,11 @@ def test_odds_rounding_and_clamping(attack, defense, column):
     assert odds_column(attack, defense) == column
 
 
-def _attack(attackers, defenders, roll, via_combat=True):
+def _attack(attackers, defenders, roll, via_combat=True, **options):
     """Technocrat ``attackers`` [(type, squads)] step from (3,5) into (3,4) held by
-    Ziegler ``defenders``; phase G resolves with ``roll``."""
-    g = Pos()
+    Ziegler ``defenders``; phase G resolves with ``roll`` (``options``: rules
+    options of the position)."""
+    g = Pos(**options)
     g.piece(TWO_HEX, [(3, 4), (3, 5)])
     z_spare(g)  # also stops play at the next turn's phase A
     ds = [g.unit(t, (3, 4), sq) for t, sq in defenders]
@@ -130,6 +131,59 @@ def test_combat_results_table(column, roll):
         assert all(g.where(a) == (3, 5) for a in ats)  # 12.6: back where they came from
         assert len(g.events(EV_RETREAT)) == len(ats)
     assert g.phase != PHASE_T_COMBAT  # the only combat is resolved: the phase ends
+
+
+# D22 option combat_table="diagonal": rows 1-3 as printed (16.0), rows 4-6 the
+# strict continuation of their diagonals (the first C and the first X each
+# move one column left per row)
+CRT_DIAGONAL = dict(CRT_D13)
+CRT_DIAGONAL.update({
+    4: ("NE", "C", "C", "X", "X", "X"),
+    5: ("C", "C", "X", "X", "X", "X"),
+    6: ("C", "X", "X", "X", "X", "X"),
+})
+
+
+def test_combat_tables_of_the_rules_option():
+    """16.0, D13, D22: both readings of the lost rows 4-6 are in rules_data;
+    the printed rows 1-3 are the same in both; CRT is the default (D13)."""
+    names = {"NE": CRT_NE, "C": CRT_C, "X": CRT_X}
+    for table, rows in ((0, CRT_D13), (1, CRT_DIAGONAL)):
+        assert [[int(x) for x in CRT_TABLES[table][r - 1]] for r in range(1, 7)] == \
+            [[names[x] for x in rows[r]] for r in range(1, 7)]
+    assert (CRT == CRT_TABLES[0]).all()
+    assert (CRT_TABLES[0][:3] == CRT_TABLES[1][:3]).all()
+
+
+@pytest.mark.parametrize("roll", [4, 5, 6])
+@pytest.mark.parametrize("column", range(6))
+def test_combat_results_table_diagonal_option(column, roll):
+    """16.0, D13, D22 (option combat_table="diagonal"): the same positions and
+    dice as the D13 test above, rows 4-6 read from the diagonal table."""
+    attackers, defenders = CRT_SETUP[column]
+    g, ats, ds = _attack(attackers, defenders, roll, combat_table="diagonal")
+    expected = {"NE": CRT_NE, "C": CRT_C, "X": CRT_X}[CRT_DIAGONAL[roll][column]]
+    rows = g.events(EV_COMBAT)
+    assert len(rows) == 1 and rows[0][4] == column and rows[0][5] == expected
+
+
+@pytest.mark.parametrize("table, result", [("d13", "NE"), ("diagonal", "C")])
+def test_combat_table_option_changes_the_result(table, result):
+    """16.0 ("The corresponding line of the proper column of the Combat
+    Results Table is consulted"), D13, D22: a Technocrat infantry squad (2)
+    attacks two Ziegler counters (3 + 1 squads = 4), 1:2, die 4.  D13's row 4
+    reads NE: the attack fails, the attackers retreat (12.5.1) and the
+    defenders keep every squad.  The diagonal row 4 reads C: the defender
+    loses a squad from his smallest counter (12.5.2, D15) and the attackers
+    retreat."""
+    g, ats, ds = _attack([(T_INFANTRY, 1)], [(Z_INFANTRY, 3), (Z_INFANTRY, 1)], 4, combat_table=table)
+    assert g.events(EV_COMBAT)[0][2:6] == (2, 4, 1, {"NE": CRT_NE, "C": CRT_C}[result])
+    if result == "NE":
+        assert [g.squads(d) for d in ds] == [3, 1] and g.events(EV_SQUAD_LOST) == []
+    else:
+        assert g.squads(ds[0]) == 3 and not g.alive(ds[1])
+        assert len(g.events(EV_SQUAD_LOST)) == 1
+    assert g.where(ats[0]) == (3, 5)  # 12.6: retreat either way
 
 
 def test_c_result_costs_technocrat_one_squad_two_attack_factors():

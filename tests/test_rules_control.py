@@ -274,3 +274,67 @@ def test_central_crustal_blocked_by_ziegler_combat_unit():
     control_phase(g)
     assert g.rolls(CHART_CONTROL) == []
     assert g.phase != PHASE_OVER
+
+
+# ------------------------------------------------- D22 option control_blocker
+@pytest.mark.parametrize("blocker_option", ["crustal", "hex"])
+def test_control_blocker_option(blocker_option):
+    """15.2 ("No Ziegler combat units may be on the crustal"), D6, D22 option
+    control_blocker.  An engineer squad on one hex of a triangular crustal, a
+    Ziegler infantry counter on another.  "crustal" (default): the Ziegler
+    combat unit anywhere on the crustal blocks the attempt, no die is rolled.
+    "hex": only a Ziegler combat unit in the engineers' own hex blocks; the
+    engineer rolls its die and a 1 takes control."""
+    g = Pos(control_blocker=blocker_option)
+    k = g.piece(TRIANGULAR, TRI)
+    g.unit(T_ENGINEER, TRI[0])
+    g.unit(Z_INFANTRY, TRI[2])
+    g.dice(1)
+    control_phase(g)
+    if blocker_option == "crustal":
+        assert g.rolls(CHART_CONTROL) == []
+        assert g.s["piece_controller"][k] == ZIEGLER
+    else:
+        assert [r[1:4] for r in g.rolls(CHART_CONTROL)] == [(CHART_CONTROL, k, 1)]
+        assert g.s["piece_controller"][k] == TECHNOCRAT
+
+
+@pytest.mark.parametrize("blocker_option", ["crustal", "hex"])
+def test_control_blocker_option_engineers_hex_blocked(blocker_option):
+    """15.2, D22 option control_blocker: engineer squads in a hex holding a
+    Ziegler combat unit never roll.  One engineer squad shares TRI[0] with a
+    Ziegler hovercraft, two more stand on TRI[1]: "crustal" rolls nothing;
+    "hex" rolls one die for each of the two squads of TRI[1] only."""
+    g = Pos(control_blocker=blocker_option)
+    k = g.piece(TRIANGULAR, TRI)
+    g.unit(T_ENGINEER, TRI[0])
+    g.unit(Z_HOVERCRAFT, TRI[0])
+    g.unit(T_ENGINEER, TRI[1])
+    g.unit(T_ENGINEER, TRI[1])
+    g.dice(4, 2, 6)
+    control_phase(g)
+    if blocker_option == "crustal":
+        assert g.rolls(CHART_CONTROL) == []
+        assert g.s["piece_controller"][k] == ZIEGLER
+    else:
+        assert [r[3] for r in g.rolls(CHART_CONTROL, k)] == [4, 2]
+        assert g.s["piece_controller"][k] == TECHNOCRAT
+
+
+@pytest.mark.parametrize("blocker_option", ["crustal", "hex"])
+def test_control_blocker_option_central_crustal(blocker_option):
+    """15.5 ("Control of Central Crustal is determined exactly as control is
+    for any crustal"), D22 option control_blocker: an engineer on (7,10) and
+    Ziegler infantry on (6,11), another hex of the Central Crustal.
+    "crustal": blocked, play goes on; "hex": the engineer rolls a 1 and the
+    Technocrat wins (5.0)."""
+    g = Pos(control_blocker=blocker_option)
+    g.unit(T_ENGINEER, (7, 10))
+    g.unit(Z_INFANTRY, (6, 11))
+    g.dice(1)
+    control_phase(g)
+    if blocker_option == "crustal":
+        assert g.rolls(CHART_CONTROL) == [] and g.phase != PHASE_OVER
+    else:
+        assert len(g.rolls(CHART_CONTROL, 0)) == 1
+        assert g.phase == PHASE_OVER and g.s["result"] == TECHNOCRAT_WIN

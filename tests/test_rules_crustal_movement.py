@@ -4,10 +4,12 @@ Positions are hand-built away from the Central Crustal (whose zone of
 contact is the ring of hexes around its seven hexes) and from each other,
 so that no collision (7.0) interferes with the geometry checked here.
 """
+import numpy as np
 import pytest
 
-from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N, NE,
-                     NW, S, SE, SW, Pos, nb)
+from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, C, N,
+                     NE, NW, S, SE, SW, Pos, nb)
+from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.crustal_movement import (M_FORWARD, M_ROTATE, M_STEP, M_TURN_LEFT,
                                            M_TURN_RIGHT)
 from hotspot.core.errors import (ERR_HEX_OCCUPIED, ERR_MANEUVER_NOT_FOR_PIECE, ERR_NEUTRALIZED,
@@ -24,8 +26,8 @@ SPARE = (14, 20)  # a far Ziegler one-hex crustal: keeps phase A open once the t
 SPARE_T = (14, 0)  # a far Technocrat platform: keeps phase E open
 
 
-def z_phase():
-    g = Pos()
+def z_phase(**options):
+    g = Pos(**options)
     g.spare = g.piece(ONE_HEX, [SPARE])
     return g
 
@@ -334,6 +336,55 @@ def test_two_hex_forward_blocked_and_turn_swing_blocked():
     g.act(A_SELECT_PIECE + k)
     g.refuse(A_MANEUVER + M_TURN_LEFT, ERR_HEX_OCCUPIED)
     assert g.legal(A_MANEUVER + M_TURN_RIGHT) and g.legal(A_MANEUVER + M_FORWARD)
+
+
+@pytest.mark.parametrize("reading", ["collide", "refuse"])
+def test_forward_into_blocked_option(reading):
+    """6.8 ("crustals may not enter or attempt to enter molten hexes occupied
+    by other crustals"), 7.3, D22 option forward_into_blocked.  A two-hex
+    crustal faces N with its first hex ahead, (4,4), free and its second,
+    (4,3), occupied by a one-hex crustal.  "collide" (default, R6.8): FORWARD
+    is legal; the piece enters (4,4), in the occupant's zone of contact,
+    collides there and stops (7.3).  "refuse": FORWARD is an attempt to enter
+    an occupied hex and is illegal (ERR_HEX_OCCUPIED), in the legal-action
+    mask too; the turns stay legal."""
+    g = z_phase(forward_into_blocked=reading)
+    k = g.piece(TWO_HEX, [(4, 5), (4, 6)])
+    blocker = g.piece(ONE_HEX, [(4, 3)])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    g.act(A_SELECT_PIECE + k)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    legal_action_mask(g.s, mask)
+    assert mask[A_MANEUVER + M_TURN_LEFT] and mask[A_MANEUVER + M_TURN_RIGHT]
+    if reading == "collide":
+        assert mask[A_MANEUVER + M_FORWARD]
+        g.act(A_MANEUVER + M_FORWARD)
+        assert g.cells(k) == [(4, 4), (4, 5)]
+        assert [r[1:4] for r in g.events(EV_COLLISION)] == [(k, blocker, C(4, 4))]
+    else:
+        assert not mask[A_MANEUVER + M_FORWARD]
+        g.refuse(A_MANEUVER + M_FORWARD, ERR_HEX_OCCUPIED)
+        assert g.cells(k) == [(4, 5), (4, 6)]
+
+
+@pytest.mark.parametrize("reading", ["collide", "refuse"])
+def test_forward_into_blocked_option_long_crustal_selection(reading):
+    """6.8 ("A crustal may not move if all hexes that it could legally enter
+    are occupied"), D22 option forward_into_blocked: a long crustal whose
+    second hex ahead is occupied and whose rotations are blocked has FORWARD
+    as its only move under "collide"; under "refuse" it has none and cannot
+    be selected (ERR_PIECE_CANNOT_MOVE)."""
+    g = z_phase(forward_into_blocked=reading)
+    k = g.piece(LONG, [(4, 5), (4, 6), (4, 7)])
+    g.piece(ONE_HEX, [(4, 3)])  # the second hex ahead
+    for h in (nb((4, 6), NE), nb((4, 6), NW)):  # the front's hex after either rotation (6.6b)
+        g.piece(ONE_HEX, [h])
+    g.begin(PHASE_Z_CRUSTAL, turn=2)
+    if reading == "collide":
+        g.act(A_SELECT_PIECE + k)
+        assert [m for m in range(15) if g.legal(A_MANEUVER + m)] == [M_FORWARD]
+    else:
+        g.refuse(A_SELECT_PIECE + k, ERR_PIECE_CANNOT_MOVE)
 
 
 def test_triangular_rotation_into_occupied_hex_refused():

@@ -7,7 +7,9 @@ end of a regular movement phase: one roll on the Crustal Damage Chart, a 1
 is one point of damage; 9.4: the Central Crustal's limit is the same, but it
 never suffers stress damage.
 """
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, Pos
+import pytest
+
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, C, N, Pos, strip
 from hotspot.core.errors import ERR_STACKING
 from hotspot.core.events import EV_STRESS
 from hotspot.core.rules_data import (CHART_STRESS, ONE_HEX, PHASE_T_MOVE, PHASE_Z_MOVE, PLATFORM,
@@ -193,3 +195,57 @@ def test_central_crustal_never_stressed():
     assert g.rolls(CHART_STRESS) == []
     assert g.events(EV_STRESS) == []
     assert g.s["piece_damage"][0] == 0
+
+
+# ------------------------------------------------- D22 option stress_timing
+@pytest.mark.parametrize("timing", ["every_phase", "moving_side"])
+def test_stress_timing_option_movement(timing):
+    """9.3 ("If more than six units are in one crustal hex or on one attack
+    platform at the end of a regular movement phase ... the crustal may be
+    damaged"), 4.0 F, D22 option stress_timing.  At the end of the Technocrat
+    regular movement three hexes hold more than six counters: (3,5), which a
+    Technocrat counter entered this phase (six + one); (3,2), seven Ziegler
+    counters that did not move; a platform with seven Technocrat counters
+    that did not move.  "every_phase" (default, R9.3) rolls for all three;
+    "moving_side" only for the hex the moving side overstacked, (3,5)."""
+    g = Pos(stress_timing=timing)
+    top, mid, _ = strip(g)  # (3,1)-(3,3), (3,4)-(3,6), (3,7)-(3,9)
+    ap = g.piece(PLATFORM, [(12, 4)])
+    g.units(Z_INFANTRY, (3, 2), 7)
+    g.units(T_INFANTRY, (3, 5), 6)
+    g.units(T_INFANTRY, (12, 4), 7)
+    mover = g.unit(T_INFANTRY, (3, 6))
+    g.begin(PHASE_T_MOVE, turn=2)
+    g.move_unit(mover, N)
+    g.dice(6, 6, 6)
+    g.act(A_END_PHASE)
+    rolled = sorted((r[1], r[2]) for r in g.events(EV_STRESS))
+    if timing == "every_phase":
+        assert rolled == sorted([(top, 1), (mid, 1), (ap, 0)])
+    else:
+        assert rolled == [(mid, 1)]
+    assert len(g.rolls(CHART_STRESS)) == len(rolled)
+
+
+@pytest.mark.parametrize("timing", ["every_phase", "moving_side"])
+def test_stress_timing_option_split(timing):
+    """9.3, 10.0, D22 option stress_timing: a hex the moving side overstacks by
+    breaking a counter down counts as overstacked by it.  In the Ziegler
+    regular movement (3,2) goes from six counters to seven by a split; (3,5)
+    holds seven Ziegler counters that did not move.  "every_phase" rolls for
+    both; "moving_side" only for (3,2)."""
+    g = Pos(stress_timing=timing)
+    top, mid, _ = strip(g)
+    g.units(Z_INFANTRY, (3, 2), 5)
+    u = g.unit(Z_INFANTRY, (3, 2), squads=2)
+    g.units(Z_INFANTRY, (3, 5), 7)
+    g.begin(PHASE_Z_MOVE, turn=2)
+    g.act(A_SELECT_UNIT + u, A_SPLIT)
+    assert g.s["cell_units"][C(3, 2), 0] == 7
+    g.dice(6, 6)
+    g.act(A_END_PHASE)
+    rolled = sorted((r[1], r[2]) for r in g.events(EV_STRESS))
+    if timing == "every_phase":
+        assert rolled == sorted([(top, 1), (mid, 1)])
+    else:
+        assert rolled == [(top, 1)]

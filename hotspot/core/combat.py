@@ -12,8 +12,8 @@ from .dice import roll_die
 from .events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT,
                      SQUAD_LOST_COMBAT, log_event)
 from .hexgrid import ON_MAP
-from .rules_data import (CHART_CRT, CRT, CRT_C, CRT_X, NO_UNIT, PHASE_PLAYER, T_INFANTRY, TECHNOCRAT,
-                         UNIT_SIDE, Z_INFANTRY)
+from .rules_data import (CHART_CRT, CRT_C, CRT_TABLES, CRT_X, NO_UNIT, PHASE_PLAYER, T_INFANTRY,
+                         TECHNOCRAT, UNIT_SIDE, Z_INFANTRY)
 from .stacking import side_limit
 from .state import MAX_UNITS, UF_ATTACKING
 from .units import (attack_of, count_units, defense_of, eliminate_all_in, eliminate_unit,
@@ -84,7 +84,11 @@ def _infantry_of(side):
 
 @jit
 def resolve_combat(s, cell, ev, ev_n):
-    """12.4-12.6: resolve the combat in ``cell``."""
+    """12.4-12.6: resolve the combat in ``cell``.
+
+    The Combat Results Table is ``rules_data.CRT_TABLES[combat_table]``: D13's
+    rows 4-6 by default, or the strict continuation of the diagonals of the
+    printed rows 1-3 (D22 option ``combat_table="diagonal"``)."""
     attacker = PHASE_PLAYER[s["phase"]]
     defender = 1 - attacker
     attack = 0
@@ -99,7 +103,9 @@ def resolve_combat(s, cell, ev, ev_n):
     else:
         column = odds_column(attack, defense)
         roll = roll_die(s, CHART_CRT, cell, ev, ev_n)
-        result = CRT[roll - 1, column]
+        # 16.0: rows 1-3 printed; rows 4-6 by the rules option combat_table
+        # (D22): D13's completion (default) or the printed diagonals continued
+        result = CRT_TABLES[s["rules"]["combat_table"], roll - 1, column]
         log_event(ev, ev_n, EV_COMBAT, cell, attack, defense, column, result)
         if result == CRT_X:  # 12.5.3
             eliminate_all_in(s, cell, defender, ELIM_COMBAT, ev, ev_n)

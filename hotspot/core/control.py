@@ -10,13 +10,20 @@ is always made.  15.3: a controlled crustal with no engineer on it reverts.
 15.4: a crustal controlled since before this phase may be neutralized by its
 engineers (one die per squad), whatever Ziegler units are on it; neutralized
 crustals never move and never revert.
+
+Rules option ``control_blocker`` (D22; 15.2 "No Ziegler combat units may be
+on the crustal", applied to the Central Crustal by 15.5): ``"crustal"`` (the
+default) blocks every attempt on a crustal while a Ziegler combat unit
+stands on any of its hexes; ``"hex"`` blocks only the engineer squads whose
+own hex holds a Ziegler combat unit: every other engineer squad on the
+crustal still rolls its die.
 """
 from ._jit import jit
 from .dice import roll_die
 from .events import EV_CONTROL, EV_NEUTRALIZED, EV_REVERT, log_event
 from .pieces import is_crustal
-from .rules_data import (CENTRAL, CHART_CONTROL, CHART_NEUTRALIZE, NO_UNIT, T_ENGINEER,
-                         TECHNOCRAT, UNIT_SIDE, ZIEGLER, NO_PIECE, PLATFORM)
+from .rules_data import (CENTRAL, CHART_CONTROL, CHART_NEUTRALIZE, CONTROL_BLOCKER_HEX, NO_UNIT,
+                         T_ENGINEER, TECHNOCRAT, UNIT_SIDE, ZIEGLER, NO_PIECE, PLATFORM)
 from .state import MAX_PIECES, MAX_UNITS, PF_NEUTRALIZE_TRIED
 from .units import attack_of
 
@@ -42,14 +49,44 @@ def ziegler_combat_units_on(s, k):
 
 
 @jit
+def ziegler_combat_units_in(s, cell):
+    """Ziegler combat units (D6: attack > 0) in ``cell``."""
+    n = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and UNIT_SIDE[t] == ZIEGLER and s["unit_cell"][u] == cell and attack_of(s, u) > 0:
+            n += 1
+    return n
+
+
+@jit
+def control_squads(s, k):
+    """15.2, 15.5: the engineer squads on piece k that may attempt control
+    (one die each).  ``control_blocker="crustal"`` (default): all of them,
+    unless a Ziegler combat unit is anywhere on the crustal (then none);
+    ``"hex"`` (D22): those whose own hex holds no Ziegler combat unit."""
+    if s["rules"]["control_blocker"] == CONTROL_BLOCKER_HEX:
+        n = 0
+        for u in range(MAX_UNITS):
+            cell = s["unit_cell"][u]
+            if (s["unit_type"][u] == T_ENGINEER and cell >= 0 and s["board"][cell] == k
+                    and ziegler_combat_units_in(s, cell) == 0):
+                n += s["unit_squads"][u]
+        return n
+    if ziegler_combat_units_on(s, k) > 0:
+        return 0
+    return engineers_on(s, k)
+
+
+@jit
 def control_attempts(s, ev, ev_n):
     """D18 step 1 (15.2, 15.5).  Returns True if the Central Crustal was taken."""
     for k in range(MAX_PIECES):
         kind = s["piece_kind"][k]
         if kind == NO_PIECE or kind == PLATFORM or s["piece_controller"][k] != ZIEGLER:
             continue
-        squads = engineers_on(s, k)
-        if squads == 0 or ziegler_combat_units_on(s, k) > 0:
+        squads = control_squads(s, k)  # 15.2 and the option control_blocker (D22)
+        if squads == 0:
             continue
         won = False
         for _ in range(squads):

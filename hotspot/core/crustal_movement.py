@@ -19,8 +19,11 @@ ROTATE p cw / ccw     triangular: 120 degrees about its hex in slot p (6.5b,
 ====================  =========================================================
 
 6.2/6.8: every hex a piece enters must be molten (or its own); 7.3: a
-collision ends the piece's movement for the phase.  6.9/D3: off-map hexes may
-be entered; a piece wholly off the map leaves play at once.
+collision ends the piece's movement for the phase.  A FORWARD move whose
+second hex is occupied starts and collides on its first hex (R6.8), or is
+refused under the rules option ``forward_into_blocked="refuse"`` (D22).
+6.9/D3: off-map hexes may be entered; a piece wholly off the map leaves play
+at once.
 """
 import numpy as np
 
@@ -29,7 +32,8 @@ from .collisions import collide_entering
 from .events import EV_PIECE_MOVE, log_event
 from .hexgrid import NEIGHBOUR
 from .pieces import facing, relocate
-from .rules_data import LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PLATFORM, TRIANGULAR, TWO_HEX
+from .rules_data import (FORWARD_REFUSE, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PLATFORM,
+                         TRIANGULAR, TWO_HEX)
 from .state import PF_DONE, PF_STARTED
 
 M_STEP = 0  # + direction 0..5
@@ -117,10 +121,15 @@ def maneuver_legal(s, k, m):
     n, a0, a1, a2, b0, b1, b2 = maneuver_cells(s, k, m)
     if n == 0 or not _free_for(s, k, a0, a1, a2):
         return False
-    if n == 2 and m != M_FORWARD and not _free_for(s, k, b0, b1, b2):
-        # a turn needs its swing hex free; a forward move whose second hex is
-        # blocked collides on its first hex and stops there (7.3, R6.8)
-        return False
+    if n == 2 and not _free_for(s, k, b0, b1, b2):
+        # a turn needs its swing hex free (6.2, 6.8).  6.8 and the rules
+        # option forward_into_blocked (D22): a FORWARD move whose second hex
+        # is not free either starts and collides on its first hex, where the
+        # occupant's zone of contact stops it (7.3, R6.8; "collide", the
+        # default), or is refused like any move into an occupied hex
+        # ("refuse").  The legal mask and step both ask this function.
+        if m != M_FORWARD or s["rules"]["forward_into_blocked"] == FORWARD_REFUSE:
+            return False
     return True
 
 

@@ -1,13 +1,26 @@
 """Crustal damage and break-up (14.0): damage rolls, stress (9.3, 14.2, 13.2),
 break-ups (14.4, 14.5, 14.6, 6.9).
+
+Rules option ``stress_timing`` (D22, 9.3, 4.0 B and F) decides which hexes
+are rolled for at the end of a regular movement phase: ``"every_phase"``
+(default, R9.3) every crustal hex and platform holding more than
+``stress_threshold`` counters, whichever side moved; ``"moving_side"`` only
+such a hex that the moving side overstacked, that is, one that holds at the
+end of the phase a counter of the moving side that entered it this phase
+(``UF_STARTED``: a counter that has made a step stands in the hex its last
+step entered) or was made there by a split this phase
+(``breakdowns.UF_SPLIT``).  Stress after retreats (12.6) and after the
+hovercraft second movement (13.2) is the same under both values.
 """
 from ._jit import jit
+from .breakdowns import UF_SPLIT
 from .dice import roll_die
 from .events import (BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, EV_DAMAGE, EV_STRESS,
                      log_event)
 from .pieces import break_up, is_crustal, partly_off_map
-from .rules_data import CENTRAL, CHART_STRESS, MAX_PIECE_CELLS, NO_PIECE, PLATFORM
-from .state import MAX_PIECES
+from .rules_data import (CENTRAL, CHART_STRESS, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_PLAYER,
+                         PLATFORM, STRESS_MOVING_SIDE, UNIT_SIDE)
+from .state import MAX_PIECES, MAX_UNITS, UF_STARTED
 from .units import count_units
 
 
@@ -51,12 +64,36 @@ def stress_check_cell(s, k, slot, only_unrolled, mark, ev, ev_n):
 
 
 @jit
+def overstacked_by(s, cell, side):
+    """D22 ``stress_timing="moving_side"``: does ``cell`` hold a counter of
+    ``side`` that entered it this phase (``UF_STARTED``) or was split off
+    there this phase (``UF_SPLIT``)?"""
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if (t != NO_UNIT and s["unit_cell"][u] == cell and UNIT_SIDE[t] == side
+                and (s["unit_flags"][u] & (UF_STARTED | UF_SPLIT))):
+            return True
+    return False
+
+
+@jit
 def stress_check_all(s, only_unrolled, mark, ev, ev_n):
-    """Stress at the end of a regular (or second) movement phase, every piece hex."""
+    """Stress at the end of a regular movement phase (9.3; 4.0 B, F): every
+    piece hex over the threshold, or under ``stress_timing="moving_side"``
+    (D22) only those the moving side (the player of the current phase)
+    overstacked."""
+    mover = -1
+    if s["rules"]["stress_timing"] == STRESS_MOVING_SIDE:
+        mover = PHASE_PLAYER[s["phase"]]
     for k in range(1, MAX_PIECES):
         if s["piece_kind"][k] == NO_PIECE:
             continue
         for slot in range(MAX_PIECE_CELLS):
+            if mover >= 0:
+                cell = s["piece_cells"][k, slot]
+                if (cell < 0 or count_units(s, cell, -1) <= s["rules"]["stress_threshold"]
+                        or not overstacked_by(s, cell, mover)):
+                    continue
             stress_check_cell(s, k, slot, only_unrolled, mark, ev, ev_n)
 
 

@@ -69,8 +69,10 @@ MESSAGES = {
     ERR_ZERO_ATTACK: "a unit with no attack factor may not enter a hex with enemy units (12.2)",
     ERR_SECOND_MOVE_ENEMY: "in the second movement hovercraft may enter no enemy hex but one of engineers only (13.3)",
     ERR_NOT_INFANTRY: "only infantry breaks down or combines (10.0)",
-    ERR_CANNOT_SPLIT: "that counter cannot split (one squad, or no free counter) (10.0)",
-    ERR_CANNOT_COMBINE: "those counters cannot combine (same type and hex, at most 3 squads, no enemy in the hex) (10.0)",
+    ERR_CANNOT_SPLIT: ("that counter cannot split (one squad, no free counter, no room in the hex, "
+                       "or over the counter cap) (10.0, 9.1, 9.2, D22)"),
+    ERR_CANNOT_COMBINE: ("those counters cannot combine (same type and hex, at most 3 squads, no enemy "
+                         "in the hex, within the counter cap) (10.0, D22)"),
     ERR_NOT_A_COMBAT: "that unit is not the first attacker of a contested hex (12.1, 12.7)",
     ERR_COMBATS_PENDING: "every combat must be resolved before the phase ends (12.1)",
     ERR_CANNOT_NEUTRALIZE: "no neutralization attempt can be made on that crustal now (15.4)",

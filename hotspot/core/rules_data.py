@@ -1,5 +1,5 @@
 """Every number of the game in one place: units, crustal shapes, charts and the
-rules options (16.0, 2.2, D4-D7, D13, D14, D19).
+rules options (16.0, 2.2, D4-D7, D13, D14, D19, D22).
 
 The tables are plain numpy arrays, computed once at import, and read by the
 compiled rules.  Everything a scenario or a balance test may change lives in
@@ -145,18 +145,33 @@ CRT_C = 1
 CRT_X = 2
 CRT_RESULT_NAMES = ("NE", "C", "X")
 ODDS_NAMES = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1")
-# row = die roll - 1, column = odds index (1:3 .. 4:1); rows 4-6 completed by D13
-CRT = np.array(
+# row = die roll - 1, column = odds index (1:3 .. 4:1).  Rows 1-3 are printed
+# (16.0); rows 4-6 are lost and completed by one of two readings, chosen by
+# the rules option ``combat_table`` (D22): CRT_TABLES[0] = D13's rows (the
+# default), CRT_TABLES[1] = the strict continuation of the surviving rows'
+# diagonals (the first C and the first X each move one column left per row).
+CRT_TABLES = np.array(
     [
-        [CRT_NE, CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C],
-        [CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X],
-        [CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X, CRT_X],
-        [CRT_NE, CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X],
-        [CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
-        [CRT_C, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+        [  # "d13" (default): D13's completion
+            [CRT_NE, CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C],
+            [CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X],
+            [CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X, CRT_X],
+            [CRT_NE, CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X],
+            [CRT_NE, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+            [CRT_C, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+        ],
+        [  # "diagonal": rows 1-3 as printed, the diagonals continued (D22)
+            [CRT_NE, CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C],
+            [CRT_NE, CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X],
+            [CRT_NE, CRT_NE, CRT_C, CRT_C, CRT_X, CRT_X],
+            [CRT_NE, CRT_C, CRT_C, CRT_X, CRT_X, CRT_X],
+            [CRT_C, CRT_C, CRT_X, CRT_X, CRT_X, CRT_X],
+            [CRT_C, CRT_X, CRT_X, CRT_X, CRT_X, CRT_X],
+        ],
     ],
     dtype=np.int8,
 )
+CRT = CRT_TABLES[0]  # the default table (D13), for existing imports
 
 # --------------------------------------- Close Infantry Assault Table (16.0)
 CIA_SQUAD_LOST = 0  # Ziegler infantry loses 1 attack factor
@@ -230,6 +245,14 @@ CHOICE_OPTIONS = {
     "losses": ("automatic", "owner"),  # 12.5.2, 11.2, D15: who picks the squad lost
     "control_blocker": ("crustal", "hex"),  # 15.2/15.5: where a Ziegler combat unit blocks control
 }
+
+# The index stored in the rules record for the alternative (non-default)
+# value of each choice option the compiled rules test (0 is the default).
+COMBAT_TABLE_DIAGONAL = CHOICE_OPTIONS["combat_table"].index("diagonal")  # combat.resolve_combat
+STRESS_MOVING_SIDE = CHOICE_OPTIONS["stress_timing"].index("moving_side")  # damage.stress_check_all
+FORWARD_REFUSE = CHOICE_OPTIONS["forward_into_blocked"].index("refuse")  # crustal_movement
+COLLISIONS_PER_HEX = CHOICE_OPTIONS["collision_count"].index("per_hex")  # collisions
+CONTROL_BLOCKER_HEX = CHOICE_OPTIONS["control_blocker"].index("hex")  # control.control_attempts
 
 
 @dataclass(frozen=True)
