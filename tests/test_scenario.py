@@ -148,7 +148,7 @@ def test_round_trip_keeps_every_piece_and_unit_field():
     squads, rules options, turn and phase all survive the round trip."""
     data = {
         "format": "hotspot-scenario", "version": 1, "name": "mid-game", "turn": 3, "phase": "F",
-        "rules": {"turn_limit": 20, "damage_rating": {"long": 5}, "cia_enabled": False},
+        "rules": {"platform_turns": 5, "damage_rating": {"long": 5}, "cia_enabled": False},
         "pieces": [
             {"id": "B", "kind": "long", "hexes": [[3, 4], [3, 5], [3, 6]], "damage": 4,
              "controller": "technocrat", "neutralized": True, "control_turn": 2},
@@ -165,11 +165,11 @@ def test_round_trip_keeps_every_piece_and_unit_field():
     states = scenario_to_state(data, 0)
     s = states[0]
     assert s["turn"] == 3 and s["phase"] == 5
-    assert s["rules"]["turn_limit"] == 20 and s["rules"]["cia_enabled"] == 0
+    assert s["rules"]["platform_turns"] == 5 and s["rules"]["cia_enabled"] == 0
     back = state_to_scenario(states, "mid-game")
     assert back["pieces"][0] == data["pieces"][0]
     assert back["pieces"][2]["id"] == "3"  # platforms are written as Arabic numbers (2.2.3)
-    assert back["rules"] == {"turn_limit": 20, "damage_rating": {"long": 5}, "cia_enabled": False}
+    assert back["rules"] == {"platform_turns": 5, "damage_rating": {"long": 5}, "cia_enabled": False}
     assert back == validate_scenario(data)
     assert validate_scenario(back) == back
 
@@ -293,7 +293,6 @@ BAD = [
     ("name not a string", _set(["name"], 3), r"^name: must be a string"),
     ("turn 0 (4.0)", _set(["turn"], 0), r"^turn: must be an integer >= 1"),
     ("turn not an int", _set(["turn"], "1"), r"^turn: must be an integer"),
-    ("turn past the limit (D19)", _set(["turn"], 16), r"^turn: 16 is past the turn limit 15"),
     ("bad phase letter (4.0)", _set(["phase"], "I"), r"^phase: must be one of the letters ABCDEFGH"),
     ("unknown rules option", _set(["rules"], {"gravity": 2}), r"^rules: unknown rules option 'gravity'"),
     ("bad rules value", _set(["rules"], {"stack_platform": 0}), r"^rules: rules option 'stack_platform'"),
@@ -446,3 +445,20 @@ def test_limits_match_the_state_layout():
     data = {"format": "hotspot-scenario", "version": 1, "pieces": pieces, "units": units}
     states = scenario_to_state(data, 0)
     assert (states[0]["unit_type"] != 0).sum() == MAX_UNITS
+
+
+def test_version_1_file_with_turn_limit_still_loads(tmp_path):
+    """D19 revised: turn_limit is no longer a rules option (the rulebook has no
+    turn limit, 5.0), but a version-1 scenario file written before that, with
+    ``"rules": {"turn_limit": 20}``, still loads: the option is dropped with a
+    DeprecationWarning naming max_turns, the other options are kept, and the
+    game has no turn limit of its own (max_turns 0: only a harness sets one)."""
+    data = _standard()
+    data["rules"] = {"turn_limit": 20, "cia_enabled": False}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    with pytest.warns(DeprecationWarning, match="turn_limit.*max_turns"):
+        states = scenario_to_state(load_scenario(str(path)), 0)
+    s = states[0]
+    assert s["rules"]["cia_enabled"] == 0 and int(s["max_turns"]) == 0
+    assert "turn_limit" not in s["rules"].dtype.names
