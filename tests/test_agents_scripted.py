@@ -111,7 +111,7 @@ def test_legal_from_arbitrary_positions():
 
 
 @pytest.mark.parametrize("rules", [
-    {"forbid_molten_entry": True, "platform_turns": 6, "combat_table": "diagonal", "collision_count": "per_hex"},
+    {"forbid_molten_entry": True, "platform_turns": 6},
     {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
     {"platform_move": 6, "one_hex_move": 2, "hover_second_move": 5, "cia_enabled": False},
 ])

@@ -18,7 +18,10 @@ median 30, 99th percentile 51, longest 58); 200 is almost twice that, so it
 cuts off no game that would have ended.  What it does cut are the games no
 compiled player ever finishes (10 of 1,000 scripted-vs-scripted games on
 random setups were still going at turn 1,000: 1.0%, the same share at any
-limit from 150 to 1,000), at a cost of 200 turns each instead of forever.
+limit from 150 to 1,000), at a cost of 200 turns each instead of forever:
+in 9 of those 10 the Technocrat's engineers stand on the Central Crustal
+beside Ziegler combat units that block its control (15.2, 15.5) and neither
+scripted player attacks.
 """
 from __future__ import annotations
 
