@@ -10,6 +10,12 @@
 * The core alone: ``play_random_batch`` at the same batch (as ``bench_core``),
   one thread and all threads, measured in the same run.
 
+The envs run with their default ``max_turns`` (a harness's turn limit, D19
+revised: a game still going then is truncated, reward 0) and the core with
+none; random games end by turn 14 at the latest
+(``benchmarks/results/game_lengths.json``), so neither limit changes the
+work measured.  An episode that ends, terminated or truncated, is reset.
+
 One env step is the learner's action *plus the opponent's replies* (the
 compiled random opponent moves inside ``step``), so a step is several atomic
 actions.  The state's ``n_actions`` field counts atomic actions; its change

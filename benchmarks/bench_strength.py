@@ -20,7 +20,10 @@ The claims of issue 5 and where each is measured:
 games on each side; "beats" (search) means scores more than half of the
 games of the pairing, both sides together (the setups favour one side, so a
 side's rate alone says little: the scripted:scripted baseline on the same
-seeds shows each seat's rate).  Each is judged on the 95% Wilson interval
+seeds shows each seat's rate).  Games still going after turn ``--max-turns``
+(default ``hotspot.core.limits.DEFAULT_MAX_TURNS``; D19 revised: the rules
+have no turn limit) are draws, half a point to each side (``draws`` in each
+row).  Each is judged on the 95% Wilson interval
 (``lower > 0.5``: holds; ``upper < 0.5``: does not hold; else undecided).  Every game is in ``<out>/<claim>/games.jsonl``
 with its seed (``hotspot replay ... --game N``); a rerun resumes.
 """
@@ -35,6 +38,7 @@ import _common as C
 
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
+from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 
 #: claim -> (pairings (A, B): A is the agent under test, scenario, what is claimed)
 #: rule: "each side" (every side's win rate) or "score" (both sides together)
@@ -66,7 +70,8 @@ def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
             rate, lo, hi = 1.0 - s["technocrat_win_rate"], 1.0 - s["ci_high"], 1.0 - s["ci_low"]
         rows.append({"agent": agent, "opponent": opponent, "side": side, "games": s["games"],
                      "win_rate": rate, "ci_low": lo, "ci_high": hi, "verdict": verdict(lo, hi),
-                     "truncated_rate": s.get("truncated_rate"), "mean_actions": s.get("mean_actions")})
+                     "draws": s.get("draws", 0), "truncated_rate": s.get("truncated_rate"),
+                     "mean_turns": s.get("mean_turns"), "mean_actions": s.get("mean_actions")})
     return rows
 
 
@@ -78,6 +83,8 @@ def main(argv=None) -> int:
     p.add_argument("--runs-dir", type=Path, default=Path("strength-runs"),
                    help="arena output folders, one per claim (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
+                   help="games still going after this turn are draws; 'none': no limit (default: %(default)s)")
     args = p.parse_args(argv)
     games = 1 if args.tiny else args.games
     claims = args.only or list(CLAIMS)
@@ -87,14 +94,14 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         summary = run_arena(pairings=pairings, games=games, scenario=scenario, seed=args.seed,
                             out=args.runs_dir / name, workers=args.workers, progress=not args.tiny,
-                            self_play=True)
+                            self_play=True, max_turns=args.max_turns)
         agent, opponent = pairings[0]
         rows = claim_rows(summary, agent, opponent)
         baseline = []
         for a, b in pairings[1:]:
             baseline += claim_rows(summary, a, b)
         n = sum(r["games"] for r in rows)
-        k = round(sum(r["win_rate"] * r["games"] for r in rows))
+        k = sum(r["win_rate"] * r["games"] for r in rows)  # points: a draw is half a win
         lo, hi = wilson_interval(k, n)
         score = {"games": n, "wins": k, "score": k / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
                  "verdict": verdict(lo, hi)}
@@ -115,7 +122,8 @@ def main(argv=None) -> int:
                   f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
         print(f"{name:9s} score {score['score']:.3f} [{lo:.3f}, {hi:.3f}] over {n} games; "
               f"{text} ({rule}): {overall}", flush=True)
-    C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed},
+    C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed,
+                                            "max_turns": args.max_turns},
                    [r for v in results.values() for r in v["rows"] + v["baseline"]],
                    {name: {"holds": v["holds"], "verdict": v["verdict"], "claim": v["claim"]}
                     for name, v in results.items()},

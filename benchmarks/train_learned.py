@@ -53,6 +53,7 @@ import numpy as np
 from hotspot.agents.learned import WEIGHTS_DIR, features, weights_path
 from hotspot.agents.policies import POLICY_NAMES
 from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import T_ENGINEER
 from hotspot.core.state import STATE_DTYPE
 from hotspot.env.hotspot_env import HotspotEnv, side_index
@@ -86,7 +87,10 @@ class FlatHotspot(gym.Env):
     optional potential-based shaping; keeps ``action_masks()`` for MaskablePPO."""
 
     def __init__(self, side, opponents, scenario="standard", shaping=0.0, gamma=0.99, seed=0):
-        self.envs = [HotspotEnv(side=side, opponent=o, scenario=scenario) for o in opponents]
+        # max_turns: the harness default (D19 revised); an episode it stops is reported
+        # truncated, not terminated (reward 0, no winner), so PPO may bootstrap there
+        self.envs = [HotspotEnv(side=side, opponent=o, scenario=scenario, max_turns=DEFAULT_MAX_TURNS)
+                     for o in opponents]
         self.env = self.envs[0]
         self.shaping = float(shaping)
         self.gamma = float(gamma)

@@ -1,11 +1,18 @@
 """The ``hotspot`` command line.
 
-    hotspot play [--seed N] [--scenario NAME|PATH] [--record FILE] [--quiet]
+    hotspot play [--seed N] [--scenario NAME|PATH] [--max-turns N|none] [--record FILE] [--quiet]
     hotspot replay FILE [--game N] [--html PAGE]    (a game record, or row N of an arena games.jsonl)
     hotspot scenario NAME|PATH [--out FILE]     (print or save a scenario, e.g. random:7)
     hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
-                  [--workers N] [--backend local|ray] [--address ADDR] [--max-games N]
+                  [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
+                    [--max-turns N|none]
+
+The rulebook has no turn limit (5.0, D19 revised).  ``--max-turns N`` stops a
+game after turn N's Crustal Control phase with no winner (a truncation; the
+arena and the balance tool count it as a draw, half a point); the default is
+``hotspot.core.limits.DEFAULT_MAX_TURNS``, ``--max-turns none`` plays with no
+limit.
 """
 from __future__ import annotations
 
@@ -15,11 +22,11 @@ import sys
 import numpy as np
 
 
-def _random_game(scenario: str, seed: int, agent_seed: int | None):
+def _random_game(scenario: str, seed: int, agent_seed: int | None, max_turns=None):
     from .core.actions import NUM_ACTIONS
     from .core.game import Game
     from .core.rollout import random_action
-    game = Game(scenario, seed=seed)
+    game = Game(scenario, seed=seed, max_turns=max_turns)
     rng = np.array([np.random.SeedSequence(seed if agent_seed is None else agent_seed)
                     .generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -29,12 +36,13 @@ def _random_game(scenario: str, seed: int, agent_seed: int | None):
 
 
 def cmd_play(args) -> int:
-    game = _random_game(args.scenario, args.seed, args.agent_seed)
+    game = _random_game(args.scenario, args.seed, args.agent_seed, args.max_turns)
     if not args.quiet:
         print(game.render())
         print()
-    trunc = " at the turn limit (D19)" if game.is_truncated() else ""
-    print(f"Result: {game.result()}{trunc} after {game.turn} turn(s) and {len(game.record.actions)} actions "
+    result = (f"no winner: stopped by --max-turns {args.max_turns} (a truncation, not a result: the rulebook "
+              f"has no turn limit, D19)" if game.is_truncated() else game.result())
+    print(f"Result: {result} after {game.turn} turn(s) and {len(game.record.actions)} actions "
           f"(scenario {args.scenario}, seed {args.seed})")
     if args.record:
         game.record.save(args.record)
@@ -63,7 +71,9 @@ def cmd_replay(args) -> int:
         record = GameRecord.load(args.file)
     game = record.replay()
     print(game.render())
-    print(f"\nResult: {game.result()} after {len(game.record.actions)} actions")
+    result = (f"no winner: stopped after turn {game.turn} by max_turns (D19)" if game.is_truncated()
+              else game.result())
+    print(f"\nResult: {result} after {len(game.record.actions)} actions")
     if args.html:
         from .env.viewer import write_replay_html
         write_replay_html(record, args.html)
@@ -98,7 +108,7 @@ def cmd_arena(args) -> int:
                         seed=args.seed, rules=_parse_rules_options(args.option), out=args.out,
                         workers=args.workers, backend=args.backend, address=args.address, chunk=args.chunk,
                         max_games=args.max_games, progress=not args.no_progress, self_play=not args.no_self_play,
-                        max_actions=args.max_actions)
+                        max_actions=args.max_actions, max_turns=args.max_turns)
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv, ratings.csv)")
     return 0
@@ -113,7 +123,8 @@ def cmd_balance(args) -> int:
     summary = run_balance(scenarios=parse_scenarios(args.scenarios), options=[parse_option(o) for o in args.option or []],
                           pairs=pairs, games=args.games, seed=args.seed, out=args.out, workers=args.workers,
                           backend=args.backend, address=args.address, chunk=args.chunk, max_games=args.max_games,
-                          progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot)
+                          progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot,
+                          max_turns=args.max_turns)
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv"
           f"{', balance.png' if summary.get('plot') else ''})")
@@ -133,7 +144,23 @@ def _add_run_options(p, default_out: str) -> None:
     p.add_argument("--max-games", type=int, default=None,
                    help="play at most this many new games now; rerun the same command to go on")
     p.add_argument("--max-actions", type=int, default=None, help="safety limit of actions a game (default 200000)")
+    _add_max_turns(p, "a game still going then is a draw: half a point to each side")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _max_turns_arg(text):
+    from .core.limits import parse_max_turns
+    try:
+        return parse_max_turns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _add_max_turns(p, what: str) -> None:
+    from .core.limits import DEFAULT_MAX_TURNS
+    p.add_argument("--max-turns", type=_max_turns_arg, default=DEFAULT_MAX_TURNS, metavar="N|none",
+                   help=f"stop a game after turn N's Crustal Control phase with no winner (D19 revised: the "
+                        f"rulebook has no turn limit; {what}); 'none': no limit (default {DEFAULT_MAX_TURNS})")
 
 
 def cmd_scenario(args) -> int:
@@ -156,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--agent-seed", type=int, default=None, help="seed of the random players (default: the dice seed)")
     play.add_argument("--scenario", default="standard", help="built-in name (standard, random, random:SEED) or JSON path")
     play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
+    _add_max_turns(play, "the game then has no result")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(func=cmd_play)
     replay = sub.add_parser("replay", help="replay a game record (or a game of an arena games.jsonl) "
@@ -179,7 +207,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--scenario", default="standard",
                        help="standard, random (a random setup per game), random:SEED or a JSON path")
     arena.add_argument("--option", action="append", default=None, metavar="NAME=VALUE",
-                       help="rules option override, e.g. turn_limit=10 (repeatable)")
+                       help="rules option override, e.g. combat_table=diagonal (repeatable; "
+                            "names and values as RulesOptions.describe())")
     arena.add_argument("--no-self-play", action="store_true", help="leave out the agent-vs-itself pairings")
     arena.add_argument("--list-agents", action="store_true", help="list the agents and exit")
     _add_run_options(arena, "arena-results")
@@ -191,8 +220,9 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--scenarios", default="standard",
                      help="comma-separated: standard, random (a setup per game), random:SEED, JSON paths")
     bal.add_argument("--option", action="append", default=None, metavar="NAME=V1,V2,...",
-                     help="a rules option and its values, e.g. turn_limit=10,15,20 (repeatable: the grid is "
-                          "every combination)")
+                     help="a rules option and its values, e.g. combat_table=d13,diagonal or "
+                          "platform_turns=3,4,5 (repeatable: the grid is every combination; names and values as "
+                          "RulesOptions.describe())")
     bal.add_argument("--pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
                      help="agent pair(s), Technocrat first (repeatable or comma-separated; default "
                           "scripted:scripted, or random:random without the scripted agent)")

@@ -181,3 +181,44 @@ def test_bench_strength(tmp_path):
             assert r["verdict"] in (("see score",) if claim["rule"] == "score" else
                                     ("holds", "does not hold", "undecided"))
     assert (tmp_path / "runs" / "search" / "games.jsonl").exists()
+
+
+def test_bench_game_lengths(tmp_path):
+    """The game-length script (issue 9, D19 revised: the measurement behind the
+    harnesses' default max_turns) plays every cell to its end or the cap and
+    writes the distribution, the share each candidate limit would truncate and
+    every game's raw turns and result."""
+    out = tmp_path / "game_lengths.json"
+    proc = run([BENCH / "bench_game_lengths.py", "--tiny", "--out", out])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "game_lengths",
+              {"default_max_turns", "cap", "games_per_cell", "longest_game_with_a_winner",
+               "worst_cell_truncated_share", "truncated_share_at_default", "games_unfinished_at_cap"},
+              {"scenario", "pair", "games", "technocrat_wins", "ziegler_wins", "unfinished_at_cap", "p50", "p90",
+               "p99", "max", "truncated_share", "histogram"})
+    from hotspot.core.limits import DEFAULT_MAX_TURNS
+    assert doc["summary"]["default_max_turns"] == DEFAULT_MAX_TURNS
+    cells = {(r["scenario"], r["pair"]) for r in doc["rows"]}
+    assert cells == {(s, p) for s in ("standard", "random")
+                     for p in ("scripted:scripted", "scripted:random", "random:scripted", "random:random")}
+    for r in doc["rows"]:
+        assert r["technocrat_wins"] + r["ziegler_wins"] + r["unfinished_at_cap"] == r["games"]
+        assert r["p50"] <= r["p90"] <= r["p99"] <= r["max"] <= doc["config"]["cap"]
+        raw = doc["raw"][f"{r['scenario']} {r['pair']}"]
+        assert len(raw["turns"]) == len(raw["result"]) == r["games"]
+        shares = [r["truncated_share"][str(L)] for L in doc["config"]["candidates"]]
+        assert shares == sorted(shares, reverse=True)  # a higher limit truncates no more games
+    assert "longest game that ended with a winner" in proc.stdout
+
+
+def test_measured_game_lengths_back_the_default_max_turns():
+    """D19 revised: the committed measurement (benchmarks/results/game_lengths.json)
+    is what the default max_turns was chosen from: no game that ended with a
+    winner ended after it, so the default cuts only games that never end."""
+    from hotspot.core.limits import DEFAULT_MAX_TURNS
+    doc = json.loads((BENCH / "results" / "game_lengths.json").read_text())
+    assert doc["tiny"] is False and doc["summary"]["default_max_turns"] == DEFAULT_MAX_TURNS
+    assert doc["summary"]["longest_game_with_a_winner"] < DEFAULT_MAX_TURNS
+    for r in doc["rows"]:
+        share = r["truncated_share"][str(DEFAULT_MAX_TURNS)]
+        assert share == pytest.approx(r["unfinished_at_cap"] / r["games"])

@@ -10,7 +10,9 @@ import hotspot  # noqa: F401  (registers hotspot/Hotspot-v0)
 from hotspot import IllegalActionError
 from hotspot.agents import RandomAgent
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
-from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_PLAYER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER,
+                                     ZIEGLER_WIN)
 from hotspot.env.hotspot_env import HotspotEnv
 from hotspot.env.vector_env import HotspotVectorEnv
 
@@ -22,12 +24,17 @@ def _core_mask(s):
 
 
 def _expected(s, side):
-    """(reward, terminated, truncated) from the core state, for the learner's side."""
+    """(reward, terminated, truncated) from the core state, for the learner's side:
+    a victory (5.0) is terminated with +1/-1; a stop by max_turns is truncated
+    with reward 0 and no winner (D19 revised)."""
     if s["phase"] != PHASE_OVER:
         return 0.0, False, False
+    if s["truncated"]:
+        assert s["result"] == ONGOING  # no winner
+        return 0.0, False, True
     winner = {TECHNOCRAT_WIN: TECHNOCRAT, ZIEGLER_WIN: ZIEGLER}[int(s["result"])]
     reward = 1.0 if winner == side else -1.0
-    return reward, not bool(s["truncated"]), bool(s["truncated"])
+    return reward, True, False
 
 
 @pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
@@ -141,8 +148,12 @@ def test_pettingzoo_api_test_and_random_steps():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
             s = env.states[0]
-            winner = "technocrat" if s["result"] == TECHNOCRAT_WIN else "ziegler"
-            assert reward == (1.0 if agent == winner else -1.0)
+            assert term != trunc and trunc == bool(s["truncated"])
+            if trunc:  # D19 revised: stopped by max_turns, no winner
+                assert reward == 0.0 and s["result"] == ONGOING
+            else:
+                winner = "technocrat" if s["result"] == TECHNOCRAT_WIN else "ziegler"
+                assert reward == (1.0 if agent == winner else -1.0)
             env.step(None)
             if not env.agents:
                 games += 1
@@ -176,8 +187,11 @@ def test_bad_input_raises_and_env_stays_usable():
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(0)
     env.reset(seed=2)
-    with pytest.raises(ValueError, match="turn_limit"):
-        HotspotEnv(rules={"turn_limit": -1})
+    with pytest.raises(ValueError, match="turn_limit.*max_turns"):  # D19 revised: not a rules option
+        HotspotEnv(rules={"turn_limit": 15})
+    for bad in (0, -3, 1.5, "20"):
+        with pytest.raises(ValueError, match="max_turns"):
+            HotspotEnv(max_turns=bad)
     with pytest.raises(ValueError):
         HotspotEnv(scenario="no-such-scenario")
     with pytest.raises(ValueError, match="side"):
@@ -226,3 +240,103 @@ def test_rgb_render_shows_the_board():
     text = HotspotEnv(render_mode="ansi")
     text.reset(seed=0)
     assert "Pieces:" in text.render()
+
+
+# ------------------------------------------------------------ max_turns (D19 revised)
+
+
+def _episode(env, seed, rng):
+    """Play one episode with random legal actions; its last (reward, terminated, truncated)."""
+    obs, info = env.reset(seed=seed)
+    while True:
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            return reward, terminated, truncated
+
+
+def test_default_max_turns_truncates_and_never_decides():
+    """D19 revised: every env defaults to DEFAULT_MAX_TURNS (a harness's limit,
+    carried in the state) and None is no limit; a stop there is no win."""
+    assert HotspotEnv().max_turns == HotspotVectorEnv(2).max_turns == DEFAULT_MAX_TURNS
+    env = HotspotEnv()
+    env.reset(seed=0)
+    assert int(env.state["max_turns"]) == DEFAULT_MAX_TURNS
+    unlimited = HotspotEnv(max_turns=None)
+    unlimited.reset(seed=0)
+    assert int(unlimited.state["max_turns"]) == 0
+    venv = HotspotVectorEnv(2, max_turns=7)
+    venv.reset(seed=0)
+    assert (venv.states["max_turns"] == 7).all()
+
+
+@pytest.mark.parametrize("side", ["technocrat", "ziegler"])
+def test_env_truncation_is_not_termination_and_rewards_zero(side):
+    """D19 revised: an episode stopped after the Crustal Control phase of turn
+    max_turns reports truncated=True, terminated=False, reward 0 for the
+    learner (no winner: the core's result stays ongoing)."""
+    env = HotspotEnv(side=side, max_turns=1)
+    rng = np.random.default_rng(0)
+    truncations = 0
+    for seed in range(12):
+        reward, terminated, truncated = _episode(env, seed, rng)
+        assert terminated != truncated
+        if truncated:
+            truncations += 1
+            assert reward == 0.0 and env.state["result"] == ONGOING and env.state["truncated"] == 1
+            assert env.state["turn"] == 1
+        else:
+            assert reward in (1.0, -1.0) and env.state["result"] != ONGOING
+    assert truncations > 0
+
+
+def test_vector_env_truncates_like_single_envs():
+    """The vector env stops games at max_turns exactly as HotspotEnv does:
+    truncated True, terminated False, reward 0, then next-step autoreset."""
+    n = 4
+    venv = HotspotVectorEnv(n, side="ziegler", max_turns=1)
+    singles = [HotspotEnv(side="ziegler", max_turns=1) for _ in range(n)]
+    obs, info = venv.reset(seed=7)
+    for i, e in enumerate(singles):
+        e.reset(seed=7 + i)
+    rng = np.random.default_rng(5)
+    pending = [False] * n
+    truncations = 0
+    for _ in range(600):
+        # a game that ended last step has no legal action: its action is ignored (autoreset)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+        obs, rewards, terms, truncs, info = venv.step(actions)
+        for i, env in enumerate(singles):
+            if pending[i]:
+                env.reset()
+                pending[i] = False
+                assert not truncs[i] and not terms[i]
+                continue
+            _, r, te, tr, _ = env.step(int(actions[i]))
+            assert (rewards[i], terms[i], truncs[i]) == (r, te, tr)
+            if tr:
+                truncations += 1
+                assert r == 0.0 and not te
+            pending[i] = te or tr
+    assert truncations > 0
+
+
+def test_pettingzoo_truncation_rewards_zero_to_both():
+    """D19 revised: the AEC env truncates both agents (not terminated) with
+    reward 0 each when max_turns stops the game."""
+    pytest.importorskip("pettingzoo")
+    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    env = HotspotAECEnv(max_turns=1)
+    rng = np.random.default_rng(1)
+    for seed in range(20):
+        env.reset(seed=seed)
+        while True:
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                break
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if trunc:
+            assert all(env.truncations.values()) and not any(env.terminations.values())
+            assert env.rewards == {"ziegler": 0.0, "technocrat": 0.0}
+            assert env.states[0]["result"] == ONGOING
+            return
+    pytest.fail("no game of 20 was stopped by max_turns=1")

@@ -40,13 +40,33 @@ def test_illegal_action_is_refused_with_reason_and_game_unchanged():
 
 def test_wrong_options_and_scenarios_are_refused():
     """A wrong rules option or an unknown scenario is refused with a message naming it."""
-    with pytest.raises(ValueError, match="turn_limit"):
+    with pytest.raises(ValueError, match="turn_limit.*max_turns"):  # D19 revised: not a rules option
         Game("standard", rules={"turn_limit": 0})
     with pytest.raises(ValueError, match="no_such_option"):
         Game("standard", rules={"no_such_option": 1})
     with pytest.raises(ValueError):
         Game("no-such-scenario")
-    assert Game("standard", rules=RulesOptions(turn_limit=3)).s["rules"]["turn_limit"] == 3
+    with pytest.raises(TypeError):
+        RulesOptions(turn_limit=3)
+    assert Game("standard", rules=RulesOptions(platform_turns=3)).s["rules"]["platform_turns"] == 3
+    for bad in (0, -1, 10001, 2.5, True, "10"):
+        with pytest.raises(ValueError, match="max_turns"):
+            Game("standard", max_turns=bad)
+
+
+def test_max_turns_truncation_has_no_winner_and_replays():
+    """D19 revised: a game stopped by max_turns is over with no winner:
+    result "ongoing", is_truncated(), winner() -1, returns 0/0; its record
+    keeps max_turns and replays to the same stop."""
+    game = Game("standard", seed=3, max_turns=1)
+    _play_some(game, 10_000)
+    assert game.is_terminal() and game.is_truncated() and game.turn == 1
+    assert game.winner() == -1 and list(game.returns()) == [0.0, 0.0]
+    assert game.result() == "ongoing" and "no winner" in game.render()
+    data = game.record.to_dict()
+    assert data["max_turns"] == 1
+    replayed = GameRecord.from_dict(data).replay()
+    assert replayed.is_truncated() and replayed.to_bytes() == game.to_bytes()
 
 
 def test_clone_is_independent_and_bytes_round_trip():
@@ -152,6 +172,14 @@ def test_cli_play(capsys, tmp_path):
     assert "Result:" in out and "Pieces:" in out
     replayed = GameRecord.load(record).replay()
     assert replayed.is_terminal()
+    # --max-turns (D19 revised): a stop without a winner, said as such
+    assert cli_main(["play", "--seed", "3", "--max-turns", "1", "--quiet", "--record", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "no winner" in out and "max-turns" in out
+    assert GameRecord.load(record).max_turns == 1 and GameRecord.load(record).replay().is_truncated()
+    with pytest.raises(SystemExit):
+        cli_main(["play", "--max-turns", "0.5"])
+    assert "--max-turns" in capsys.readouterr().err
     assert cli_main(["play", "--scenario", "nonexistent"]) == 2
     assert "error" in capsys.readouterr().err
 

@@ -231,7 +231,8 @@ def test_regain_control_after_reversion():
 # ------------------------------------------------------------------ 15.5
 def test_central_crustal_control_wins():
     """15.5, 5.0, D18: control of the Central Crustal is determined like any
-    crustal's; taking it wins the game for the Technocrat at once."""
+    crustal's; taking it wins the game for the Technocrat at once (a result,
+    not a truncation: D19 revised)."""
     g = Pos()
     g.unit(T_ENGINEER, (7, 10))
     g.unit(T_INFANTRY, (7, 9))  # rolls nothing: only engineers attempt control

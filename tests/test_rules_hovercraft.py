@@ -135,7 +135,8 @@ def test_hovercraft_eliminates_engineer_only_hex_at_once():
 
 def test_hovercraft_killing_last_engineers_wins():
     """D17, D19, 5.0: when the hovercraft strike eliminates the last engineer
-    squads, the Ziegler player wins at once (not truncated)."""
+    squads, the Ziegler player wins at once: a result, not a truncation
+    (D19 revised: only a harness's max_turns truncates)."""
     g = Pos(reserve=False)
     strip(g)
     h = g.unit(Z_HOVERCRAFT, (3, 1))

@@ -1,4 +1,6 @@
-"""Victory conditions and the end of the game (rulebook 5.0, 15.5; D18, D19).
+"""Victory conditions and the end of the game (rulebook 5.0, 15.5; D18, D19
+revised: no turn limit in the rules; a harness's max_turns truncates a game
+without a winner).
 
 The Technocrat's win by the Central Crustal is in test_rules_control.py.
 """
@@ -6,10 +8,12 @@ import pytest
 
 from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N,
                      Pos)
+from hotspot import Game, RulesOptions
+from hotspot.core import returns
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.errors import ERR_BAD_ACTION, ERR_GAME_OVER
 from hotspot.core.events import EV_GAME_OVER
-from hotspot.core.rules_data import (ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_Z_CRUSTAL,
+from hotspot.core.rules_data import (ONE_HEX, ONGOING, PHASE_CONTROL, PHASE_OVER, PHASE_Z_CRUSTAL,
                                      PHASE_Z_MOVE, PLATFORM, T_ENGINEER, TWO_HEX, ZIEGLER_WIN,
                                      Z_INFANTRY)
 
@@ -52,25 +56,64 @@ def test_last_engineers_lost_in_break_up_ziegler_wins():
 
 
 @pytest.mark.parametrize("limit, turn, over", [(15, 15, True), (15, 14, False), (3, 3, True),
-                                               (3, 2, False)])
-def test_turn_limit_is_a_truncated_ziegler_win(limit, turn, over):
-    """D19: the game ends after the Crustal Control phase of turn ``turn_limit``
-    (default 15) as a Ziegler win, reported as truncated."""
-    g = Pos(turn_limit=limit)
+                                               (3, 2, False), (200, 200, True), (200, 199, False)])
+def test_max_turns_truncates_without_a_winner(limit, turn, over):
+    """D19 revised: a harness's ``max_turns`` stops the game after the Crustal
+    Control phase of that turn with *no winner*: ``result`` stays ONGOING,
+    ``truncated`` is 1, the game-over event carries (ONGOING, 1) and both
+    returns are 0.  Before that turn play goes on."""
+    g = Pos()
+    g.s["max_turns"] = limit
     g.piece(ONE_HEX, [(14, 20)])
     g.begin(PHASE_CONTROL, turn=turn)
     if over:
-        assert g.phase == PHASE_OVER
-        assert g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 1
-        assert [r[1:3] for r in g.events(EV_GAME_OVER)] == [(ZIEGLER_WIN, 1)]
+        assert g.phase == PHASE_OVER and g.turn == turn
+        assert g.s["result"] == ONGOING and g.s["truncated"] == 1
+        assert [r[1:3] for r in g.events(EV_GAME_OVER)] == [(ONGOING, 1)]
+        assert list(returns(g.s)) == [0.0, 0.0]
     else:
         assert g.phase == PHASE_Z_CRUSTAL and g.turn == turn + 1
-        assert g.s["result"] == 0
+        assert g.s["result"] == ONGOING and g.s["truncated"] == 0
 
 
-def test_default_turn_limit_is_fifteen():
-    """D19: default turn limit 15."""
-    assert int(Pos().s["rules"]["turn_limit"]) == 15
+@pytest.mark.parametrize("turn", [15, 16, 100, 1000])
+def test_the_rulebook_has_no_turn_limit(turn):
+    """5.0, D19 revised: "the game continues until one of the players meets
+    his victory condition": with no max_turns (the default, 0) the game goes
+    on past turn 15 (the withdrawn turn_limit) and any later turn, and no
+    side wins by the clock."""
+    g = Pos()
+    assert int(g.s["max_turns"]) == 0
+    g.piece(ONE_HEX, [(14, 20)])
+    g.begin(PHASE_CONTROL, turn=turn)
+    assert g.phase == PHASE_Z_CRUSTAL and g.turn == turn + 1
+    assert g.s["result"] == ONGOING and g.s["truncated"] == 0
+    assert g.events(EV_GAME_OVER) == []
+
+
+def test_victory_on_the_last_turn_beats_the_limit():
+    """D18 step 5 before D19's truncation: when the last engineers are lost in
+    the Crustal Control phase of turn ``max_turns`` the Ziegler player wins
+    (a result, not truncated)."""
+    g = Pos(reserve=False)
+    g.s["max_turns"] = 4
+    g.piece(PLATFORM, [(4, 4)])
+    g.unit(T_ENGINEER, (4, 4))
+    g.begin(PHASE_CONTROL, turn=4)
+    assert g.phase == PHASE_OVER and g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 0
+
+
+def test_turn_limit_is_not_a_rules_option():
+    """D19 revised: the turn limit (15 = Ziegler win) is withdrawn from the
+    rules options; asking for it is refused, pointing to max_turns."""
+    assert "turn_limit" not in RulesOptions.describe()
+    with pytest.raises(ValueError, match="max_turns"):
+        RulesOptions.from_dict({"turn_limit": 15})
+    with pytest.raises(ValueError, match="turn_limit"):
+        Game("standard", rules={"turn_limit": 15})
+    game = Game("standard", seed=1, max_turns=5)
+    assert int(game.s["max_turns"]) == 5 and game.record.max_turns == 5
+    assert int(Game("standard").s["max_turns"]) == 0  # the core: no limit unless asked
 
 
 def test_game_over_refuses_every_action():

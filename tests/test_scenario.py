@@ -293,7 +293,6 @@ BAD = [
     ("name not a string", _set(["name"], 3), r"^name: must be a string"),
     ("turn 0 (4.0)", _set(["turn"], 0), r"^turn: must be an integer >= 1"),
     ("turn not an int", _set(["turn"], "1"), r"^turn: must be an integer"),
-    ("turn zero", _set(["turn"], 0), r"^turn: must be an integer >= 1"),
     ("bad phase letter (4.0)", _set(["phase"], "I"), r"^phase: must be one of the letters ABCDEFGH"),
     ("unknown rules option", _set(["rules"], {"gravity": 2}), r"^rules: unknown rules option 'gravity'"),
     ("bad rules value", _set(["rules"], {"stack_platform": 0}), r"^rules: rules option 'stack_platform'"),
@@ -446,3 +445,20 @@ def test_limits_match_the_state_layout():
     data = {"format": "hotspot-scenario", "version": 1, "pieces": pieces, "units": units}
     states = scenario_to_state(data, 0)
     assert (states[0]["unit_type"] != 0).sum() == MAX_UNITS
+
+
+def test_version_1_file_with_turn_limit_still_loads(tmp_path):
+    """D19 revised: turn_limit is no longer a rules option (the rulebook has no
+    turn limit, 5.0), but a version-1 scenario file written before that, with
+    ``"rules": {"turn_limit": 20}``, still loads: the option is dropped with a
+    DeprecationWarning naming max_turns, the other options are kept, and the
+    game has no turn limit of its own (max_turns 0: only a harness sets one)."""
+    data = _standard()
+    data["rules"] = {"turn_limit": 20, "cia_enabled": False}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data))
+    with pytest.warns(DeprecationWarning, match="turn_limit.*max_turns"):
+        states = scenario_to_state(load_scenario(str(path)), 0)
+    s = states[0]
+    assert s["rules"]["cia_enabled"] == 0 and int(s["max_turns"]) == 0
+    assert "turn_limit" not in s["rules"].dtype.names

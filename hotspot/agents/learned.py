@@ -36,11 +36,23 @@ from .base import Agent
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 
-# fixed scale of the globals: turn, turn limit, platform turns, side, to move,
+# fixed scale of the globals: turn, max_turns, platform turns, side, to move,
 # result, truncated, actions so far (/1000), phase one-hot
 _GLOBAL_SCALE = np.ones(len(GLOBAL_FEATURES), dtype=np.float32)
 _GLOBAL_SCALE[:3] = 1.0 / 16.0
 _GLOBAL_SCALE[GLOBAL_FEATURES.index("actions")] = 1.0 / 1000.0
+# The shipped weights were trained when this global was the rules option
+# turn_limit, always 15.  It is now a harness's max_turns (D19 revised: 0 for
+# none, 200 by default), which says nothing about the position; the features
+# keep the constant the weights were trained on, so that the policy's inputs
+# do not depend on the harness's setting.
+_MAX_TURNS = GLOBAL_FEATURES.index("max_turns")
+_TRAINED_MAX_TURNS_FEATURE = np.float32(15.0)
+# The weights were also trained before the set-up phases (D21) were phases:
+# their globals end with the one-hot of phases 0-8 (A-H, over).  The one-hots
+# of the set-up phases (9, 10) are left out of the features: the learned
+# player plays from set positions only, where they are always 0.
+_TRAINED_GLOBALS = GLOBAL_FEATURES.index("phase_8") + 1
 _TABLE_SCALE = np.float32(1.0 / 8.0)
 OBS_KEYS = ("board", "units", "pieces", "globals")
 
@@ -53,7 +65,8 @@ def features(obs: dict) -> np.ndarray:
     parts = [board.reshape(batch + (-1,)).astype(np.float32),
              np.asarray(obs["units"]).reshape(batch + (-1,)).astype(np.float32) * _TABLE_SCALE,
              np.asarray(obs["pieces"]).reshape(batch + (-1,)).astype(np.float32) * _TABLE_SCALE,
-             np.asarray(obs["globals"]).astype(np.float32) * _GLOBAL_SCALE]
+             (np.asarray(obs["globals"]).astype(np.float32) * _GLOBAL_SCALE)[..., :_TRAINED_GLOBALS]]
+    parts[-1][..., _MAX_TURNS] = _TRAINED_MAX_TURNS_FEATURE * _GLOBAL_SCALE[_MAX_TURNS]
     return np.concatenate(parts, axis=-1)
 
 

@@ -4,6 +4,21 @@ options, for chosen agent pairs.  ``hotspot balance`` is :func:`run_balance`.
 A *cell* is (scenario, rules overrides, Technocrat agent, Ziegler agent); each
 cell plays ``games`` games with the seeds of the arena (game ``i`` of every
 cell has the same seed), through the same parallel and resumable runner.
+Every game row records its rules options (``rules``) and turn limit
+(``max_turns``).
+
+Rules options (``--option NAME=V1,V2``) are checked against
+``RulesOptions.describe()`` before any game is played: an unknown name or a
+bad value is refused with one line listing the valid ones.  String-valued
+D22 options take their names (``combat_table=d13,diagonal``,
+``losses=automatic,owner``).
+
+Draws (D19 revised): a game still going after turn ``max_turns`` (default
+``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit) is stopped with
+no winner.  It is counted in the ``draws`` column and as half a point: the
+"Technocrat win rate" of a cell is (Technocrat wins + draws / 2) / games,
+with the Wilson interval of that score (conservative with draws, see
+``stats.wilson_interval``).
 """
 from __future__ import annotations
 
@@ -12,14 +27,18 @@ import json
 import math
 from pathlib import Path
 
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.rules_data import RulesOptions
+
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
 from .runner import GAMES_FILE, run_games
 from .stats import format_table, interval_text, wilson_interval, write_csv
-from .tournament import _json_safe, _mean, check_agents, parse_pairings
+from .tournament import _json_safe, _mean, check_agents, is_draw, parse_pairings
 
-CELL_FIELDS = ["cell", "scenario", "rules", "technocrat", "ziegler", "games", "planned", "technocrat_wins",
-               "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns", "mean_actions"]
+CELL_FIELDS = ["cell", "scenario", "rules", "max_turns", "technocrat", "ziegler", "games", "planned",
+               "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
+               "truncated_rate", "mean_turns", "mean_actions"]
 
 
 def parse_scenarios(text: str) -> list[str]:
@@ -37,13 +56,42 @@ def parse_value(text: str):
         return text
 
 
+def _valid_text(name: str, valid) -> str:
+    if isinstance(valid, list):
+        return ", ".join(valid)
+    return valid
+
+
+def check_option(name: str, value) -> None:
+    """Refuse (``ArenaError``, one line) a rules option name or value that
+    ``RulesOptions`` does not take, listing the valid names or values."""
+    valid = RulesOptions.describe()
+    if name == "turn_limit":
+        raise ArenaError("option 'turn_limit' is no longer a rules option: the rulebook has no turn limit "
+                         "(5.0, D19 revised); use --max-turns N to stop games after turn N as draws")
+    if name not in valid:
+        listing = "; ".join(f"{k} ({_valid_text(k, v)})" for k, v in valid.items())
+        raise ArenaError(f"unknown rules option {name!r}; valid options: {listing}")
+    try:
+        RulesOptions.from_dict({name: value})
+    except (ValueError, TypeError):
+        raise ArenaError(f"rules option {name}: {value!r} is not a valid value; "
+                         f"valid: {_valid_text(name, valid[name])}") from None
+
+
 def parse_option(text: str) -> tuple[str, list]:
-    """``"turn_limit=10,15,20"`` -> ("turn_limit", [10, 15, 20])."""
+    """``"combat_table=d13,diagonal"`` -> ("combat_table", ["d13", "diagonal"]);
+    ``"platform_turns=3,4,5"`` -> ("platform_turns", [3, 4, 5]).
+
+    Each value is checked against ``RulesOptions`` (:func:`check_option`)."""
     key, sep, values = text.partition("=")
     key = key.strip()
     if not sep or not key or not values.strip():
-        raise ArenaError(f"option {text!r}: expected NAME=VALUE[,VALUE...], e.g. turn_limit=10,15,20")
+        raise ArenaError(f"option {text!r}: expected NAME=VALUE[,VALUE...], e.g. platform_turns=3,4,5 or "
+                         f"combat_table=d13,diagonal")
     parsed = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
+    for value in parsed:
+        check_option(key, value)
     return key, parsed
 
 
@@ -58,17 +106,25 @@ def option_grid(options: list[tuple[str, list]]) -> list[dict]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
-def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_actions=None):
-    """(cells, specs): the cells of the grid and their games."""
+def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_actions=None,
+                 max_turns: int | None = DEFAULT_MAX_TURNS):
+    """(cells, specs): the cells of the grid and their games (each stopped as a
+    draw after turn ``max_turns``; None: no limit)."""
     if games < 0:
         raise ArenaError(f"--games must be non-negative, got {games}")
-    extra = {} if max_actions is None else {"max_actions": int(max_actions)}
+    for key, values in options:
+        for value in values:
+            check_option(key, value)
+    extra = {"max_turns": max_turns}
+    if max_actions is not None:
+        extra["max_actions"] = int(max_actions)
     cells, specs = [], []
     for scenario in scenarios:
         for rules in option_grid(options):
             check_scenario(scenario, rules)
             for tech, zieg in pairs:
                 cell = {"cell": len(cells), "scenario": scenario, "rules": rules,
+                        "max_turns": GameSpec("", tech, zieg, 0, 0, **extra).max_turns,
                         "technocrat": tech, "ziegler": zieg}
                 cells.append(cell)
                 for i in range(games):
@@ -96,10 +152,13 @@ def cell_table(rows, cells, specs) -> list[dict]:
         rs = by[k]
         n = len(rs)
         tw = sum(r["winner"] == "technocrat" for r in rs)
-        lo, hi = wilson_interval(tw, n)
+        draws = sum(is_draw(r) for r in rs)
+        score = tw + 0.5 * draws  # a draw (stopped by max_turns) is half a point
+        lo, hi = wilson_interval(score, n)
         entry = dict(c)
         entry.update({"games": n, "planned": planned.get(k, 0), "technocrat_wins": tw,
-                      "technocrat_win_rate": tw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                      "ziegler_wins": n - tw - draws, "draws": draws,
+                      "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
                       "truncated_rate": _mean(float(r["truncated"]) for r in rs),
                       "mean_turns": _mean(r["turns"] for r in rs),
                       "mean_actions": _mean(r["actions_count"] for r in rs)})
@@ -206,9 +265,12 @@ def report_text(table: list[dict], summary: dict) -> str:
     columns += [("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
                 ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
                 (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-                ("truncated_rate", "truncated", ".2f"), ("mean_turns", "turns", ".1f"),
+                ("ziegler_wins", "Z wins"), ("draws", "draws"), ("mean_turns", "turns", ".1f"),
                 ("mean_actions", "actions", ".0f")]
-    lines = ["Technocrat win rate by cell (95% Wilson intervals):", format_table(table, columns), ""]
+    limit = summary.get("config", {}).get("max_turns")
+    lines = ["Technocrat win rate by cell (95% Wilson intervals; a draw, a game stopped after turn "
+             f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
+             format_table(table, columns), ""]
     lines.append(f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
                  f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})")
     if summary.get("plot"):
@@ -224,18 +286,23 @@ def default_pair() -> tuple[str, str]:
 
 def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int = 100, seed: int = 0,
                 out="balance-results", workers=None, backend="local", address=None, chunk=None, max_games=None,
-                progress=True, max_actions=None, plot=True) -> dict:
+                progress=True, max_actions=None, plot=True, max_turns: int | None = DEFAULT_MAX_TURNS) -> dict:
     """Run a balance grid; writes games.jsonl, summary.json, summary.csv and
-    balance.png into ``out``; returns the summary (with ``"text"``)."""
+    balance.png into ``out``; returns the summary (with ``"text"``).
+
+    ``options``: (name, values) pairs, checked against ``RulesOptions``;
+    ``max_turns``: games still going after that turn are draws (None: no limit)."""
     pairs = [tuple(p) for p in (pairs or [default_pair()])]
     check_agents({a for p in pairs for a in p})
-    cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions)
+    cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
+                                max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
                        max_games=max_games, progress=progress, desc="balance")
     table = cell_table(result.rows, cells, specs)
     summary = {"format": "hotspot-balance-summary", "version": 1,
                "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
                           "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
+                          "max_turns": cells[0]["max_turns"] if cells else max_turns,
                           "workers": result.workers, "backend": backend},
                "games": len(result.rows), "planned": len(specs), "played_now": result.played,
                "from_file": result.reused, "remaining": result.remaining, "wall_s": round(result.wall_s, 3),

@@ -10,6 +10,12 @@ the *game seed*.  Everything random derives from the game seed:
 * with ``scenario="random"``, the random setup (D12) of the game
   (:func:`setup_seed`), recorded in the row as ``"setup": "random:N"``.
 
+Turn limit (D19 revised): the rulebook has none, so a spec carries a
+harness's ``max_turns`` (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``;
+None: no limit).  A game stopped there is a *draw*: the row's ``winner``,
+``winner_agent`` and ``loser_agent`` are null, ``truncated`` is true, and the
+arena and the balance tool score it half a point to each side.
+
 When both agents have a compiled policy (``agent.policy_id``) the whole game
 runs in one compiled call (:func:`play_match`), which records the actions into
 a preallocated array; otherwise the game is played through the ``Game`` facade,
@@ -18,8 +24,9 @@ agent moves the same way on both paths (same generator, same slot), so a game
 between compiled agents is identical on both.
 
 Each finished game is a *row* (a JSON object): the key, pairing, game index,
-seed, scenario, rules, both agents, the winner, truncation, turns, the number
-of actions, the wall time and the action list.  :func:`record_from_row` turns
+seed, scenario, rules, turn limit, both agents, the winner (null for a
+draw), truncation, turns, the number of actions, the wall time and the
+action list.  :func:`record_from_row` turns
 a row back into a ``GameRecord`` (replay it, or view it with
 ``hotspot.env.viewer.write_replay_html``).
 """
@@ -40,8 +47,10 @@ from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, start
 from hotspot.core.dice import seed_state
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH, no_events
-from hotspot.core.rules_data import (PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT,
-                                     TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.game import check_max_turns
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, SIDE_NAMES,
+                                     TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
 
 from .registry import make_agent
 
@@ -110,27 +119,39 @@ class GameSpec:
     seed: int               # game seed (dice; agent seeds and random setups derive from it)
     scenario: str = "standard"   # built-in name, "random" (a setup per game), "random:N" or a JSON path
     rules: str = "{}"       # canonical JSON of the rules overrides
-    max_actions: int = DEFAULT_MAX_ACTIONS
+    max_actions: int = DEFAULT_MAX_ACTIONS   # a safety stop: a game still going there is an error
+    max_turns: int | None = DEFAULT_MAX_TURNS  # D19 revised: a draw after this turn; None: no limit
+
+    def __post_init__(self):
+        try:
+            object.__setattr__(self, "max_turns", check_max_turns(self.max_turns) or None)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
 
     @property
     def key(self) -> str:
         """Identifies the game in games.jsonl (resume skips the keys already there)."""
         return game_key(self.pairing, self.technocrat, self.ziegler, self.scenario, self.rules,
-                        self.index, self.seed)
+                        self.index, self.seed, self.max_turns)
 
     @property
     def rules_dict(self) -> dict:
         return json.loads(self.rules)
 
 
-def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed) -> str:
+def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns=None) -> str:
     return json.dumps([pairing, technocrat, ziegler, scenario, json.loads(canonical_rules(rules)),
-                       int(index), int(seed)], sort_keys=True, separators=(",", ":"))
+                       int(index), int(seed), None if not max_turns else int(max_turns)],
+                      sort_keys=True, separators=(",", ":"))
 
 
 def row_key(row: dict) -> str:
+    """The key of a games.jsonl row (a row without ``max_turns``, written before
+    D19 was revised, never matches a planned game: it is played again)."""
+    if "max_turns" not in row:
+        raise KeyError("max_turns")
     return game_key(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], row.get("rules") or {},
-                    row["index"], row["seed"])
+                    row["index"], row["seed"], row["max_turns"])
 
 
 # ------------------------------------------------------------ scenarios
@@ -208,6 +229,7 @@ def initial_state(spec: GameSpec, data: dict | None = None) -> np.ndarray:
     else:
         states = _template(spec.scenario, canonical_rules(spec.rules)).copy()
         seed_state(states[0], int(spec.seed))
+    states[0]["max_turns"] = check_max_turns(spec.max_turns)
     ev, ev_n = no_events()
     start(states[0], ev, ev_n)
     return states
@@ -270,12 +292,15 @@ def play_compiled(s, policy_z: int, policy_t: int, rng: np.ndarray,
 # ------------------------------------------------------------ one game
 
 
-def _outcome(s) -> tuple[str, int, int]:
+def _outcome(s) -> tuple[str | None, bool, int]:
+    """(winner side name, or None for a game stopped by max_turns; truncated; turns)."""
     r = int(s["result"])
     if r == TECHNOCRAT_WIN:
         return "technocrat", bool(s["truncated"]), int(s["turn"])
     if r == ZIEGLER_WIN:
         return "ziegler", bool(s["truncated"]), int(s["turn"])
+    if r == ONGOING and int(s["phase"]) == PHASE_OVER and s["truncated"]:
+        return None, True, int(s["turn"])  # D19 revised: a truncation, no winner: a draw
     raise ArenaError(f"the game has no winner (result {RESULT_NAMES[r] if 0 <= r < len(RESULT_NAMES) else r})")
 
 
@@ -322,12 +347,15 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
         s = game.s
         path = "python"
     winner, truncated, turns = _outcome(s)
-    winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
-    loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
+    if winner is None:
+        winner_agent = loser_agent = None
+    else:
+        winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
+        loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
     return {
         "key": spec.key, "pairing": spec.pairing, "index": int(spec.index), "seed": int(spec.seed),
         "scenario": spec.scenario, "setup": setup or spec.scenario, "rules": spec.rules_dict,
-        "technocrat": spec.technocrat, "ziegler": spec.ziegler,
+        "max_turns": spec.max_turns, "technocrat": spec.technocrat, "ziegler": spec.ziegler,
         "winner": winner, "winner_agent": winner_agent, "loser_agent": loser_agent,
         "result": RESULT_NAMES[int(s["result"])], "truncated": bool(truncated), "turns": turns,
         "actions_count": len(actions), "wall_s": round(time.perf_counter() - t0, 6), "path": path,
@@ -339,7 +367,7 @@ def _play_python(spec: GameSpec, agents, policies, rng, data=None):
     from hotspot.core.game import Game, IllegalActionError
     if data is None:
         data, _ = scenario_data(spec.scenario, spec.rules, spec.seed)
-    game = Game(data, seed=int(spec.seed))
+    game = Game(data, seed=int(spec.seed), max_turns=spec.max_turns)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     n = 0
     while not game.is_terminal():
@@ -398,7 +426,7 @@ def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> No
         play_compiled(states[0], 0, 0, rng, 64 * 1024)
     if python:
         from hotspot.core.game import Game
-        game = Game(scenario_data(spec.scenario, spec.rules, 0)[0], seed=0)
+        game = Game(scenario_data(spec.scenario, spec.rules, 0)[0], seed=0, max_turns=spec.max_turns)
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         game.observation(game.current_player())
         policy_action(0, game.s, mask, rng, game.current_player())
@@ -447,7 +475,7 @@ def record_from_row(row: dict):
     from hotspot.core.record import GameRecord
     data, _ = scenario_data(row["scenario"], canonical_rules(row.get("rules")), int(row["seed"]))
     return GameRecord(scenario=data, seed=int(row["seed"]), actions=[int(a) for a in row["actions"]],
-                      result=row.get("result", ""))
+                      result=row.get("result", ""), max_turns=row.get("max_turns"))
 
 
 def replay_row(row: dict):
@@ -455,7 +483,7 @@ def replay_row(row: dict):
     game = record_from_row(row).replay()
     if not game.is_terminal():
         raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
-    winner = SIDE_NAMES[game.winner()]
+    winner = SIDE_NAMES[game.winner()] if game.winner() >= 0 else None
     if winner != row["winner"] or game.turn != row["turns"] or game.is_truncated() != row["truncated"]:
         raise ArenaError(f"game {row.get('key')}: replays to {winner} (turn {game.turn}), "
                          f"recorded {row['winner']} (turn {row['turns']})")

@@ -1,9 +1,11 @@
 """Statistics of the arena: Wilson intervals, Bradley-Terry ratings, tables.
 
-* :func:`wilson_interval`: the Wilson score interval of a win rate
-  (``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``).
+* :func:`wilson_interval`: the Wilson score interval of a win rate or a
+  score (draws count half a point; see there why the interval stays honest).
 * :func:`bradley_terry`: a Bradley-Terry model fitted on every game, each game
-  a win of its winner agent over its loser agent (Hot Spot has no draws),
+  a win of its winner agent over its loser agent; the rules have no draws,
+  but a game a harness stopped at ``max_turns`` (D19 revised: no winner) is
+  a draw, fitted as half a win each way (``(a, b, 0.5)`` and ``(b, a, 0.5)``),
   ``P(i beats j) = 1 / (1 + exp(-(r_i - r_j)))``, by maximum likelihood with a
   small L2 penalty (``regularization``) so that an unbeaten agent keeps a
   finite rating; reported on the Elo scale (``400 / ln 10`` per unit of r),
@@ -22,17 +24,40 @@ import numpy as np
 ELO_PER_UNIT = 400.0 / math.log(10.0)
 
 
-def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval of the proportion ``k / n``; (nan, nan) when n is 0."""
-    k, n = int(k), int(n)
+def wilson_interval(k: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of the proportion ``k / n``; (nan, nan) when n is 0.
+
+    ``k`` is a count of wins, or a *score*: wins + draws / 2, where a draw is
+    a game stopped by a harness's ``max_turns`` without a winner (D19
+    revised), worth half a point to each side.  For whole ``k`` this is
+    exactly ``scipy.stats.binomtest(k, n).proportion_ci(method="wilson")``.
+
+    Why the interval stays honest with draws: the Wilson interval inverts the
+    normal test ``|p_hat - p| <= z * sqrt(p (1 - p) / n)``, in which
+    ``p (1 - p)`` is the variance of one game's points when they are 0 or 1.
+    With draws one game's points X take 0, 1/2 or 1 and have mean p; since
+    X**2 <= X, Var X = E[X**2] - p**2 <= E[X] - p**2 = p (1 - p), with
+    equality exactly when there are no draws.  So the interval computed from
+    the score ``(wins + draws / 2) / n`` is at least as wide as the true
+    variance calls for: conservative (its coverage is at least the nominal
+    level, as far as the normal approximation behind Wilson holds), never
+    too narrow.  The cost is some width when draws are many; the draws are
+    shown in their own column so that a reader can see when that happens.
+    """
+    k, n = float(k), int(n)
     if n <= 0:
         return (math.nan, math.nan)
-    try:
-        from scipy.stats import binomtest
-    except ImportError:
-        raise ImportError("the arena's statistics need scipy: python -m pip install 'hotspot[arena]'") from None
-    ci = binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return (float(ci.low), float(ci.high))
+    if not 0.0 <= k <= n:
+        raise ValueError(f"wilson_interval: k must be in [0, n], got k={k}, n={n}")
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    p = k / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2.0 * n)) / denom
+    half = z * math.sqrt(max(p * (1.0 - p), 0.0) / n + z * z / (4.0 * n * n)) / denom
+    lo = 0.0 if k == 0 else max(0.0, centre - half)  # exact at the ends (rounding would leave 1e-17)
+    hi = 1.0 if k == n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def _results_matrix(results: Iterable) -> tuple[list[str], np.ndarray]:
@@ -62,8 +87,9 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
 
     Args:
         results: ``(winner, loser)`` pairs, or ``(winner, loser, count)``
-            triples (counts may be fractional); a pair with ``winner == loser``
-            (self-play) is ignored for the fit.
+            triples (counts may be fractional: a draw between a and b is
+            ``(a, b, 0.5)`` and ``(b, a, 0.5)``); a pair with ``winner ==
+            loser`` (self-play) is ignored for the fit.
         regularization: the L2 penalty ``regularization / 2 * sum(r**2)`` on
             the log-strengths r (0 is plain maximum likelihood, which diverges
             for an agent that won or lost every game).
@@ -72,8 +98,8 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
 
     Returns one dict per agent, best first: ``agent``, ``elo``, ``elo_se``
     (standard error of the rating relative to the anchor or the mean),
-    ``games``, ``wins``, ``losses``, ``score`` (wins / games), ``strength``
-    (r, the natural-log scale).
+    ``games``, ``wins``, ``losses`` (weighted: a draw adds half to each),
+    ``score`` (wins / games), ``strength`` (r, the natural-log scale).
     """
     names, w = _results_matrix(results)
     m = len(names)

@@ -1,6 +1,15 @@
 """The arena: a round robin (or chosen pairings) of agents, each pairing
 played as both sides, with win rates, Wilson intervals and Bradley-Terry
 ratings.  ``hotspot arena`` is :func:`run_arena` with the command's options.
+
+Draws (D19 revised): the rulebook has no turn limit, but the arena stops a
+game after turn ``max_turns`` (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``,
+``--max-turns``; None: no limit).  Such a game has no winner; it is a draw,
+counted in its own column (``draws``) and worth half a point to each side:
+every "win rate" and "score" here is (wins + draws / 2) / games, its Wilson
+interval is that of this score (conservative with draws:
+``stats.wilson_interval``), and Bradley-Terry fits a draw as half a win each
+way.  The Ziegler win rate is 1 - the Technocrat's.
 """
 from __future__ import annotations
 
@@ -9,18 +18,34 @@ import math
 from itertools import combinations_with_replacement
 from pathlib import Path
 
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import available_agents, default_agents, is_available, registered_agents
 from .runner import GAMES_FILE, run_games
 from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
-               "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns", "mean_actions",
-               "mean_wall_s"]
-H2H_FIELDS = ["agent_a", "agent_b", "games", "a_wins", "b_wins", "a_score", "ci_low", "ci_high",
+               "draws", "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns",
+               "mean_actions", "mean_wall_s"]
+H2H_FIELDS = ["agent_a", "agent_b", "games", "a_wins", "b_wins", "draws", "a_score", "ci_low", "ci_high",
               "a_as_technocrat_win_rate", "a_as_ziegler_win_rate"]
-RATING_FIELDS = ["agent", "elo", "elo_se", "games", "wins", "losses", "score", "technocrat_games",
+RATING_FIELDS = ["agent", "elo", "elo_se", "games", "wins", "draws", "losses", "score", "technocrat_games",
                  "technocrat_win_rate", "ziegler_games", "ziegler_win_rate"]
+
+
+def is_draw(row) -> bool:
+    """A game stopped by max_turns without a winner (D19 revised)."""
+    return row.get("winner") is None
+
+
+def points(row, agent_or_side: str, by: str = "agent") -> float:
+    """The points of an agent (``by="agent"``) or a side (``by="side"``) in a
+    game: 1 for a win, 1/2 for a draw, 0 for a loss."""
+    if is_draw(row):
+        return 0.5
+    won = row["winner_agent"] if by == "agent" else row["winner"]
+    return 1.0 if won == agent_or_side else 0.0
 
 
 def parse_pairings(text: str) -> list[tuple[str, str]]:
@@ -53,15 +78,18 @@ def check_agents(names) -> None:
 
 
 def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 0, rules=None,
-               max_actions: int | None = None) -> list[GameSpec]:
+               max_actions: int | None = None, max_turns: int | None = DEFAULT_MAX_TURNS) -> list[GameSpec]:
     """The games of an arena: for each pairing (a, b), ``games`` games with a as
     the Technocrat and, unless a == b, ``games`` with b as the Technocrat.
     Game ``i`` of every pairing and side has the same seed (same dice, same
-    random setup)."""
+    random setup).  ``max_turns``: the turn after which a game is stopped as
+    a draw (None: no limit; D19 revised)."""
     if games < 0:
         raise ArenaError(f"--games must be non-negative, got {games}")
     rules = canonical_rules(rules)
-    extra = {} if max_actions is None else {"max_actions": int(max_actions)}
+    extra = {"max_turns": max_turns}
+    if max_actions is not None:
+        extra["max_actions"] = int(max_actions)
     seen = set()
     specs = []
     for a, b in pairings:
@@ -100,10 +128,12 @@ def side_table(rows, specs) -> list[dict]:
         rs = by[k]
         n = len(rs)
         tw = sum(r["winner"] == "technocrat" for r in rs)
-        lo, hi = wilson_interval(tw, n)
+        draws = sum(is_draw(r) for r in rs)
+        score = tw + 0.5 * draws  # the Technocrat's points: a draw is half a point
+        lo, hi = wilson_interval(score, n)
         out.append({"pairing": k[0], "technocrat": k[1], "ziegler": k[2], "games": n, "planned": planned[k],
-                    "technocrat_wins": tw, "ziegler_wins": n - tw,
-                    "technocrat_win_rate": tw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                    "technocrat_wins": tw, "ziegler_wins": n - tw - draws, "draws": draws,
+                    "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
                     "truncated_rate": _mean(float(r["truncated"]) for r in rs),
                     "mean_turns": _mean(r["turns"] for r in rs),
                     "mean_actions": _mean(r["actions_count"] for r in rs),
@@ -121,33 +151,47 @@ def head_to_head(rows, pairings) -> list[dict]:
         rs = [r for r in rows if r["pairing"] == f"{a}:{b}"]
         n = len(rs)
         aw = sum(r["winner_agent"] == a for r in rs)
+        draws = sum(is_draw(r) for r in rs)
+        score = aw + 0.5 * draws
         at = [r for r in rs if r["technocrat"] == a]
         az = [r for r in rs if r["ziegler"] == a]
-        lo, hi = wilson_interval(aw, n)
-        out.append({"agent_a": a, "agent_b": b, "games": n, "a_wins": aw, "b_wins": n - aw,
-                    "a_score": aw / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                    "a_as_technocrat_win_rate": _mean(float(r["winner_agent"] == a) for r in at),
-                    "a_as_ziegler_win_rate": _mean(float(r["winner_agent"] == a) for r in az)})
+        lo, hi = wilson_interval(score, n)
+        out.append({"agent_a": a, "agent_b": b, "games": n, "a_wins": aw, "b_wins": n - aw - draws,
+                    "draws": draws, "a_score": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                    "a_as_technocrat_win_rate": _mean(points(r, a) for r in at),
+                    "a_as_ziegler_win_rate": _mean(points(r, a) for r in az)})
     return out
 
 
 def ratings_table(rows, agents=None) -> list[dict]:
     """Bradley-Terry ratings (Elo scale, "random" = 0 when it played) on every
-    game between different agents, with each agent's win rate by side."""
-    results = [(r["winner_agent"], r["loser_agent"]) for r in rows if r["technocrat"] != r["ziegler"]]
+    game between different agents, with each agent's win rate by side (a
+    draw, a game stopped by max_turns, is half a win each way in the fit and
+    half a point in the rates)."""
+    vs = [r for r in rows if r["technocrat"] != r["ziegler"]]
+    results = []
+    for r in vs:
+        if is_draw(r):
+            results += [(r["technocrat"], r["ziegler"], 0.5), (r["ziegler"], r["technocrat"], 0.5)]
+        else:
+            results.append((r["winner_agent"], r["loser_agent"]))
     names = set(agents or []) | {r["technocrat"] for r in rows} | {r["ziegler"] for r in rows}
     results += [(n, n) for n in names]  # agents with self-play only still get a row
     anchor = "random" if "random" in names else None
     table = bradley_terry(results, anchor=anchor)
     for entry in table:
         a = entry["agent"]
-        vs = [r for r in rows if r["technocrat"] != r["ziegler"]]
+        mine = [r for r in vs if a in (r["technocrat"], r["ziegler"])]
+        wins = sum(r["winner_agent"] == a for r in mine)
+        draws = sum(is_draw(r) for r in mine)
+        entry.update({"games": len(mine), "wins": wins, "draws": draws, "losses": len(mine) - wins - draws,
+                      "score": (wins + 0.5 * draws) / len(mine) if mine else math.nan})
         t = [r for r in vs if r["technocrat"] == a]
         z = [r for r in vs if r["ziegler"] == a]
         entry["technocrat_games"] = len(t)
-        entry["technocrat_win_rate"] = _mean(float(r["winner"] == "technocrat") for r in t)
+        entry["technocrat_win_rate"] = _mean(points(r, "technocrat", by="side") for r in t)
         entry["ziegler_games"] = len(z)
-        entry["ziegler_win_rate"] = _mean(float(r["winner"] == "ziegler") for r in z)
+        entry["ziegler_win_rate"] = _mean(points(r, "ziegler", by="side") for r in z)
         entry["anchor"] = anchor
     return table
 
@@ -166,6 +210,7 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "mean_turns": _mean(r["turns"] for r in rows),
         "mean_actions": _mean(r["actions_count"] for r in rows),
         "truncated_rate": _mean(float(r["truncated"]) for r in rows),
+        "draws": sum(is_draw(r) for r in rows),
         "sides": sides,
         "head_to_head": head_to_head(rows, pairings),
         "ratings": ratings_table(rows, sorted({a for p in pairings for a in p})),
@@ -196,21 +241,23 @@ def report_text(summary: dict) -> str:
     sides = summary["sides"]
     for s in sides:
         s.setdefault("ziegler_win_rate", 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan)
-    lines.append("Win rates by side (95% Wilson intervals):")
+    limit = (summary.get("config") or {}).get("max_turns", "unknown")
+    lines.append("Win rates by side (95% Wilson intervals; a draw, a game stopped by max_turns "
+                 "without a winner, is half a point to each side):")
     lines.append(format_table(sides, [
         ("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
-        ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
+        ("technocrat_wins", "T wins"), ("ziegler_wins", "Z wins"), ("draws", "draws"),
+        ("technocrat_win_rate", "T win rate", ".3f"),
         (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
         ("ziegler_win_rate", "Z win rate", ".3f"),
-        ("truncated_rate", "truncated", ".2f"), ("mean_turns", "turns", ".1f"),
-        ("mean_actions", "actions", ".0f")]) if sides else "  (no games)")
+        ("mean_turns", "turns", ".1f"), ("mean_actions", "actions", ".0f")]) if sides else "  (no games)")
     h2h = summary["head_to_head"]
     if h2h:
         lines.append("")
         lines.append("Head to head (both sides):")
         lines.append(format_table(h2h, [
             ("agent_a", "agent A"), ("agent_b", "agent B"), ("games", "games"), ("a_wins", "A wins"),
-            ("a_score", "A score", ".3f"), (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+            ("draws", "draws"), ("a_score", "A score", ".3f"), (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
             ("a_as_technocrat_win_rate", "A as T", ".3f"), ("a_as_ziegler_win_rate", "A as Z", ".3f")]))
     ratings = summary["ratings"]
     if ratings:
@@ -220,12 +267,13 @@ def report_text(summary: dict) -> str:
                      f"{anchor + ' = 0' if anchor else 'mean = 0'}):")
         lines.append(format_table(ratings, [
             ("agent", "agent"), ("elo", "Elo", ".0f"), (lambda r: f"±{r['elo_se']:.0f}", "± s.e."),
-            ("games", "games"), ("wins", "wins"), ("score", "score", ".3f"),
+            ("games", "games"), ("wins", "wins"), ("draws", "draws"), ("score", "score", ".3f"),
             ("technocrat_win_rate", "win as T", ".3f"), ("ziegler_win_rate", "win as Z", ".3f")]))
     lines.append("")
     lines.append(f"Games: {summary['games']} of {summary['planned']} planned; average length "
                  f"{_fmt(summary['mean_turns'], '.2f')} turns, {_fmt(summary['mean_actions'], '.1f')} actions; "
-                 f"ended at the turn limit: {_fmt(summary['truncated_rate'], '.3f')}")
+                 f"draws (stopped after turn {'none: no limit' if limit is None else limit} without a winner, "
+                 f"D19): {summary.get('draws', 0)} ({_fmt(summary['truncated_rate'], '.3f')})")
     if summary.get("wall_s") is not None:
         compiling = (f", {summary['warm_up_s']:.1f} s of it compiling or loading the compiled code"
                      if summary.get("warm_up_s", 0) >= 0.1 else "")
@@ -245,9 +293,14 @@ def _fmt(value, spec):
 
 def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "standard", seed: int = 0,
               rules=None, out="arena-results", workers=None, backend="local", address=None, chunk=None,
-              max_games=None, progress=True, self_play=True, max_actions=None) -> dict:
+              max_games=None, progress=True, self_play=True, max_actions=None,
+              max_turns: int | None = DEFAULT_MAX_TURNS) -> dict:
     """Run an arena and write games.jsonl, summary.json, summary.csv and
-    ratings.csv into ``out``; returns the summary (with ``"text"``, the report)."""
+    ratings.csv into ``out``; returns the summary (with ``"text"``, the report).
+
+    ``max_turns``: a game still going after that turn's Crustal Control phase
+    is stopped as a draw (D19 revised); None: no limit (the rulebook game;
+    ``max_actions`` then still stops a game that never ends, as an error)."""
     if pairings is None:
         agents = (available_agents() if agents == ["all"] else list(agents)) if agents else default_agents()
         check_agents(agents)
@@ -258,11 +311,13 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     if not pairings:
         raise ArenaError("no pairing to play")
     check_scenario(scenario, rules)
-    specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions)
+    specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions,
+                       max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
                        max_games=max_games, progress=progress, desc="arena")
     config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
-              "seed": seed, "rules": json.loads(canonical_rules(rules)), "workers": result.workers,
+              "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
+              if specs else max_turns, "workers": result.workers,
               "backend": backend}
     summary = summarize(result.rows, specs, pairings, result, config)
     for s in summary["sides"]:

@@ -12,7 +12,7 @@ import numpy as np
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
                       A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, action_error, current_player,
                       legal_action_mask, start, step)
-from .batch import legal_action_mask_batch, status_batch, step_batch
+from .batch import legal_action_mask_batch, set_max_turns, status_batch, step_batch
 from .events import event_buffer, no_events
 from .observation import observe
 from .rules_data import (PHASE_OVER, RulesOptions, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER,
@@ -32,8 +32,10 @@ def init(scenario="standard", seeds=0, rules=None, max_turns=None) -> np.ndarray
     from .scenario import load_scenario, scenario_to_state
     data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
     if rules is not None:
+        overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
+        RulesOptions.from_dict(overrides)  # refuse a wrong option here, naming it (turn_limit: D19)
         merged = dict(data.get("rules") or {})
-        merged.update(rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules))
+        merged.update(overrides)
         data["rules"] = merged
     seeds = [seeds] if np.ndim(seeds) == 0 else list(seeds)
     first = scenario_to_state(data, int(seeds[0]))
@@ -69,5 +71,5 @@ __all__ = [
     "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "IllegalActionError",
     "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
     "is_terminal", "legal_action_mask", "legal_action_mask_batch", "no_events", "observe",
-    "returns", "start", "status_batch", "step", "step_batch", "to_bytes",
+    "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
 ]

@@ -1,7 +1,8 @@
 """Batched versions of the core API: a batch of games is one array of states.
 
 Each function is one compiled call over the whole batch (in parallel over the
-cores where marked), so Python is not in the loop.
+cores where marked), so Python is not in the loop.  ``set_max_turns`` sets a
+harness's turn limit (D19 revised) on every game of a batch.
 """
 import numpy as np
 from numba import njit, prange
@@ -40,3 +41,12 @@ def status_batch(states, player, terminal, result, truncated):
         terminal[i] = states[i]["phase"] == PHASE_OVER
         result[i] = states[i]["result"]
         truncated[i] = states[i]["truncated"]
+
+
+def set_max_turns(states, max_turns) -> None:
+    """Set the turn limit of every game of ``states`` (D19 revised): None for
+    none (the rulebook's 5.0), or a positive turn after whose Crustal Control
+    phase a game stops with no winner (``truncated`` 1, returns 0).  A game
+    already past that turn stops at the end of its current turn."""
+    from .game import check_max_turns
+    states["max_turns"] = check_max_turns(max_turns)

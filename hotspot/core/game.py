@@ -92,6 +92,7 @@ class Game:
         data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
         if rules is not None:
             overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
+            RulesOptions.from_dict(overrides)  # refuse a wrong option here, naming it (turn_limit: D19)
             merged = dict(data.get("rules") or {})
             merged.update(overrides)
             data["rules"] = merged

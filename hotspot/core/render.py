@@ -82,8 +82,10 @@ def render_text(states) -> str:
     phase = int(s["phase"])
     lines = []
     if phase == PHASE_OVER:
-        trunc = " (turn limit)" if s["truncated"] else ""
-        lines.append(f"Game over after turn {int(s['turn'])}: {RESULT_NAMES[int(s['result'])]}{trunc}")
+        if s["truncated"]:  # D19 revised: a harness's max_turns, not a result of the rules
+            lines.append(f"Game stopped after turn {int(s['turn'])} (max_turns): no winner")
+        else:
+            lines.append(f"Game over after turn {int(s['turn'])}: {RESULT_NAMES[int(s['result'])]}")
     else:
         lines.append(f"Turn {int(s['turn'])}, phase {PHASE_LETTERS[phase]} ({PHASE_NAMES[phase]})")
     header_even = "     " + "".join(f"{c:<10d}" for c in range(0, MAP_COLS, 2))

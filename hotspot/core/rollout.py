@@ -3,6 +3,13 @@
 ``random_action`` is the compiled uniform random player (the random agent and
 the benchmarks use it).  The agent's own generator is separate from the dice,
 so a game is fixed by (scenario, dice seed, agent seeds).
+
+Turn limit (D19 revised): the rulebook has none.  A game stops early only at
+its state's ``max_turns`` (set by ``init(..., max_turns=)``,
+``batch.set_max_turns`` or ``play_random_batch(..., max_turns=)``): after the
+Crustal Control phase of that turn it is over with no winner (``result``
+ONGOING, ``truncated`` 1).  ``max_actions`` is only a safety stop: a game cut
+by it is not over at all.
 """
 import numpy as np
 from numba import prange, njit
@@ -64,12 +71,28 @@ def play_random_one(s, rng, slot, max_actions):
     return n
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def play_random_batch(states, rng, max_actions):
-    """Random legal play of every game of a batch, in parallel over the cores.
+KEEP = "keep"  # play_random_batch's max_turns: each state's own limit
 
-    ``rng`` holds one uint64 generator per game.  Returns the actions taken per game.
+
+def play_random_batch(states, rng, max_actions, max_turns=KEEP):
+    """Random legal play of every game of a batch, in parallel over the cores
+    (one compiled call).
+
+    ``rng`` holds one uint64 generator per game.  ``max_turns``: ``"keep"``
+    (default: each state's own ``max_turns``, as ``init`` set it), None (no
+    limit, 5.0) or a positive turn after whose Crustal Control phase a game
+    stops without a winner (D19 revised); it is written into the states.
+    Returns the actions taken per game.
     """
+    if not (isinstance(max_turns, str) and max_turns == KEEP):
+        from .batch import set_max_turns
+        set_max_turns(states, max_turns)
+    return _play_random_batch(states, rng, max_actions)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _play_random_batch(states, rng, max_actions):
+    """The compiled body of :func:`play_random_batch`."""
     counts = np.zeros(states.shape[0], dtype=np.int64)
     for i in prange(states.shape[0]):
         counts[i] = play_random_one(states[i], rng, i, max_actions)

@@ -55,7 +55,10 @@ def reset_game(states, i, templates, seed, side, policy, opp_rng, mask, ev, ev_n
 
 @jit
 def outcome(s, side):
-    """(reward, terminated, truncated) for the learner playing ``side``."""
+    """(reward, terminated, truncated) for the learner playing ``side``.
+
+    A victory (5.0) is terminated with +1/-1; a game stopped by ``max_turns``
+    is truncated with reward 0: it has no winner (D19 revised)."""
     if s["phase"] != PHASE_OVER:
         return 0.0, False, False
     r = s["result"]

@@ -19,17 +19,26 @@ Observation
     and type, damage of own pieces, and turn and phase; with hidden
     information (D20) by default (``fog=False`` for full observability).
 Reward
-    +1 when the learner's side wins, -1 when it loses, 0 otherwise.
-Termination
-    ``terminated`` at a victory (5.0: Central Crustal control, no engineers
-    left); ``truncated`` when the turn limit ends the game (D19, a Ziegler
-    win, still rewarded +1/-1).
+    +1 when the learner's side wins, -1 when it loses, 0 otherwise (also 0
+    at a truncation: it has no winner).
+Termination and truncation
+    ``terminated`` (and ``truncated`` False) at a victory (5.0: Central
+    Crustal control, no engineers left) or an illegal action under
+    ``illegal_action="lose"``.  The rulebook has no turn limit (5.0, D19
+    revised); the env stops an episode after the Crustal Control phase of
+    turn ``max_turns`` (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``,
+    200: past the 99th percentile of measured game lengths, README "Game
+    lengths"): ``truncated`` True, ``terminated`` False, reward 0 for both
+    sides, no winner (the core state's ``result`` stays ongoing).
+    Bootstrap from the last observation there: the game was not over.
+    ``max_turns=None`` plays the rulebook game with no limit.
 Arguments
     ``side`` ("technocrat" or "ziegler"), ``opponent`` ("random", or an
     ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
     "random" for a pool of random setups), ``rules`` (RulesOptions or dict),
     ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``
-    (size of the "random" pool), ``illegal_action`` ("raise" or "lose").
+    (size of the "random" pool), ``illegal_action`` ("raise" or "lose"),
+    ``max_turns`` (a positive int, or None for no limit).
 Seeding
     ``reset(seed=s)`` fixes the episode: position, dice and the opponent's
     randomness; later ``reset()`` calls continue a fixed chain of episode
@@ -47,6 +56,7 @@ from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES
 from hotspot.core.state import STATE_DTYPE
@@ -111,7 +121,8 @@ class HotspotEnv(gym.Env):
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
 
     def __init__(self, side="technocrat", opponent="random", scenario="standard", rules=None, fog=True,
-                 render_mode=None, random_pool: int = 256, illegal_action: str = "raise"):
+                 render_mode=None, random_pool: int = 256, illegal_action: str = "raise",
+                 max_turns: int | None = DEFAULT_MAX_TURNS):
         if illegal_action not in ("raise", "lose"):
             raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
         self.illegal_action = illegal_action
@@ -121,7 +132,8 @@ class HotspotEnv(gym.Env):
         self.policy, self.agent = resolve_opponent(opponent)
         self.fog = bool(fog)
         self.render_mode = render_mode
-        self.templates = build_templates(scenario, rules, random_pool)
+        self.templates = build_templates(scenario, rules, random_pool, max_turns)
+        self.max_turns = max_turns
         self.states = np.zeros(1, dtype=STATE_DTYPE)
         self.opp_rng = np.zeros(1, dtype=np.uint64)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)

@@ -12,13 +12,18 @@ Observation
     mask is all zeros for the agent not to move.  Hidden information (D20)
     by default (``fog=False`` for full observability).
 Reward
-    +1 to the winner, -1 to the loser when the game ends; 0 otherwise.
-Termination
-    both agents ``terminated`` at a victory (5.0), ``truncated`` at the turn
-    limit (D19).
+    +1 to the winner, -1 to the loser when the game ends with a winner; 0
+    otherwise, and 0 to both at a truncation.
+Termination and truncation
+    both agents ``terminated`` (not truncated) at a victory (5.0); both
+    ``truncated`` (not terminated), reward 0 each, after the Crustal Control
+    phase of turn ``max_turns`` (default
+    ``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit): the rulebook
+    has no turn limit, so that stop is a truncation with no winner (D19
+    revised).
 Arguments
     ``scenario``, ``rules``, ``fog``, ``render_mode`` ("ansi", "rgb_array"),
-    ``random_pool``: as ``HotspotEnv``.
+    ``random_pool``, ``max_turns``: as ``HotspotEnv``.
 Requires the ``pettingzoo`` extra.
 """
 from __future__ import annotations
@@ -31,6 +36,7 @@ from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES, TECHNOCRAT_WIN, ZIEGLER_WIN
 from hotspot.core.state import STATE_DTYPE
 
@@ -45,13 +51,15 @@ class HotspotAECEnv(AECEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "name": "hotspot_v0", "is_parallelizable": False,
                 "render_fps": 4}
 
-    def __init__(self, scenario="standard", rules=None, fog=True, render_mode=None, random_pool: int = 256):
+    def __init__(self, scenario="standard", rules=None, fog=True, render_mode=None, random_pool: int = 256,
+                 max_turns: int | None = DEFAULT_MAX_TURNS):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
         self.render_mode = render_mode
         self.fog = bool(fog)
-        self.templates = build_templates(scenario, rules, random_pool)
+        self.templates = build_templates(scenario, rules, random_pool, max_turns)
+        self.max_turns = max_turns
         self.possible_agents = list(SIDE_NAMES)
         obs_space = spaces.Dict({"observation": observation_space(),
                                  "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)})

@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import numpy as np
 
+from hotspot.core.game import check_max_turns
 from hotspot.core.rules_data import RulesOptions
 from hotspot.core.scenario import load_scenario, random_setup, scenario_to_state
 from hotspot.core.state import STATE_DTYPE
 
 
-def build_templates(scenario="standard", rules=None, random_pool: int = 256) -> np.ndarray:
+def build_templates(scenario="standard", rules=None, random_pool: int = 256, max_turns=None) -> np.ndarray:
     """States (not started) that episodes begin from.
 
     ``scenario``: a built-in name or path, a scenario dict, a list of those, or
     ``"random"`` for a pool of ``random_pool`` random setups (seeds 0..pool-1).
     ``rules``: ``RulesOptions`` or a dict of overrides, applied to each.
+    ``max_turns``: None (no limit, 5.0) or the turn after whose Crustal
+    Control phase an episode is truncated without a winner (D19 revised);
+    every template carries it into its episodes.
     """
+    limit = check_max_turns(max_turns)
     if isinstance(scenario, str) and scenario == "random":
         if random_pool < 1:
             raise ValueError(f"random_pool must be at least 1, got {random_pool}")
@@ -33,4 +38,5 @@ def build_templates(scenario="standard", rules=None, random_pool: int = 256) -> 
     templates = np.zeros(len(items), dtype=STATE_DTYPE)
     for j, data in enumerate(items):
         templates[j] = scenario_to_state(data, 0)[0]
+    templates["max_turns"] = limit
     return templates

@@ -5,8 +5,12 @@ learner's action and the compiled opponent's replies, in one parallel numba
 call over the batched state array (``episodes.vector_step``), not a loop of
 Python environments.
 
-Spaces, observation, reward, termination and arguments are those of
-``HotspotEnv`` (one file up), batched along the first axis; masks are
+Spaces, observation, reward, termination, truncation and arguments are those
+of ``HotspotEnv`` (one file up), batched along the first axis: a game
+stopped after turn ``max_turns`` (default
+``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit, 5.0) has
+``truncated`` True, ``terminated`` False and reward 0 (no winner, D19
+revised); masks are
 ``info["action_mask"]`` (shape ``(num_envs, 242)``) and ``action_masks()``.
 Autoreset is Gymnasium's default, next-step (``AutoresetMode.NEXT_STEP``): the
 step after a game ends resets it, ignores its action and returns its first
@@ -26,6 +30,7 @@ from gymnasium.vector.utils import batch_space
 from hotspot.core.actions import NUM_ACTIONS, action_error
 from hotspot.core.errors import MESSAGES
 from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.state import STATE_DTYPE
 
 from .encoding import new_observation
@@ -39,7 +44,7 @@ class HotspotVectorEnv(VectorEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 8, side="technocrat", opponent="random", scenario="standard", rules=None,
-                 fog=True, render_mode=None, random_pool: int = 256):
+                 fog=True, render_mode=None, random_pool: int = 256, max_turns: int | None = DEFAULT_MAX_TURNS):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -55,7 +60,8 @@ class HotspotVectorEnv(VectorEnv):
         self.policy = policy
         self.fog = bool(fog)
         self.render_mode = render_mode
-        self.templates = build_templates(scenario, rules, random_pool)
+        self.templates = build_templates(scenario, rules, random_pool, max_turns)
+        self.max_turns = max_turns
         self.single_observation_space = observation_space()
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)

@@ -70,7 +70,7 @@ def _describe(s, events) -> list[str]:
         elif kind == "stress":
             out.append(f"stress on {piece_name(s, e['piece'])}")
         elif kind == "game_over":
-            out.append(RESULT_NAMES[e["result"]] + (" (turn limit)" if e["truncated"] else ""))
+            out.append("stopped by max_turns: no winner (D19)" if e["truncated"] else RESULT_NAMES[e["result"]])
     return out
 
 
