@@ -73,7 +73,6 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
     """Play ``side``'s set-up in ``base`` with agent ``agent_name`` (seeded) and
     return the scenario with that deployment preset (the opponent's part still
     left to the players where ``base`` leaves it)."""
-    from hotspot.agents.base import Agent  # noqa: F401  (the interface used below)
     from hotspot.core import Game
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
     from hotspot.core.scenario import state_to_scenario

@@ -43,13 +43,13 @@ import numpy as np
 
 from hotspot.agents.policies import policy_action
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, start
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, start
 from hotspot.core.dice import seed_state
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH, no_events
 from hotspot.core.game import check_max_turns
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_PLAYER, RESULT_NAMES, SIDE_NAMES,
+from hotspot.core.rules_data import (ONGOING, PHASE_OVER, RESULT_NAMES, SIDE_NAMES,
                                      TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
 
 from .registry import make_agent
@@ -253,7 +253,7 @@ def play_match(s, policy_z, policy_t, rng, actions, n):
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     while s["phase"] != PHASE_OVER and n < actions.shape[0]:
-        side = PHASE_PLAYER[s["phase"]]
+        side = current_player(s)
         policy = policy_t if side == TECHNOCRAT else policy_z
         a = policy_action(policy, s, mask, rng, side)
         if a < 0 or a >= NUM_ACTIONS:
@@ -451,7 +451,7 @@ def _compile_rules(s) -> None:
     a = int(random_action(s, mask, np.ones(1, dtype=np.uint64), 0))
     action_error(s, a)
     obs = np.zeros(1, dtype=s.dtype)
-    observe(s, int(PHASE_PLAYER[s["phase"]]), True, obs[0])
+    observe(s, int(current_player(s)), True, obs[0])
     apply_action(s, a, ev, ev_n)
 
 

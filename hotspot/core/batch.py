@@ -10,7 +10,7 @@ from numba import njit, prange
 from .actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from .errors import OK
 from .events import EV_WIDTH
-from .rules_data import PHASE_OVER, PHASE_PLAYER
+from .rules_data import PHASE_OVER
 
 
 @njit(cache=True, nogil=True, parallel=True)

@@ -15,7 +15,7 @@ from .hovercraft import clear_revealed, second_move_allowance
 from .rules_data import (NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT,
                          PHASE_T_CRUSTAL, PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL,
                          PHASE_Z_MOVE, PHASE_Z_SECOND, PLATFORM, TECHNOCRAT_WIN, UNIT_SIDE,
-                         NO_UNIT, ZIEGLER_WIN, CENTRAL, ZIEGLER, TECHNOCRAT)
+                         NO_UNIT, CENTRAL, ZIEGLER, TECHNOCRAT)
 from .regular_movement import finish_unit
 from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE,
                     UF_STARTED)

@@ -52,13 +52,13 @@ from gymnasium import spaces
 
 from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_action_mask
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES
+from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES
 from hotspot.core.state import STATE_DTYPE
 
 from .rendering import render_state
@@ -208,7 +208,7 @@ class HotspotEnv(gym.Env):
         s = self.states[0]
         ev, ev_n = no_events()
         other = 1 - self.side
-        while int(s["phase"]) != PHASE_OVER and int(PHASE_PLAYER[s["phase"]]) == other:
+        while int(s["phase"]) != PHASE_OVER and int(current_player(s)) == other:
             legal_action_mask(s, self.mask)
             info = np.zeros(1, dtype=STATE_DTYPE)
             observe(s, other, True, info[0])

@@ -32,12 +32,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, legal_action_mask
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, SIDE_NAMES, TECHNOCRAT_WIN, ZIEGLER_WIN
+from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES, TECHNOCRAT_WIN, ZIEGLER_WIN
 from hotspot.core.state import STATE_DTYPE
 
 from .rendering import render_state
@@ -97,7 +97,7 @@ class HotspotAECEnv(AECEnv):
     def _select_agent(self):
         s = self.states[0]
         if int(s["phase"]) != PHASE_OVER:
-            self.agent_selection = SIDE_NAMES[int(PHASE_PLAYER[s["phase"]])]
+            self.agent_selection = SIDE_NAMES[int(current_player(s))]
         legal_action_mask(s, self._mask)
 
     def observe(self, agent):
@@ -105,7 +105,7 @@ class HotspotAECEnv(AECEnv):
         o = new_observation()
         encode(self.states[0], side, self.fog, self._scratch[0], o["board"], o["units"], o["pieces"], o["globals"])
         s = self.states[0]
-        to_move = int(s["phase"]) != PHASE_OVER and int(PHASE_PLAYER[s["phase"]]) == side
+        to_move = int(s["phase"]) != PHASE_OVER and int(current_player(s)) == side
         mask = self._mask.astype(np.int8) if to_move else np.zeros(NUM_ACTIONS, dtype=np.int8)
         return {"observation": o, "action_mask": mask}
 

@@ -17,7 +17,7 @@ from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, col_row
 from hotspot.core.record import GameRecord
 from hotspot.core.render import piece_name
 from hotspot.core.rules_data import (CHART_NAMES, CRT_RESULT_NAMES, NO_PIECE, ODDS_NAMES, PHASE_LETTERS,
-                                     PHASE_NAMES, PHASE_PLAYER, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
+                                     PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
                                      UNIT_LETTERS, UNIT_SIDE)
 from hotspot.core.events import BREAK_REASONS, ELIM_REASONS
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
@@ -83,7 +83,7 @@ def replay_frames(record: GameRecord) -> list[dict]:
         game = Game(record.scenario, seed=record.seed)
     frames = [_frame(game.s, "start")]
     for a in record.actions:
-        player = SIDE_NAMES[int(PHASE_PLAYER[game.phase])]
+        player = SIDE_NAMES[int(game.current_player())]
         text = action_to_string(game.s, a)
         before = game.s.copy()  # names of pieces that this action may remove
         events = game.apply_action(a, events=True)
