@@ -138,6 +138,16 @@ def test_no_choice_when_every_counter_has_the_same_size():
     assert g.phase != PHASE_T_COMBAT
 
 
+def test_no_choice_without_infantry():
+    """12.5.2 "Non-infantry units are unaffected" (R12.5.2): a C against
+    hovercraft only takes nothing and asks nothing, even with losses="owner"."""
+    g, (h1, h2), ats, _ = _technocrat_attack("owner", [(Z_HOVERCRAFT, 1), (Z_HOVERCRAFT, 1)],
+                                             attackers=((T_HEAVY_BEAMER, 1),))  # 4 vs 4: 1:1
+    assert int(g.s["loss_side"]) == -1
+    assert g.alive(h1) and g.alive(h2) and g.events(EV_SQUAD_LOST) == []
+    assert all(g.where(a) == (3, 5) for a in ats)
+
+
 def test_owner_chooses_technocrat_losses_too():
     """12.5.2 ("one Ziegler or two Technocrat attack factors"), D22: when the
     Ziegler player attacks and gets a C, the Technocrat (the defender) names
