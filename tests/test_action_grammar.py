@@ -192,6 +192,45 @@ def test_technocrat_platforms_same_rule():
     g.refuse(A_SELECT_PIECE + p1, ERR_PIECE_DONE)
 
 
+# ------------------------------------------------------ D21 set-up commits
+
+
+def test_setup_choices_commit():
+    """D21, setup.py ("A choice commits: there is no undo"): once an item is
+    chosen no other can be chosen; once a larger crustal's hex is chosen only
+    a facing completes it; a one-hex crustal takes no facing.  So a placement
+    takes at most three actions and the set-up cannot cycle."""
+    from hotspot.core.actions import A_SETUP_FACING, A_SETUP_HEX
+    from hotspot.core.errors import (ERR_CHOOSE_FIRST, ERR_FACING_NEEDED, ERR_ITEM_CHOSEN,
+                                     ERR_SETUP_NO_FACING)
+    from hotspot.core.game import IllegalActionError
+    from hotspot.core.rules_data import ITEM_LONG, ITEM_ONE_HEX, ITEM_TWO_HEX
+
+    def refused(game, a, code):
+        before = game.to_bytes()
+        with pytest.raises(IllegalActionError) as info:
+            game.apply_action(a)
+        assert info.value.code == code and game.to_bytes() == before
+
+    game = Game("open")
+    refused(game, A_SETUP_HEX + 3 * 15 + 3, ERR_CHOOSE_FIRST)
+    refused(game, A_SETUP_FACING + 0, ERR_CHOOSE_FIRST)
+    game.apply_action(A_SETUP_CHOOSE + ITEM_LONG)
+    refused(game, A_SETUP_CHOOSE + ITEM_ONE_HEX, ERR_ITEM_CHOSEN)
+    refused(game, A_SETUP_CHOOSE + ITEM_LONG, ERR_ITEM_CHOSEN)
+    assert all(A_SETUP_HEX <= a < A_SETUP_FACING for a in game.legal_actions())
+    game.apply_action(A_SETUP_HEX + 3 * 15 + 3)
+    refused(game, A_SETUP_HEX + 5 * 15 + 5, ERR_FACING_NEEDED)
+    refused(game, A_SETUP_CHOOSE + ITEM_TWO_HEX, ERR_ITEM_CHOSEN)
+    assert all(a >= A_SETUP_FACING for a in game.legal_actions())
+    game.apply_action(A_SETUP_FACING + N)
+    assert int(game.s["pool"][0]) == 15
+    game.apply_action(A_SETUP_CHOOSE + ITEM_ONE_HEX)
+    refused(game, A_SETUP_FACING + 0, ERR_SETUP_NO_FACING)
+    game.apply_action(A_SETUP_HEX + 10 * 15 + 1)
+    assert int(game.s["pool"][0]) == 14 and int(game.s["setup_item"]) == -1
+
+
 # ---------------------------------------------------------------- R10.2
 
 

@@ -835,3 +835,25 @@ def test_no_dead_end_when_crustals_could_fill_the_perimeter():
     while game.phase in (PHASE_Z_SETUP, PHASE_T_SETUP):
         game.apply_action(int(game.legal_actions()[0]))
     assert game.phase == PHASE_Z_CRUSTAL
+
+
+def test_technocrat_pools_are_exact_too():
+    """3.3, D4: exactly 12 Technocrat squads (24 attack factors) and 3 engineer
+    squads: with 2 squads left a three-squad counter is refused naming
+    "technocrat infantry squads"; a fourth engineer is refused naming
+    "technocrat engineer squads"."""
+    game = Game("open")
+    scripted_setup(game, technocrat=False)
+    for h in PLATFORMS:
+        place(game, ITEM_PLATFORM, h)
+    for i in range(3):
+        place(game, ITEM_T_INFANTRY_3, PLATFORMS[i])
+    place(game, ITEM_T_INFANTRY_1, PLATFORMS[3])
+    assert int(game.s["pool"][4]) == 2
+    msg = refused(game, A_SETUP_CHOOSE + ITEM_T_INFANTRY_3, ERR_POOL_SHORT)
+    assert "technocrat infantry squads" in msg
+    for i in range(3):
+        place(game, ITEM_ENGINEER, PLATFORMS[i])
+    msg = refused(game, A_SETUP_CHOOSE + ITEM_ENGINEER, ERR_POOL_SHORT)
+    assert "technocrat engineer squads" in msg
+    assert ITEM_ENGINEER not in legal_items(game)
