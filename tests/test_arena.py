@@ -315,6 +315,12 @@ def test_cli_balance(tmp_path, capsys):
     assert "balance.png" in capsys.readouterr().out and (out / "balance.png").exists()
     assert main(["balance", "--option", "no_such_option=1", "--out", str(out), "--games", "1"]) == 2
     assert "no_such_option" in capsys.readouterr().err
+    # D22 values by name; a bad one is refused before any game, in one line listing the valid ones
+    assert main(["balance", "--option", "combat_table=d13,d14", "--out", str(out), "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "'d14' is not a valid value; valid: d13, diagonal" in err and err.count("\n") == 1
+    assert main(["balance", "--option", "turn_limit=10,15", "--out", str(out), "--games", "1"]) == 2
+    assert "--max-turns" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------ Ray

@@ -196,3 +196,27 @@ def test_game_from_bytes_records_and_replays_mid_phase():
     data["initial_state"] = "@@not base64@@"
     with pytest.raises(RecordError, match="initial_state"):
         GameRecord.from_dict(data)
+
+
+def test_batch_rollouts_take_max_turns():
+    """D19 revised: core rollouts stop at a harness's max_turns with no winner.
+    play_random_batch(..., max_turns=N) writes N into every state (None: no
+    limit); by default it keeps each state's own (init's max_turns)."""
+    from hotspot.core import init, set_max_turns
+    from hotspot.core.rollout import play_random_batch
+    from hotspot.core.rules_data import ONGOING, PHASE_OVER
+    states = init("standard", seeds=range(16))
+    assert (states["max_turns"] == 0).all()  # the core: no limit unless asked
+    play_random_batch(states, np.arange(1, 17, dtype=np.uint64), 10**6, max_turns=1)
+    assert (states["max_turns"] == 1).all() and (states["phase"] == PHASE_OVER).all()
+    assert (states["turn"] == 1).all()
+    stopped = states["truncated"] == 1
+    assert stopped.any() and (states["result"][stopped] == ONGOING).all()
+    assert (states["result"][~stopped] != ONGOING).all()
+    kept = init("standard", seeds=range(4), max_turns=3)
+    play_random_batch(kept, np.arange(1, 5, dtype=np.uint64), 10**6)
+    assert (kept["max_turns"] == 3).all() and (kept["turn"] <= 3).all()
+    set_max_turns(kept, None)
+    assert (kept["max_turns"] == 0).all()
+    with pytest.raises(ValueError, match="max_turns"):
+        set_max_turns(kept, 0)
