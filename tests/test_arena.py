@@ -375,21 +375,6 @@ def test_balance_options_are_checked_against_rules_options(text, message):
     assert "\n" not in str(info.value)
 
 
-def _scenarios_take_string_options() -> bool:
-    """Whether the scenario layer builds a game under a string-valued D22
-    option (hotspot.core.scenario._rules_overrides wrote every non-bool
-    option with int() before the D22 options landed)."""
-    from hotspot.core.scenario import random_setup
-    try:
-        random_setup(0, {"combat_table": "diagonal"})
-    except ValueError:
-        return False
-    return True
-
-
-@pytest.mark.xfail(not _scenarios_take_string_options(), raises=ValueError, strict=True,
-                   reason="scenario._rules_overrides cannot write string-valued D22 options yet "
-                          "(int('diagonal')); fixed with the scenario rewrite")
 def test_balance_accepts_the_d22_string_options(tmp_path):
     """D22's string-valued options sweep like any other; each game row records
     its options and its max_turns."""

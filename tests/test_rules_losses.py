@@ -270,9 +270,6 @@ def test_owner_losses_games_end_and_replay(scenario, seed):
 
 # ------------------------------------------------------- the harnesses (D22)
 
-BUG_HARNESS = ("BUG: with losses='owner' the harnesses give the move to the phase's player "
-               "(PHASE_PLAYER[phase]) instead of actions.current_player, so the side that "
-               "attacked names the defender's lost counter")
 
 
 def _scripted_until_loss(states_of, step_fn, episodes=10):
@@ -294,7 +291,6 @@ def _scripted_until_loss(states_of, step_fn, episodes=10):
     return None
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_HARNESS + " (PettingZoo AEC env: agent_selection, observe's mask)")
 def test_pettingzoo_env_selects_the_losing_side_for_its_loss_choice():
     """D22 losses="owner", actions.current_player ("the losing side while a
     loss it chooses is pending"): a two-player environment must hand that
@@ -315,8 +311,6 @@ def test_pettingzoo_env_selects_the_losing_side_for_its_loss_choice():
     assert env.observe(loser)["action_mask"].any()
 
 
-@pytest.mark.xfail(strict=True, reason=BUG_HARNESS + " (single-agent HotspotEnv: the learner "
-                                                     "is asked to choose the opponent's loss)")
 def test_single_agent_env_never_asks_the_learner_for_the_opponents_loss():
     """D22 losses="owner": in HotspotEnv the learner (here the Technocrat)
     acts only when it is his decision: when his attack in phase G inflicts a

@@ -795,12 +795,6 @@ def test_state_to_scenario_with_an_item_chosen_keeps_the_pools():
     assert legal_items(copy_) == set(Z_UNIT_ITEMS)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "BUG: the set-up mask lets the Ziegler player cover every molten perimeter hex with "
-    "crustals when a scenario's forces give him enough crustal hexes (here 68, allowed: "
-    "forces go to 99); the Technocrat then has platforms to place and no legal action "
-    "(empty mask, game not over).  setup.item_error/hex_error/facing_error check piece "
-    "slots but not the perimeter hexes the platform pool needs (3.3)"))
 def test_no_dead_end_when_crustals_could_fill_the_perimeter():
     """D21 / setup.py: "the mask offers an item only if it can be placed and the
     rest of the pool still fits afterwards ... so every sequence of legal

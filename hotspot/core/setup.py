@@ -114,6 +114,17 @@ def _free_hex(s, c):
 
 
 @jit
+def _free_perimeter(s):
+    """Molten perimeter hexes of the map still free for platforms (3.3)."""
+    n = 0
+    for h in range(NUM_MAP_HEXES):
+        c = MAP_HEX_CELL[h]
+        if PERIMETER[c] and s["board"][c] < 0:
+            n += 1
+    return n
+
+
+@jit
 def footprint_free(s, kind, anchor, f):
     n, c0, c1, c2 = footprint(kind, anchor, f)
     if n == 0 or not _free_hex(s, c0):
@@ -124,6 +135,11 @@ def footprint_free(s, kind, anchor, f):
         return False
     if n >= 3 and not _free_hex(s, c2):
         return False
+    if kind != PLATFORM and s["pool"][POOL_T_PLATFORMS] > 0:
+        # D21: leave the Technocrat a molten perimeter hex for every platform he must place
+        covered = int(PERIMETER[c0]) + (int(PERIMETER[c1]) if n >= 2 else 0) + (int(PERIMETER[c2]) if n >= 3 else 0)
+        if covered > 0 and _free_perimeter(s) - covered < s["pool"][POOL_T_PLATFORMS]:
+            return False
     return True
 
 
@@ -436,6 +452,8 @@ def pools_fit(s):
     plat = int(s["pool"][POOL_T_PLATFORMS])
     if (zhex + 2) // 3 + plat > _free_piece_slots(s):
         return POOL_Z_CRUSTAL_HEXES if zhex > 0 else POOL_T_PLATFORMS
+    if plat > _free_perimeter(s):  # 3.3: a molten perimeter hex for every platform
+        return POOL_T_PLATFORMS
     zneed = _counters_needed(s, ZIEGLER, -1)
     tneed = _counters_needed(s, TECHNOCRAT, -1)
     if zneed >= _BIG:
