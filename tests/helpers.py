@@ -207,7 +207,8 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
     import hotspot.core as hc
     from hotspot.agents.policies import policy_action
     from hotspot.core.actions import NUM_ACTIONS, apply_action
-    from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER, TECHNOCRAT
+    from hotspot.core.actions import current_player
+    from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev, ev_n = hc.no_events()
     out = []
@@ -218,7 +219,7 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
         rng = np.array([g + 100, g + 200], dtype=np.uint64)
         i = 0
         while s["phase"] != PHASE_OVER:
-            side = PHASE_PLAYER[s["phase"]]
+            side = current_player(s)
             if i % every == g % every:
                 out.append(states.copy())
             apply_action(s, policy_action(pt if side == TECHNOCRAT else pz, s, mask, rng, side), ev, ev_n)
