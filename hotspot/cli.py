@@ -7,6 +7,8 @@
                   [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
                     [--max-turns N|none]
+    hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
+                    [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
 
 The rulebook has no turn limit (5.0, D19 revised).  ``--max-turns N`` stops a
 game after turn N's Crustal Control phase with no winner (a truncation; the
@@ -117,6 +119,8 @@ def cmd_arena(args) -> int:
 def cmd_balance(args) -> int:
     from .arena.balance import parse_option, parse_scenarios, run_balance
     from .arena.tournament import parse_pairings
+    if args.search_deployment:
+        return _search_deployment(args)
     pairs = None
     if args.pair:
         pairs = [p for item in args.pair for p in parse_pairings(item)]
@@ -128,6 +132,26 @@ def cmd_balance(args) -> int:
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv"
           f"{', balance.png' if summary.get('plot') else ''})")
+    return 0
+
+
+def _search_deployment(args) -> int:
+    from .arena.balance import parse_option
+    from .arena.deployment import search_deployment
+    rules = {}
+    for item in args.option or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: a deployment search plays under one value an option")
+        rules[key] = values[0]
+    out = args.out if args.out != "balance-results" else "deployment-search"
+    summary = search_deployment(args.search_deployment, opponent=args.opponent, agent=args.agent, base=args.base,
+                                candidates=args.candidates, random_candidates=args.random_candidates,
+                                games=args.games, finalists=args.finalists, final_games=args.final_games,
+                                seed=args.seed, rules=rules or None, max_turns=args.max_turns, out=out,
+                                workers=args.workers, progress=not args.no_progress)
+    print(summary["text"])
+    print(f"Results in {out}/ (best.json, search.json, candidates/, round*/games.jsonl)")
     return 0
 
 
@@ -227,6 +251,25 @@ def build_parser() -> argparse.ArgumentParser:
                      help="agent pair(s), Technocrat first (repeatable or comma-separated; default "
                           "scripted:scripted, or random:random without the scripted agent)")
     bal.add_argument("--no-plot", action="store_true", help="no balance.png")
+    dep = bal.add_argument_group(
+        "deployment search (3.2, 3.3, D21)",
+        "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
+        "successive halving over sampled deployments (--games is the first round's games per candidate), "
+        "then --final-games games for each finalist with 95%% intervals; writes best.json (a scenario) to --out "
+        "(default deployment-search)")
+    dep.add_argument("--search-deployment", choices=("ziegler", "technocrat"), default=None, metavar="SIDE",
+                     help="the side whose deployment is searched (ziegler or technocrat)")
+    dep.add_argument("--opponent", default="scripted", help="the opponent's agent (default scripted)")
+    dep.add_argument("--agent", default="scripted",
+                     help="the searching side's agent: its set-up plan draws the candidates and it plays them "
+                          "(default scripted)")
+    dep.add_argument("--base", default=None, help="scenario holding the fixed part (default: open for the "
+                                                  "Ziegler, standard's Ziegler set-up for the Technocrat)")
+    dep.add_argument("--candidates", type=int, default=16, help="deployments sampled (default 16)")
+    dep.add_argument("--random-candidates", type=int, default=4,
+                     help="how many of them are uniformly random legal set-ups (default 4)")
+    dep.add_argument("--finalists", type=int, default=2, help="candidates left for the final (default 2)")
+    dep.add_argument("--final-games", type=int, default=1000, help="games per finalist (default 1000)")
     _add_run_options(bal, "balance-results")
     bal.set_defaults(func=cmd_balance)
     return parser

@@ -33,7 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .match import ArenaError, GameSpec, game_seed
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+
+from hotspot.core.rules_data import RulesOptions
+
+from .match import ArenaError, GameSpec, canonical_rules, game_seed
 from .runner import run_games
 from .stats import wilson_interval
 
@@ -104,7 +108,7 @@ def _points(wins: int, draws: int, n: int) -> float:
 def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "scripted", base=None,
                       candidates: int = 16, random_candidates: int = 4, games: int = 50,
                       finalists: int = 2, final_games: int = 1000, seed: int = 0, rules=None,
-                      max_turns: int | None = None, out="deployment-search", workers=None,
+                      max_turns: int | None = DEFAULT_MAX_TURNS, out="deployment-search", workers=None,
                       progress: bool = True) -> dict:
     """Search ``side``'s deployment (see the module docstring); returns the summary
     (also written to ``out/search.json``) and writes ``out/best.json``."""
@@ -120,6 +124,11 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
     (out / "candidates").mkdir(parents=True, exist_ok=True)
     from hotspot.core.scenario import save_scenario
     base_data = base_scenario(side, base)
+    rules_json = canonical_rules(rules or {})
+    try:
+        RulesOptions.from_dict(dict(rules or {}))
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     if rules:
         base_data = dict(base_data, rules=dict(base_data.get("rules") or {}, **dict(rules)))
     pool = []
@@ -144,7 +153,7 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
             for j in range(n_games):
                 specs.append(GameSpec(pairing=f"c{c['id']:03d}", technocrat=technocrat, ziegler=ziegler,
                                       index=j, seed=game_seed(seed, j), scenario=c["path"],
-                                      **_spec_extra(max_turns)))
+                                      rules=rules_json, max_turns=max_turns))
         result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
                            desc=f"round {r}: {len(alive)} candidates x {n_games}")
         by_pairing: dict = {}
@@ -164,7 +173,7 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         r += 1
     finals = []
     for c in alive:
-        low, high = wilson_interval(round(c["wins"] + 0.5 * c["draws"]), c["games"])
+        low, high = wilson_interval(c["wins"] + 0.5 * c["draws"], c["games"])
         finals.append({**{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
                        "ci_low": low, "ci_high": high})
     best = finals[0]
@@ -186,11 +195,6 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
                                      encoding="utf-8")
     summary["text"] = report_text(summary)
     return summary
-
-
-def _spec_extra(max_turns) -> dict:
-    fields = GameSpec.__dataclass_fields__
-    return {"max_turns": max_turns} if "max_turns" in fields and max_turns is not None else {}
 
 
 def _json_default(value):
