@@ -19,16 +19,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import hotspot.core as hc
 from hotspot.agents import ScriptedAgent
 from hotspot.agents.learned import LearnedAgent, NumpyPolicy, features, weights_path
+from hotspot.agents.policies import POLICY_SCRIPTED, play_games
 from hotspot.agents.scripted_setup import DCEN
 from hotspot.arena import available_agents, make_agent
-from hotspot.arena.match import GameSpec, agent_seeds, play_game
+from hotspot.arena.match import play_match
 from hotspot.core.actions import A_SETUP_CHOOSE, NUM_PLAY_ACTIONS
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import CENTRAL_CELLS, PERIMETER
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_T_SETUP, PHASE_Z_SETUP,
-                                     PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_SIDE, Z_HOVERCRAFT,
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_T_SETUP,
+                                     PHASE_Z_SETUP, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_SIDE, Z_HOVERCRAFT,
                                      Z_INFANTRY, ZIEGLER)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
@@ -80,18 +82,21 @@ def test_every_agent_plays_open_to_the_end(name):
 
 
 def test_compiled_policy_plays_open_as_the_python_agent():
-    """The compiled scripted policy (the arena's fast path) and ScriptedAgent.act
-    on information states play the same game, set-up included."""
-    spec = GameSpec("scripted:scripted", "scripted", "scripted", 0, 4242, scenario="open")
-    fast = play_game(spec)
-    assert fast["path"] == "compiled"
-    assert fast["actions"][0] >= A_SETUP_CHOOSE  # the game starts with the set-up
-    game = Game("open", seed=spec.seed)
-    agents = tuple(ScriptedAgent(seed=s) for s in agent_seeds(spec.seed))
+    """The compiled scripted policy (the arena's compiled game) and
+    ScriptedAgent.act on information states play the same game, set-up included."""
+    seeds = (4242, 99)
+    states = hc.init("open", seeds=3, max_turns=40)
+    buf = np.zeros(100_000, dtype=np.int32)
+    n, status = play_match(states[0], POLICY_SCRIPTED, POLICY_SCRIPTED,
+                           np.array(seeds, dtype=np.uint64), buf, 0)
+    assert status == 0 and states[0]["phase"] == PHASE_OVER
+    assert buf[0] >= A_SETUP_CHOOSE  # the game starts with the set-up
+    game = Game("open", seed=3, max_turns=40)
+    agents = tuple(ScriptedAgent(seed=s) for s in seeds)
     actions = []
     while not game.is_terminal():
         actions.append(_decide(game, agents)[1])
-    assert actions == fast["actions"]
+    assert actions == buf[:n].tolist()
 
 
 # ------------------------------------------------------------------ the plan
@@ -169,8 +174,16 @@ def test_seeded_variety():
 
 
 def test_scripted_vs_scripted_on_open_is_not_one_game():
-    rows = [play_game(GameSpec("s:s", "scripted", "scripted", i, 1000 + i, scenario="open")) for i in range(4)]
-    assert len({tuple(r["actions"][:200]) for r in rows}) == 4
+    """Compiled scripted self-play on ``open`` (dice and agent seeds per game):
+    every game ends (a result, or truncated at max_turns) and no two are alike."""
+    n = 6
+    states = hc.init("open", seeds=list(range(n)), max_turns=60)
+    rng = np.array([[10 + i, 20 + i] for i in range(n)], dtype=np.uint64)
+    counts = np.zeros(n, dtype=np.int64)
+    play_games(states, POLICY_SCRIPTED, POLICY_SCRIPTED, rng, 200_000, counts)
+    assert (counts > 0).all() and (states["phase"] == PHASE_OVER).all()
+    boards = {states[i]["board"].tobytes() + states[i]["unit_cell"].tobytes() for i in range(n)}
+    assert len(boards) == n
 
 
 # ------------------------------------------------------------------ honesty (D20)
