@@ -16,6 +16,19 @@ masks the illegal actions and plays the most likely action
 (``deterministic=False``: samples from the masked softmax with its own seeded
 generator instead).
 
+Set-up phases and the old action space (3.2, 3.3, D21): the shipped networks
+were trained before the set-up phases existed, on the 242 actions of the
+phases of play (``NUM_PLAY_ACTIONS``) and on 7442 features (the phase
+one-hot of 9 phases; the turn-limit global then always 15, the rules' turn
+limit of the time).  So in a set-up phase the agent plays the scripted
+player's deployment plan (``hotspot.agents.scripted_setup``, with a generator
+seeded from the agent's seed); in the phases of play it feeds such a legacy
+network the features it was trained on (:meth:`NumpyPolicy.inputs`: the
+trailing one-hots of the two set-up phases, always 0 there, left out, the
+turn-limit global at 15) and chooses among the legal actions its head
+covers (the set-up actions are never legal there).  A network trained on
+the current features and actions is used as is.
+
 Loop avoidance: back in a position it has already met this game (the same
 observation, the action counter aside: a piece selected and deselected), the
 agent does not repeat an action it took there unless nothing else is legal.
@@ -29,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hotspot.core.rules_data import SIDE_NAMES
+from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
 from hotspot.env.encoding import GLOBAL_FEATURES, encode_info_state, new_observation
 
 from .base import Agent
@@ -70,9 +83,23 @@ def features(obs: dict) -> np.ndarray:
     return np.concatenate(parts, axis=-1)
 
 
+def feature_size() -> int:
+    """The length of the :func:`features` vector."""
+    return int(features(new_observation()).shape[-1])
+
+
 def weights_path(side) -> Path:
     name = SIDE_NAMES[side] if isinstance(side, (int, np.integer)) else str(side).lower()
     return WEIGHTS_DIR / f"learned_{name}.npz"
+
+
+# The features of a network trained before the set-up phases (D21): the phase
+# one-hot had no entries for PHASE_Z_SETUP and PHASE_T_SETUP (the last two
+# globals now) and the "max_turns" global was the rules' turn limit, 15.
+LEGACY_SETUP_FEATURES = 2
+LEGACY_TURN_LIMIT = 15
+_MAX_TURNS_FEATURE = GLOBAL_FEATURES.index("max_turns")
+assert GLOBAL_FEATURES[-LEGACY_SETUP_FEATURES:] == (f"phase_{PHASE_Z_SETUP}", f"phase_{PHASE_T_SETUP}")
 
 
 class NumpyPolicy:
@@ -85,6 +112,21 @@ class NumpyPolicy:
                            for i in range(n)]
             self.head = (data["Wpi"].astype(np.float32), data["bpi"].astype(np.float32))
         self.obs_dim = self.layers[0][0].shape[1] if self.layers else self.head[0].shape[1]
+        self.num_actions = self.head[0].shape[0]  # NUM_PLAY_ACTIONS for the shipped weights
+        self.legacy = self.obs_dim == feature_size() - LEGACY_SETUP_FEATURES
+
+    def inputs(self, x: np.ndarray) -> np.ndarray:
+        """The network's input for the features ``x`` of :func:`features` (one or
+        a batch): ``x`` itself, or for a legacy network (trained before the
+        set-up phases) ``x`` without the set-up phase one-hots and with the
+        turn-limit global it was trained with."""
+        x = np.asarray(x, dtype=np.float32)
+        if not self.legacy:
+            return x
+        x = x[..., :self.obs_dim].copy()
+        g0 = self.obs_dim - (len(GLOBAL_FEATURES) - LEGACY_SETUP_FEATURES)
+        x[..., g0 + _MAX_TURNS_FEATURE] = LEGACY_TURN_LIMIT * _GLOBAL_SCALE[_MAX_TURNS_FEATURE]
+        return x
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         h = np.asarray(x, dtype=np.float32)
@@ -119,10 +161,15 @@ class LearnedAgent(Agent):
         self.weights_dir = Path(weights_dir) if weights_dir is not None else WEIGHTS_DIR
         self._nets: dict[int, NumpyPolicy] = {}
         self._obs = new_observation()
+        self._work = None  # the scripted player's buffers, for the set-up phases
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self._rng = np.random.default_rng(seed)
+        # the scripted deployment plan's generator (set-up phases, D21)
+        self._setup_rng = np.array([self._rng.integers(0, 2**63, dtype=np.uint64)
+                                    if seed is None else np.uint64(int(seed) & (2**64 - 1))],
+                                   dtype=np.uint64)
         self._tried: dict[bytes, set[int]] = {}
 
     def net(self, side: int) -> NumpyPolicy:
@@ -142,19 +189,41 @@ class LearnedAgent(Agent):
         return obs
 
     def action_logits(self, info_state, side: int) -> np.ndarray:
-        return self.net(side).logits(features(self.observation(info_state, side)))
+        """The network's logits: one per action its head covers (``NUM_PLAY_ACTIONS``
+        for the shipped weights)."""
+        net = self.net(side)
+        return net.logits(net.inputs(features(self.observation(info_state, side))))
+
+    def _setup_act(self, o, mask, side) -> int:
+        """3.2, 3.3, D21: the scripted deployment plan (the network knows no set-up)."""
+        from .scripted import make_work, scripted_decide
+        if self._work is None:
+            self._work = make_work()
+        a = int(scripted_decide(o, np.ascontiguousarray(mask, dtype=np.bool_), int(side),
+                                self._setup_rng, 0, *self._work))
+        if a < 0 or not mask[a]:  # cannot happen: the plan returns a legal action
+            raise RuntimeError(f"the set-up plan chose the illegal action {a}")
+        return a
 
     def act(self, info_state, mask, side) -> int:
         mask = np.asarray(mask, dtype=bool)
         legal = np.flatnonzero(mask)
         if legal.size == 0:
             raise ValueError("no legal action to choose from")
-        obs = self.observation(info_state, side)
+        o = info_state[0] if getattr(info_state, "shape", None) == (1,) else info_state
+        if int(o["phase"]) in (PHASE_Z_SETUP, PHASE_T_SETUP):
+            return self._setup_act(o, mask, side)
+        net = self.net(side)
+        covered = legal[legal < net.num_actions]
+        if covered.size == 0:  # only actions the network has no output for
+            raise ValueError(f"no legal action among the network's {net.num_actions} actions")
+        legal = covered
+        obs = self.observation(o, side)
         tried = self._tried.setdefault(_position_key(obs), set())
         fresh = legal[~np.isin(legal, list(tried))] if tried else legal
         if fresh.size:
             legal = fresh
-        logits = self.net(side).logits(features(obs))[legal].astype(np.float64)
+        logits = net.logits(net.inputs(features(obs)))[legal].astype(np.float64)
         if self.deterministic:
             a = int(legal[int(np.argmax(logits))])
         else:

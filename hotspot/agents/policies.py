@@ -3,16 +3,21 @@ batch rollouts and the vector environment's step (no Python in the loop).
 
 ``POLICY_RANDOM``: uniform over legal actions (``core.rollout.random_action``).
 ``POLICY_SCRIPTED``: the scripted heuristics of ``hotspot.agents.scripted``
-(they see only the mover's information state, D20).
+(they see only the mover's information state, D20), with the deployment plan
+of ``hotspot.agents.scripted_setup`` in the set-up phases (3.2, 3.3, D21).
+
+Both play every phase, the set-up phases included.  The side to move is
+``actions.current_player`` (the losing side while a loss it names is pending,
+D22), not the phase's player.
 """
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import random_action
-from hotspot.core.rules_data import PHASE_OVER, PHASE_PLAYER
+from hotspot.core.rules_data import PHASE_OVER
 
 POLICY_RANDOM = 0
 POLICY_SCRIPTED = 1
@@ -35,7 +40,7 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
     n = 0
-    while s["phase"] != PHASE_OVER and PHASE_PLAYER[s["phase"]] != stop_side:
+    while s["phase"] != PHASE_OVER and current_player(s) != stop_side:
         a = policy_action(policy, s, mask, rng, slot)
         if a < 0:
             break
@@ -59,7 +64,7 @@ def play_games(states, policy_z, policy_t, rng, max_actions, counts):
         r = rng[i]
         n = 0
         while s["phase"] != PHASE_OVER and n < max_actions:
-            side = PHASE_PLAYER[s["phase"]]
+            side = current_player(s)
             a = policy_action(policy_t if side == 1 else policy_z, s, mask, r, side)
             if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
                 n = -1

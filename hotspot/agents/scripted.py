@@ -4,10 +4,11 @@ Hand-written heuristics that play the evident plans of the game, honest about
 hidden information (D20): every decision is made from the side's information
 state (``observation.observe(s, side, fog=True)``) and the legal-action mask,
 never from the state itself.  The only randomness is the player's own
-generator ``rng[slot]`` (splitmix64, as ``core.rollout``), used only when the
-heuristics find nothing to do and no END_PHASE/END_PIECE is legal.  Of an
-enemy stack seen only by its count and top counter (9.5) a hidden counter is
-reckoned at two factors, an infantry counter of unknown size at two squads.
+generator ``rng[slot]`` (splitmix64, as ``core.rollout``): the seeded variety
+of the set-up plan, and in play only when the heuristics find nothing to do
+and no END_PHASE/END_PIECE is legal.  Of an enemy stack seen only by its
+count and top counter (9.5) a hidden counter is reckoned at two factors, an
+infantry counter of unknown size at two squads.
 Crustals other than one-hex ones plan up to three maneuvers ahead (one a
 turn, 6.4-6.6); one-hex crustals and platforms path-find around zones of
 contact.
@@ -57,6 +58,13 @@ Ziegler (phases A-D)
     C  Combats in unit order.
     D  Hovercraft strike stacks of engineers only (13.3, D17).
 
+Set-up (3.2, 3.3, D21; phases Z and T)
+    The deployment plan of ``hotspot.agents.scripted_setup`` (the Ziegler
+    screens the Central Crustal with crustals at 2-4 hexes and holds it with
+    strong stacks, hovercraft in reserve; the Technocrat lands near the
+    shortest approaches and spreads its engineers over escorted platforms),
+    with seeded variety drawn from ``rng[slot]``.
+
 ``scripted_action(s, mask, rng, slot)`` is the compiled entry point (fills
 ``mask`` from ``s`` and acts for the player to move); ``scripted_decide`` is
 the pure decision on an information state and a mask, shared by the compiled
@@ -68,7 +76,8 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                                  A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, legal_action_mask)
+                                  A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, current_player,
+                                  legal_action_mask)
 from hotspot.core.combat import odds_column
 from hotspot.core.crustal_movement import NUM_MANEUVERS
 from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
@@ -77,14 +86,16 @@ from hotspot.core.observation import observe
 from hotspot.core.crustal_movement import _rotated
 from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PHASE_CONTROL,
-                                     PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
+                                     PHASE_OVER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
                                      PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
                                      PHASE_Z_SECOND, PLATFORM, T_ENGINEER, T_INFANTRY, TECHNOCRAT,
                                      TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT,
                                      Z_INFANTRY, ZIEGLER)
+from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_DONE
 
 from .base import Agent
+from .scripted_setup import setup_decide
 
 POLICY_ID = 1  # hotspot.agents.policies.POLICY_SCRIPTED (not imported: policies imports this module)
 
@@ -1578,10 +1589,13 @@ def _combat_choice(mask):
 def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     """The scripted action of ``side`` on its information state ``o`` with the
     legal actions ``mask``.  Reads nothing but ``o`` and ``mask``; ``rng[slot]``
-    is used only if the heuristics find nothing legal to do."""
+    is used by the set-up plan (its seeded variety, ``scripted_setup``) and
+    otherwise only if the heuristics find nothing legal to do."""
     p = o["phase"]
     if p == PHASE_OVER:
         return -1
+    if is_setup_phase(p):  # 3.2, 3.3, D21: the deployment plan
+        return setup_decide(o, mask, side, rng, slot)
     bk[NSLOT, 0] = 0
     _cell_info(o, side, wc)
     turn = int(o["turn"])
@@ -1618,7 +1632,7 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
 def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
     """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array)."""
     legal_action_mask(s, mask)
-    side = PHASE_PLAYER[s["phase"]]
+    side = current_player(s)  # the losing side while a loss it names is pending (D22)
     if side < 0:
         return -1
     observe(s, side, True, obs[0])

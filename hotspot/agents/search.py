@@ -35,7 +35,12 @@ decision is searched in one compiled call (:func:`search_decide`):
    actions than ``max_candidates`` the candidates are the policy's choice
    and a random sample of the others.
 
-Decisions with a single legal action are not searched.
+Decisions with a single legal action are not searched, and neither are the
+set-up phases (3.2, 3.3, D21): there the agent plays the scripted player's
+deployment plan (``hotspot.agents.scripted_setup``) on its information state,
+with a generator drawn from its own seed (a search over some 300 hexes a
+placement, with rollouts of a whole deployment, would cost much and the
+heuristic value of a position before play has no signal to compare them).
 """
 from __future__ import annotations
 
@@ -44,16 +49,17 @@ import numpy as np
 from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES, POLICY_RANDOM, policy_action
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.hexgrid import CENTRAL_COL, CENTRAL_ROW, NUM_CELLS, axial, cell_of, col_row
 from hotspot.core.rollout import _splitmix
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, PHASE_OVER,
-                                     PHASE_PLAYER, PLATFORM, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
+                                     PLATFORM, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
                                      T_INFANTRY, TECHNOCRAT, TECHNOCRAT_WIN, UNIT_IS_INFANTRY,
                                      UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 try:  # the scripted player as the rollout policy when it is there
@@ -263,7 +269,7 @@ def rollout(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n):
     while s["phase"] != PHASE_OVER and n < max_actions:
         if horizon >= 0 and s["turn"] > start_turn + horizon:
             break
-        mover = PHASE_PLAYER[s["phase"]]
+        mover = current_player(s)
         a = policy_action(policy, s, mask, prng, mover)
         if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
             break
@@ -403,6 +409,8 @@ class MCTSAgent(Agent):
         self._cands = np.zeros(NUM_ACTIONS, dtype=np.int64)
         self._sums = np.zeros(NUM_ACTIONS, dtype=np.float64)
         self._counts = np.zeros(NUM_ACTIONS, dtype=np.int64)
+        self._setup_rng = np.zeros(1, dtype=np.uint64)
+        self._work = None  # the scripted player's buffers, for the set-up phases
         self.searched = 0  # decisions searched since the last reset
         self.last = None  # (candidates, mean values, counts, default) of the last searched decision
         self.reset(seed)
@@ -436,6 +444,8 @@ class MCTSAgent(Agent):
         seed = self._next_seed()
         if legal.size == 1:
             return int(legal[0])
+        if is_setup_phase(int(o["phase"])):
+            return self._setup_act(o, m, int(side), seed)
         a, n, default = search_decide(
             o, m, int(side), np.int64(self.simulations), np.int64(self.horizon), np.int64(self.policy),
             np.int64(self.max_candidates), float(self.margin), seed, PRIOR_FORCES, SQUAD_PROBS,
@@ -448,6 +458,17 @@ class MCTSAgent(Agent):
         a = int(a)
         if not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"search chose the illegal action {a}")
+        return a
+
+    def _setup_act(self, o, m, side, seed) -> int:
+        """3.2, 3.3, D21: the scripted deployment plan (not searched)."""
+        from hotspot.agents.scripted import make_work, scripted_decide
+        if self._work is None:
+            self._work = make_work()
+        self._setup_rng[0] = seed
+        a = int(scripted_decide(o, m, side, self._setup_rng, 0, *self._work))
+        if a < 0 or not m[a]:  # cannot happen: the plan returns a legal action
+            raise RuntimeError(f"the set-up plan chose the illegal action {a}")
         return a
 
     def __repr__(self) -> str:
