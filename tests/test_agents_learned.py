@@ -43,7 +43,7 @@ def test_shipped_weights_load(side):
     net = NumpyPolicy(path)
     env = HotspotEnv(side=side)
     obs, _ = env.reset(seed=0)
-    x = net.inputs(features(obs))  # a network trained before the set-up phases: its 7442 inputs
+    x = features(obs)  # a network trained before the set-up phases: its 7442 inputs
     assert x.shape == (net.obs_dim,)
     logits = net.logits(x)
     # the shipped weights cover the actions of the phases of play (NUM_PLAY_ACTIONS of env's 578)

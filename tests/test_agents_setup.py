@@ -249,20 +249,16 @@ def test_search_agent_does_not_search_the_setup():
 
 
 @pytest.mark.parametrize("side", ["ziegler", "technocrat"])
-def test_learned_legacy_network_inputs(side):
-    """The shipped network (trained before the set-up phases) gets the 7442
-    features it was trained on and covers the 242 actions of play."""
+def test_learned_network_gets_the_inputs_it_was_trained_on(side):
+    """The shipped network (trained before the set-up phases, D21) gets the
+    7442 features it was trained on (the set-up globals left out, the old
+    turn-limit global at 15) and covers the 242 actions of play."""
     net = NumpyPolicy(weights_path(side))
-    assert net.legacy and net.num_actions == NUM_PLAY_ACTIONS
+    assert net.num_actions == NUM_PLAY_ACTIONS and net.obs_dim == 7442
     game = Game("standard", seed=1)
     agent = LearnedAgent(seed=0)
     x = features(agent.observation(game.observation(game.current_player()), game.current_player()))
-    assert x.shape[-1] == net.obs_dim + 2
-    y = net.inputs(x)
-    assert y.shape == (net.obs_dim,)
+    assert x.shape == (net.obs_dim,)
     g = net.obs_dim - 17  # the legacy globals: 8, then the one-hot of phases 0-8
-    np.testing.assert_array_equal(y[:g + 1], x[:g + 1])  # planes, unit and piece tables, turn
-    assert y[g + 1] == np.float32(15 / 16)  # the turn limit it was trained with
-    np.testing.assert_array_equal(y[g + 2:], x[g + 2:g + 17])  # the other globals, phases 0-8
-    assert not x[g + 17:].any()  # the set-up phases' one-hots, 0 in play
-    assert net.logits(y).shape == (NUM_PLAY_ACTIONS,)
+    assert x[g + 1] == np.float32(15 / 16)  # the turn limit it was trained with
+    assert net.logits(x).shape == (NUM_PLAY_ACTIONS,)

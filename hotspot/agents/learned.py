@@ -23,11 +23,11 @@ one-hot of 9 phases; the turn-limit global then always 15, the rules' turn
 limit of the time).  So in a set-up phase the agent plays the scripted
 player's deployment plan (``hotspot.agents.scripted_setup``, with a generator
 seeded from the agent's seed); in the phases of play it feeds such a legacy
-network the features it was trained on (:meth:`NumpyPolicy.inputs`: the
-trailing one-hots of the two set-up phases, always 0 there, left out, the
-turn-limit global at 15) and chooses among the legal actions its head
-covers (the set-up actions are never legal there).  A network trained on
-the current features and actions is used as is.
+network the features it was trained on (:func:`features`: the globals up
+to the phase one-hot of phases 0-8, the set-up phases' one-hots and the
+set-up globals, never set in play, left out; the turn-limit global held at
+15) and chooses among the legal actions its head covers (the set-up actions
+are never legal there).
 
 Loop avoidance: back in a position it has already met this game (the same
 observation, the action counter aside: a piece selected and deselected), the
@@ -42,7 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
+from hotspot.core.rules_data import SIDE_NAMES
 from hotspot.env.encoding import GLOBAL_FEATURES, encode_info_state, new_observation
 
 from .base import Agent
@@ -93,15 +93,6 @@ def weights_path(side) -> Path:
     return WEIGHTS_DIR / f"learned_{name}.npz"
 
 
-# The features of a network trained before the set-up phases (D21): the phase
-# one-hot had no entries for PHASE_Z_SETUP and PHASE_T_SETUP (the last two
-# globals now) and the "max_turns" global was the rules' turn limit, 15.
-LEGACY_SETUP_FEATURES = 2
-LEGACY_TURN_LIMIT = 15
-_MAX_TURNS_FEATURE = GLOBAL_FEATURES.index("max_turns")
-assert GLOBAL_FEATURES[-LEGACY_SETUP_FEATURES:] == (f"phase_{PHASE_Z_SETUP}", f"phase_{PHASE_T_SETUP}")
-
-
 class NumpyPolicy:
     """The exported policy MLP: tanh hidden layers, linear logits."""
 
@@ -113,20 +104,9 @@ class NumpyPolicy:
             self.head = (data["Wpi"].astype(np.float32), data["bpi"].astype(np.float32))
         self.obs_dim = self.layers[0][0].shape[1] if self.layers else self.head[0].shape[1]
         self.num_actions = self.head[0].shape[0]  # NUM_PLAY_ACTIONS for the shipped weights
-        self.legacy = self.obs_dim == feature_size() - LEGACY_SETUP_FEATURES
-
-    def inputs(self, x: np.ndarray) -> np.ndarray:
-        """The network's input for the features ``x`` of :func:`features` (one or
-        a batch): ``x`` itself, or for a legacy network (trained before the
-        set-up phases) ``x`` without the set-up phase one-hots and with the
-        turn-limit global it was trained with."""
-        x = np.asarray(x, dtype=np.float32)
-        if not self.legacy:
-            return x
-        x = x[..., :self.obs_dim].copy()
-        g0 = self.obs_dim - (len(GLOBAL_FEATURES) - LEGACY_SETUP_FEATURES)
-        x[..., g0 + _MAX_TURNS_FEATURE] = LEGACY_TURN_LIMIT * _GLOBAL_SCALE[_MAX_TURNS_FEATURE]
-        return x
+        if self.obs_dim != feature_size():
+            raise ValueError(f"{path}: the network takes {self.obs_dim} inputs, the features have "
+                             f"{feature_size()} (weights from another encoding version)")
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         h = np.asarray(x, dtype=np.float32)
@@ -192,7 +172,7 @@ class LearnedAgent(Agent):
         """The network's logits: one per action its head covers (``NUM_PLAY_ACTIONS``
         for the shipped weights)."""
         net = self.net(side)
-        return net.logits(net.inputs(features(self.observation(info_state, side))))
+        return net.logits(features(self.observation(info_state, side)))
 
     def _setup_act(self, o, mask, side) -> int:
         """3.2, 3.3, D21: the scripted deployment plan (the network knows no set-up)."""
@@ -223,7 +203,7 @@ class LearnedAgent(Agent):
         fresh = legal[~np.isin(legal, list(tried))] if tried else legal
         if fresh.size:
             legal = fresh
-        logits = net.logits(net.inputs(features(obs)))[legal].astype(np.float64)
+        logits = net.logits(features(obs))[legal].astype(np.float64)
         if self.deterministic:
             a = int(legal[int(np.argmax(logits))])
         else:
