@@ -222,3 +222,23 @@ def test_measured_game_lengths_back_the_default_max_turns():
     for r in doc["rows"]:
         share = r["truncated_share"][str(DEFAULT_MAX_TURNS)]
         assert share == pytest.approx(r["unfinished_at_cap"] / r["games"])
+
+
+def test_bench_balance(tmp_path):
+    """The balance script (issue 9) plays scripted vs scripted on standard and
+    open under the defaults and each D22 reading, keeps every game's seed and
+    result, and runs the deployment search for both sides."""
+    out = tmp_path / "balance.json"
+    proc = run([BENCH / "bench_balance.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs",
+                "--workers", "1"])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "bench_balance", {"cells", "deployment_search"},
+              {"scenario", "rules", "games", "technocrat_win_rate", "ci_low", "ci_high", "draws"})
+    assert {r["scenario"] for r in doc["rows"]} == {"standard", "open"}
+    assert len(doc["rows"]) == 2 * (1 + len(doc["config"]["options"]))
+    assert len(doc["games"]) == sum(r["games"] for r in doc["rows"])
+    assert all({"seed", "winner", "turns"} <= set(g) for g in doc["games"])
+    for side in ("ziegler", "technocrat"):
+        assert doc["summary"]["deployment_search"][side]["finalists"]
+        assert (tmp_path / "runs" / f"search-{side}" / "best.json").exists()
+    assert "Deployment search" in proc.stdout
