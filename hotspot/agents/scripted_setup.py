@@ -77,7 +77,7 @@ from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_
                                      ITEM_PLATFORM, ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3,
                                      ITEM_TRIANGULAR, ITEM_TWO_HEX, ITEM_UNIT_TYPE, ITEM_Z_INFANTRY_1,
                                      ITEM_Z_INFANTRY_3, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP,
-                                     PLATFORM, POOL_T_CRAWLERS, POOL_T_ENGINEERS,
+                                     PLATFORM, POOL_T_CRAWLERS,
                                      POOL_T_HEAVY_BEAMERS, POOL_T_SQUADS, POOL_Z_HOVERCRAFT,
                                      POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT,
                                      ONE_HEX, Z_HOVERCRAFT, ZIEGLER)
