@@ -209,13 +209,19 @@ def test_counter_cap_existing_excess():
     over the cap for a size (here three one-squad counters under cap 1) may
     still make a breakdown that does not add a counter of that size
     (combining two of them into a two-squad counter), but none that adds one
-    (splitting that two-squad counter again)."""
+    (splitting a two-squad counter into two more one-squad counters)."""
     g = Pos(counter_cap=1)
     strip(g)
     x, y, _ = g.units(Z_INFANTRY, (3, 2), 3, squads=1)
     g.begin(PHASE_Z_MOVE, turn=2)
     g.act(A_SELECT_UNIT + x, A_COMBINE + y)
     assert counters_in(g, (3, 2), Z_INFANTRY) == [1, 2]
+    g = Pos(counter_cap=1)  # a two-squad counter that was not made by combining (R10.2)
+    strip(g)
+    g.units(Z_INFANTRY, (3, 2), 3, squads=1)
+    w = g.unit(Z_INFANTRY, (3, 4), squads=2)
+    g.begin(PHASE_Z_MOVE, turn=2)
+    g.act(A_SELECT_UNIT + w)
     g.refuse(A_SPLIT, ERR_CANNOT_SPLIT)
 
 

@@ -87,11 +87,6 @@ def test_unknown_option_refused_listing_known_options():
         validate_scenario(_scenario({"combat_tables": "diagonal"}))
 
 
-@pytest.mark.xfail(raises=ValueError, strict=False,
-                   reason="scenario._rules_overrides (scenario.py, not this branch's to edit) "
-                          "calls int() on every non-default option, so a string choice such as "
-                          "'diagonal' raises ValueError in validate_scenario, scenario_to_state, "
-                          "init and Game")
 def test_scenario_rules_set_the_state_record():
     """D22: a scenario's "rules" object sets the options the compiled core
     reads (the index of each value, 0 = default)."""

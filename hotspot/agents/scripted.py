@@ -1671,6 +1671,8 @@ class ScriptedAgent(Agent):
 
     def act(self, info_state, mask, side) -> int:
         o = np.asarray(info_state)
+        if o.ndim == 0:  # a record (np.void): the compiled code takes a record of an array
+            o = o.reshape(1)
         if o.ndim == 1:
             o = o[0]
         m = np.ascontiguousarray(mask, dtype=np.bool_)

@@ -433,6 +433,8 @@ class MCTSAgent(Agent):
         o = np.asarray(info_state)
         if o.dtype != STATE_DTYPE:
             raise TypeError("info_state must be a state record (Game.observation(side))")
+        if o.ndim == 0:  # a record (np.void)
+            o = o.reshape(1)
         if o.ndim == 1:
             o = o[0]
         m = np.ascontiguousarray(mask, dtype=np.bool_)

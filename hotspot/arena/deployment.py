@@ -86,7 +86,7 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
     agent = make_agent(agent_name, seed=seed)
     side_i = SIDE_NAMES.index(side)
     while game.phase == phase:
-        info = game.observation(side_i)[0]
+        info = game.observation(side_i)
         action = int(agent.act(info, game.legal_action_mask(), side_i))
         game.apply_action(action)
     data = state_to_scenario(game.state, name=f"{side}-deployment", description="")
