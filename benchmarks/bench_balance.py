@@ -17,9 +17,11 @@ and this script's JSON keeps every game's seed, winner and length.  The
 Technocrat's win rate gets a 95% Wilson interval; the plot
 (``docs/balance.png``) shows every cell with its interval.
 
-Then the deployment search (``hotspot balance --search-deployment``) for
-each side against the scripted opponent, with ``--search-final`` games for
-each finalist.
+Then the deployment search (``hotspot balance --search-deployment``): first
+the Ziegler's (on ``open``: the scripted Technocrat deploys against each
+candidate), then the Technocrat's against the best Ziegler deployment found,
+with ``--search-final`` games for each finalist; the best deployments are
+written to ``benchmarks/results/best_<side>_deployment.json``.
 """
 from __future__ import annotations
 
@@ -76,7 +78,7 @@ def plot(rows, path: Path) -> Path | None:
 
 
 def main(argv=None) -> int:
-    p = C.make_parser("bench_balance", __doc__)
+    p = C.make_parser("balance", __doc__)
     p.add_argument("--games", type=int, default=1000, help="games a cell (default: %(default)s)")
     p.add_argument("--runs-dir", type=Path, default=Path("balance-runs"),
                    help="arena output folders (default: %(default)s)")
@@ -91,7 +93,7 @@ def main(argv=None) -> int:
     games = 2 if args.tiny else args.games
     t0 = time.perf_counter()
     groups = [("defaults", [])] + [(name, [(name, [value])]) for name, value in OPTIONS]
-    rows, per_game = [], []
+    rows, per_game = [], {}
     for group, options in groups:
         summary = run_balance(scenarios=list(SCENARIOS), options=options, pairs=[("scripted", "scripted")],
                               games=games, seed=args.seed, out=args.runs_dir / group, workers=args.workers,
@@ -103,17 +105,22 @@ def main(argv=None) -> int:
             print(f"{row['scenario']:9s} {cell_label(row['rules']):32s} {row['games']:5d} games  "
                   f"T {row['technocrat_win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]  "
                   f"draws {row['draws']:4d}  turns {row['mean_turns']:.1f}", flush=True)
-        for r in summary["result"].rows:
-            per_game.append({"scenario": r["scenario"], "rules": r.get("rules") or {}, "index": r["index"],
-                             "seed": r["seed"], "winner": r["winner"], "turns": r["turns"]})
+        for r in sorted(summary["result"].rows, key=lambda r: r["index"]):
+            cell = per_game.setdefault(f"{r['scenario']} {cell_label(r.get('rules') or {})}",
+                                       {"seeds": [], "winners": "", "turns": []})
+            cell["seeds"].append(r["seed"])
+            cell["winners"] += {"technocrat": "T", "ziegler": "Z"}.get(r["winner"], "-")
+            cell["turns"].append(r["turns"])
     order = {s: i for i, s in enumerate(SCENARIOS)}
     rows.sort(key=lambda r: (order[r["scenario"]], 0 if not r["rules"] else 1 + [o[0] for o in OPTIONS].index(
         next(iter(r["rules"])))))
     png = None if args.tiny else plot(rows, args.plot)
     searches = {}
     if args.search_games > 0:
+        base = None
         for side in ("ziegler", "technocrat"):
-            s = search_deployment(side, games=1 if args.tiny else args.search_games,
+            # the Technocrat searches against the best Ziegler deployment just found
+            s = search_deployment(side, base=base, games=1 if args.tiny else args.search_games,
                                   final_games=2 if args.tiny else args.search_final,
                                   candidates=4 if args.tiny else args.search_candidates,
                                   random_candidates=1 if args.tiny else 4, seed=args.seed,
@@ -121,6 +128,7 @@ def main(argv=None) -> int:
                                   progress=not args.tiny)
             print(s["text"], flush=True)
             best = Path(s["best"])
+            base = json.loads(best.read_text(encoding="utf-8"))
             if not args.tiny:
                 target = C.REPO_ROOT / "benchmarks" / "results" / f"best_{side}_deployment.json"
                 target.write_text(best.read_text(encoding="utf-8"), encoding="utf-8")
@@ -132,7 +140,8 @@ def main(argv=None) -> int:
                     "defaults": RulesOptions().to_dict()},
                    rows, {"cells": len(rows), "plot": str(png) if png else None, "deployment_search": searches,
                           "wall_s": round(time.perf_counter() - t0, 1)},
-                   extra={"games": per_game})
+                   extra={"games": per_game, "games_note": "per cell: game i's seed, winner (T, Z, or - for a "
+                                                            "draw stopped by max_turns) and turns"})
     return 0
 
 

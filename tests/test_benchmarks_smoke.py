@@ -236,8 +236,10 @@ def test_bench_balance(tmp_path):
               {"scenario", "rules", "games", "technocrat_win_rate", "ci_low", "ci_high", "draws"})
     assert {r["scenario"] for r in doc["rows"]} == {"standard", "open"}
     assert len(doc["rows"]) == 2 * (1 + len(doc["config"]["options"]))
-    assert len(doc["games"]) == sum(r["games"] for r in doc["rows"])
-    assert all({"seed", "winner", "turns"} <= set(g) for g in doc["games"])
+    assert len(doc["games"]) == len(doc["rows"])
+    for cell in doc["games"].values():
+        assert len(cell["seeds"]) == len(cell["winners"]) == len(cell["turns"]) > 0
+        assert set(cell["winners"]) <= set("TZ-")
     for side in ("ziegler", "technocrat"):
         assert doc["summary"]["deployment_search"][side]["finalists"]
         assert (tmp_path / "runs" / f"search-{side}" / "best.json").exists()

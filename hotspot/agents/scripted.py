@@ -1586,6 +1586,20 @@ def _combat_choice(mask):
 
 
 @jit
+def _loss_choice(o, mask):
+    """D22 losses="owner": the counter that loses the squad.  The plan keeps
+    every counter in play: the squad comes from the largest counter (a
+    one-squad counter only when nothing larger is there), so that the side
+    keeps as many counters as it can for blocking and stacking; D15's
+    automatic rule takes it from the smallest instead."""
+    best = -1
+    for u in range(MAX_UNITS):
+        if mask[A_SELECT_UNIT + u] and (best < 0 or o["unit_squads"][u] > o["unit_squads"][best]):
+            best = u
+    return A_SELECT_UNIT + best if best >= 0 else -1
+
+
+@jit
 def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     """The scripted action of ``side`` on its information state ``o`` with the
     legal actions ``mask``.  Reads nothing but ``o`` and ``mask``; ``rng[slot]``
@@ -1596,6 +1610,8 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
         return -1
     if is_setup_phase(p):  # 3.2, 3.3, D21: the deployment plan
         return setup_decide(o, mask, side, rng, slot)
+    if o["loss_side"] >= 0:  # D22 losses="owner": this side names the counter
+        return _loss_choice(o, mask)
     bk[NSLOT, 0] = 0
     _cell_info(o, side, wc)
     turn = int(o["turn"])
