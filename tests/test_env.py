@@ -340,3 +340,54 @@ def test_pettingzoo_truncation_rewards_zero_to_both():
             assert env.states[0]["result"] == ONGOING
             return
     pytest.fail("no game of 20 was stopped by max_turns=1")
+
+
+# ------------------------------------------------------------ set-up (3.2, 3.3, D21)
+
+
+@pytest.mark.parametrize("side", ["ziegler", "technocrat"])
+def test_env_plays_the_setup_phases_of_open(side):
+    """D21: on ``open`` the episode begins with the set-up phases; the learner
+    sees its force pools in the observation's globals and only set-up actions
+    in the mask until its set-up is done, and the episode runs to its end."""
+    from hotspot.core.actions import A_SETUP_CHOOSE
+    from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, RULEBOOK_FORCES
+    from hotspot.env.encoding import GLOBAL_FEATURES
+    env = HotspotEnv(scenario="open", side=side, opponent="random", max_turns=60)
+    obs, info = env.reset(seed=4)
+    s = env.states[0]
+    assert int(s["phase"]) == (PHASE_Z_SETUP if side == "ziegler" else PHASE_T_SETUP)
+    mask = info["action_mask"]
+    assert mask.any() and not mask[:A_SETUP_CHOOSE].any()  # only set-up actions (D21)
+    pools = obs["globals"][GLOBAL_FEATURES.index("pool_0"):GLOBAL_FEATURES.index("pool_7") + 1]
+    side_pools = slice(0, 3) if side == "ziegler" else slice(3, 8)
+    assert (pools[side_pools] == RULEBOOK_FORCES[side_pools]).all()
+    assert obs["globals"][GLOBAL_FEATURES.index(f"phase_{int(s['phase'])}")] == 1
+    rng = np.random.default_rng(0)
+    for _ in range(20_000):
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        if terminated or truncated:
+            break
+    assert terminated or truncated
+
+
+def test_pettingzoo_api_test_on_open():
+    """D21: the AEC environment passes pettingzoo.test.api_test with both
+    deployments as decisions of the two agents."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    api_test(HotspotAECEnv(scenario="open", max_turns=30), num_cycles=400)
+
+
+def test_vector_env_on_open_agrees_with_the_core():
+    """D21: the vector env plays the set-up phases in its compiled step; its
+    masks equal the core's for every game."""
+    envs = HotspotVectorEnv(num_envs=4, side="technocrat", scenario="open", max_turns=30)
+    obs, info = envs.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        for i in range(4):
+            assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs, rewards, terminated, truncated, info = envs.step(actions)

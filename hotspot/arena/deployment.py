@@ -17,8 +17,9 @@ Method: *successive halving* over sampled candidates.
    its score is ``side``'s points per game (a win 1, a game truncated by
    ``max_turns`` one half, D19); the better half survives and the games per
    candidate double, until ``finalists`` remain.
-3. Final.  The finalists play ``final_games`` games each; their win rates get
-   95% Wilson intervals (draws count half).  The best is written as a scenario
+3. Final.  The finalists play ``final_games`` fresh games each (seeds no
+   round used, so that the selection does not bias the estimate); their
+   scores get 95% Wilson intervals (draws count half).  The best is written as a scenario
    file whose description states its measured score, with ``search.json``
    holding every round.
 
@@ -42,6 +43,7 @@ from .runner import run_games
 from .stats import wilson_interval
 
 SIDES = ("ziegler", "technocrat")
+FINAL_SEED_OFFSET = 1_000_000  # game indices of the final round (the rounds use 0, 1, ...)
 
 
 def _side_part(side: str) -> tuple[str, ...]:
@@ -149,10 +151,11 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         final = len(alive) <= finalists
         n_games = final_games if final else per
         specs = []
+        offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
         for c in alive:
             for j in range(n_games):
                 specs.append(GameSpec(pairing=f"c{c['id']:03d}", technocrat=technocrat, ziegler=ziegler,
-                                      index=j, seed=game_seed(seed, j), scenario=c["path"],
+                                      index=j, seed=game_seed(seed, offset + j), scenario=c["path"],
                                       rules=rules_json, max_turns=max_turns))
         result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
                            desc=f"round {r}: {len(alive)} candidates x {n_games}")

@@ -18,7 +18,7 @@ from hotspot.core.record import GameRecord
 from hotspot.core.render import piece_name
 from hotspot.core.rules_data import (CHART_NAMES, CRT_RESULT_NAMES, NO_PIECE, ODDS_NAMES, PHASE_LETTERS,
                                      PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
-                                     UNIT_LETTERS, UNIT_SIDE)
+                                     UNIT_LETTERS, UNIT_NAMES, UNIT_SIDE)
 from hotspot.core.events import BREAK_REASONS, ELIM_REASONS
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
@@ -69,6 +69,14 @@ def _describe(s, events) -> list[str]:
             out.append(f"unit {e['unit']} loses a squad")
         elif kind == "stress":
             out.append(f"stress on {piece_name(s, e['piece'])}")
+        elif kind == "setup_piece":
+            out.append(f"sets up {PIECE_NAMES[e['kind']].replace('_', '-')} {piece_name(s, e['piece'])} "
+                       f"at {col_row(e['cell'])}")
+        elif kind == "setup_unit":
+            out.append(f"sets up unit {e['unit']} ({UNIT_NAMES[e['type']]}"
+                       f"{' x' + str(e['squads']) if e['squads'] > 1 else ''}) at {col_row(e['cell'])}")
+        elif kind == "revealed":
+            out.append(f"entry refused on contact: the stack at {col_row(e['cell'])} is revealed (13.3, R13.3b)")
         elif kind == "game_over":
             out.append("stopped by max_turns: no winner (D19)" if e["truncated"] else RESULT_NAMES[e["result"]])
     return out
@@ -80,7 +88,7 @@ def replay_frames(record: GameRecord) -> list[dict]:
         import base64
         game = Game.from_bytes(base64.b64decode(record.initial_state))
     else:
-        game = Game(record.scenario, seed=record.seed)
+        game = Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
     frames = [_frame(game.s, "start")]
     for a in record.actions:
         player = SIDE_NAMES[int(game.current_player())]
