@@ -389,5 +389,6 @@ def test_vector_env_on_open_agrees_with_the_core():
     for _ in range(300):
         for i in range(4):
             assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        # a finished game's mask is empty: its next step resets it (next-step autoreset)
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)

@@ -80,8 +80,8 @@ from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVE
                                   legal_action_mask)
 from hotspot.core.combat import odds_column
 from hotspot.core.crustal_movement import NUM_MANEUVERS
-from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, NEIGHBOUR, NUM_CELLS,
-                                  ON_MAP, axial, cell_of, col_row)
+from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL,
+                                  DISTANCE_TO_EDGE, NEIGHBOUR, NUM_CELLS, ON_MAP, cell_of)
 from hotspot.core.observation import observe
 from hotspot.core.crustal_movement import _rotated
 from hotspot.core.rollout import random_choice
@@ -104,41 +104,10 @@ NC = NUM_CELLS
 # ------------------------------------------------------------------ tables
 
 
-def _build_tables():
-    aq = np.zeros(NC, dtype=np.int64)
-    ar = np.zeros(NC, dtype=np.int64)
-    for c in range(NC):
-        q, r = axial(*col_row(c))
-        aq[c] = q
-        ar[c] = r
-    centre = cell_of(CENTRAL_COL, CENTRAL_ROW)
-    dcen = np.zeros(NC, dtype=np.int64)  # hexes from the Central Crustal (0 on it)
-    for c in range(NC):
-        dq = aq[c] - aq[centre]
-        dr = ar[c] - ar[centre]
-        dcen[c] = max(0, (abs(dq) + abs(dr) + abs(dq + dr)) // 2 - 1)
-    # steps to the nearest hex off the map (0 off the map)
-    dedge = np.full(NC, 99, dtype=np.int64)
-    queue = []
-    for c in range(NC):
-        if not ON_MAP[c]:
-            dedge[c] = 0
-            queue.append(c)
-    head = 0
-    while head < len(queue):
-        c = queue[head]
-        head += 1
-        for d in range(6):
-            n = NEIGHBOUR[c, d]
-            if n >= 0 and dedge[n] > dedge[c] + 1:
-                dedge[n] = dedge[c] + 1
-                queue.append(n)
-    return dcen, dedge, centre
-
-
-DCEN, DEDGE, CENTRE_CELL = _build_tables()
-DCEN.setflags(write=False)
-DEDGE.setflags(write=False)
+# hexes from the Central Crustal (0 on it) and steps to the nearest off-map hex
+DCEN = DISTANCE_TO_CENTRAL
+DEDGE = DISTANCE_TO_EDGE
+CENTRE_CELL = cell_of(CENTRAL_COL, CENTRAL_ROW)
 
 # ------------------------------------------------------------------ work buffers
 

@@ -69,8 +69,8 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
-from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS,
-                                  NUM_MAP_HEXES, ON_MAP, axial, cell_of, col_row)
+from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE,
+                                  MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS, NUM_MAP_HEXES, axial, col_row)
 from hotspot.core.rollout import _splitmix, random_choice
 from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEAMER,
                                      ITEM_HOVERCRAFT, ITEM_LONG, ITEM_ONE_HEX, ITEM_PIECE_KIND,
@@ -111,28 +111,10 @@ def _build_tables():
         y = math.sqrt(3.0) * ((r - cr) + (q - cq) / 2.0)
         ang = math.degrees(math.atan2(y, x)) if (x or y) else 0.0
         sector[c] = int(math.floor((ang + 30.0) / 60.0)) % 6
-    centre = cell_of(CENTRAL_COL, CENTRAL_ROW)
-    dcen = np.zeros(NC, dtype=np.int64)
-    for c in range(NC):
-        dq = aq[c] - aq[centre]
-        dr = ar[c] - ar[centre]
-        dcen[c] = max(0, (abs(dq) + abs(dr) + abs(dq + dr)) // 2 - 1)
-    dedge = np.full(NC, 99, dtype=np.int64)  # steps to the nearest hex off the map
-    queue = [c for c in range(NC) if not ON_MAP[c]]
-    for c in queue:
-        dedge[c] = 0
-    head = 0
-    while head < len(queue):
-        c = queue[head]
-        head += 1
-        for d in range(6):
-            n = NEIGHBOUR[c, d]
-            if n >= 0 and dedge[n] > dedge[c] + 1:
-                dedge[n] = dedge[c] + 1
-                queue.append(n)
-    for t in (aq, ar, sector, dcen, dedge):
+    for t in (aq, ar, sector):
         t.setflags(write=False)
-    return aq, ar, sector, dcen, dedge
+    # hexes from the Central Crustal (0 on it), steps to the nearest off-map hex
+    return aq, ar, sector, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE
 
 
 AQ, AR, SECTOR, DCEN, DEDGE = _build_tables()

@@ -104,3 +104,28 @@ CELL_MAP_HEX = np.full(NUM_CELLS, -1, dtype=np.int16)
 CELL_MAP_HEX[MAP_HEX_CELL] = np.arange(NUM_MAP_HEXES, dtype=np.int16)
 MAP_HEX_CELL.setflags(write=False)
 CELL_MAP_HEX.setflags(write=False)
+
+
+def _distance_tables():
+    """DISTANCE_TO_CENTRAL[cell]: hexes from the Central Crustal (0 on it, D2);
+    DISTANCE_TO_EDGE[cell]: steps to the nearest hex off the map (0 off it, D1)."""
+    centre = cell_of(CENTRAL_COL, CENTRAL_ROW)
+    to_central = np.array([max(0, hex_distance(c, centre) - 1) for c in range(NUM_CELLS)], dtype=np.int64)
+    to_edge = np.full(NUM_CELLS, 99, dtype=np.int64)
+    queue = [c for c in range(NUM_CELLS) if not ON_MAP[c]]
+    to_edge[queue] = 0
+    head = 0
+    while head < len(queue):  # breadth-first from every off-map hex
+        c = queue[head]
+        head += 1
+        for d in range(6):
+            n = NEIGHBOUR[c, d]
+            if n >= 0 and to_edge[n] > to_edge[c] + 1:
+                to_edge[n] = to_edge[c] + 1
+                queue.append(int(n))
+    return to_central, to_edge
+
+
+DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE = _distance_tables()
+DISTANCE_TO_CENTRAL.setflags(write=False)
+DISTANCE_TO_EDGE.setflags(write=False)

@@ -15,7 +15,8 @@ from .rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, ONE_
                          PHASE_OVER)
 from .state import MAX_PIECES, MAX_UNITS, empty_states
 from .pieces import place_central
-from .units import place_at
+from .setup import setup_unit
+from .events import no_events
 
 
 def blank_state(rules=None) -> np.ndarray:
@@ -106,18 +107,10 @@ def place_unit(state, unit_type: int, cell: int, squads: int = 1) -> int:
         raise ValueError(f"cell {cell} is not on the map")
     if s["board"][cell] < 0:
         raise ValueError(f"hex {col_row(cell)} is molten: units stand on crustals or platforms (8.2)")
-    free = np.nonzero(s["unit_type"] == NO_UNIT)[0]
-    if free.size == 0:
+    if not (s["unit_type"] == NO_UNIT).any():
         raise ValueError(f"too many units: at most {MAX_UNITS}")
-    u = int(free[0])
-    s["unit_type"][u] = unit_type
-    s["unit_squads"][u] = squads
-    s["unit_cell"][u] = -1
-    place_at(s, u, cell)
-    s["unit_from"][u] = -1
-    s["unit_moves"][u] = 0
-    s["unit_flags"][u] = 0
-    return u
+    ev, ev_n = no_events()
+    return int(setup_unit(s, unit_type, squads, cell, ev, ev_n))
 
 
 def position_errors(state) -> list[str]:
