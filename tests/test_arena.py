@@ -484,3 +484,42 @@ def test_arena_reports_draws_and_max_turns(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["arena", "--pairings", "random:random", "--out", str(out), "--max-turns", "zero"])
     assert "--max-turns" in capsys.readouterr().err
+
+
+def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
+    """D21, issue 9: the deployment search improves one side's set-up by batch
+    simulation: candidates are that side's deployments (the opponent's part
+    still left to the opponent), successive rounds keep the better half, the
+    finalists play fresh seeds, and the best is a scenario file that plays."""
+    import json
+    from hotspot.arena.deployment import FINAL_SEED_OFFSET, search_deployment
+    from hotspot.arena.match import game_seed
+    from hotspot.arena.runner import read_rows
+    from hotspot.core import Game
+    from hotspot.core.scenario import load_scenario
+    out = tmp_path / "search"
+    s = search_deployment("ziegler", opponent="random", agent="scripted", candidates=3, random_candidates=1,
+                          games=2, finalists=1, final_games=3, out=out, workers=1, progress=False,
+                          max_turns=30)
+    assert [len(r["candidates"]) for r in s["rounds"]] == [3, 2, 1]
+    best = load_scenario(str(out / "best.json"))
+    assert best["deploy"] == ["technocrat_platforms", "technocrat_units"]  # the Ziegler part is preset
+    assert sum(p["kind"] != "platform" for p in best["pieces"]) >= 6
+    game = Game(best, seed=1, max_turns=5)
+    assert game.phase == 10  # the Technocrat deploys against the searched Ziegler set-up
+    final = s["finalists"][0]
+    assert final["games"] == 3 and 0.0 <= final["ci_low"] <= final["score"] <= final["ci_high"] <= 1.0
+    last = max(int(p.name[5:]) for p in out.glob("round*"))
+    seeds = {r["seed"] for r in read_rows(out / f"round{last}" / "games.jsonl").values()}
+    assert seeds == {game_seed(0, FINAL_SEED_OFFSET + j) for j in range(3)}  # fresh seeds
+    assert json.loads((out / "search.json").read_text())["best"] == str(out / "best.json")
+
+
+def test_deployment_search_refuses_bad_arguments(tmp_path):
+    from hotspot.arena.deployment import search_deployment
+    with pytest.raises(ArenaError, match="side must be one of"):
+        search_deployment("neither", out=tmp_path)
+    with pytest.raises(ArenaError, match="finalists"):
+        search_deployment("ziegler", candidates=2, finalists=3, out=tmp_path)
+    with pytest.raises(ArenaError, match="losses"):
+        search_deployment("ziegler", rules={"losses": "robot"}, out=tmp_path)
