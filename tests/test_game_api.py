@@ -220,3 +220,31 @@ def test_batch_rollouts_take_max_turns():
     assert (kept["max_turns"] == 0).all()
     with pytest.raises(ValueError, match="max_turns"):
         set_max_turns(kept, 0)
+
+
+def test_version_2_state_bytes_still_load():
+    """State layout v3 (set-up pools, pending losses, revealed hexes, max_turns;
+    D19 revised, D21, D22) reads the bytes of a v2 state field by field: the
+    rules' turn_limit is dropped, the new fields start empty, and the game
+    plays on exactly as the same position in v3."""
+    import numpy as np
+    from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE, from_bytes
+    game = Game("standard", seed=5)
+    for _ in range(30):
+        game.apply_action(int(game.legal_actions()[0]))
+    old = np.zeros(1, dtype=_STATE_DTYPE_V2)
+    for name in _STATE_DTYPE_V2.names:
+        if name == "rules":
+            for r in _STATE_DTYPE_V2["rules"].names:
+                old["rules"][r] = 15 if r == "turn_limit" else game.state["rules"][r]
+        else:
+            old[name] = game.state[name]
+    old["version"] = 2
+    states = from_bytes(old.tobytes())
+    assert states.dtype == STATE_DTYPE and int(states[0]["version"]) == 3
+    assert states.tobytes() == game.state.tobytes()
+    restored = Game.from_bytes(old.tobytes())
+    a = int(restored.legal_actions()[-1])
+    restored.apply_action(a)
+    game.apply_action(a)
+    assert restored.to_bytes() == game.to_bytes()
