@@ -28,15 +28,9 @@ split is flagged ``UF_SPLIT`` for the rest of the phase, so that
 from ._jit import jit
 from .events import EV_COMBINE, EV_SPLIT, log_event
 from .rules_data import NO_UNIT, STRESS_MOVING_SIDE, UNIT_IS_INFANTRY, UNIT_SIDE
-from .state import MAX_UNITS, UF_DONE
+from .state import MAX_UNITS, UF_DONE, UF_SPLIT
 from .stacking import room_for_one_more
 from .units import free_unit_slot, has_units_other_than, infantry_counters, place_at, remove
-
-# unit_flags bit (next to state.UF_*): made by a split this phase; set only
-# under stress_timing="moving_side" (D22), cleared with every flag at the
-# start of phases B, D and F.
-UF_SPLIT = 32
-
 
 @jit
 def within_counter_cap(s, side, lost_a, lost_b, made_a, made_b):

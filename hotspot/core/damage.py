@@ -9,18 +9,17 @@ such a hex that the moving side overstacked, that is, one that holds at the
 end of the phase a counter of the moving side that entered it this phase
 (``UF_STARTED``: a counter that has made a step stands in the hex its last
 step entered) or was made there by a split this phase
-(``breakdowns.UF_SPLIT``).  Stress after retreats (12.6) and after the
+(``state.UF_SPLIT``).  Stress after retreats (12.6) and after the
 hovercraft second movement (13.2) is the same under both values.
 """
 from ._jit import jit
-from .breakdowns import UF_SPLIT
 from .dice import roll_die
 from .events import (BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, EV_DAMAGE, EV_STRESS,
                      log_event)
 from .pieces import break_up, is_crustal, partly_off_map
 from .rules_data import (CENTRAL, CHART_STRESS, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_PLAYER,
                          PLATFORM, STRESS_MOVING_SIDE, UNIT_SIDE)
-from .state import MAX_PIECES, MAX_UNITS, UF_STARTED
+from .state import MAX_PIECES, MAX_UNITS, UF_SPLIT, UF_STARTED
 from .units import count_units
 
 

@@ -70,6 +70,7 @@ UF_ATTACKING = 2  # entered a hex holding enemy units this phase (8.3, 12.1)
 UF_STARTED = 4  # has begun moving this phase
 UF_SKIPPED = 8  # was selected and left unmoved once this phase (a second time ends its move)
 UF_COMBINED = 16  # made by combining this phase: it may not split again this phase (10.0, R10.2)
+UF_SPLIT = 32  # made by a split this phase (set only under stress_timing="moving_side", D22, 9.3)
 
 STATE_DTYPE = np.dtype(
     [
