@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, cell_of, col_row
 from .rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER,
-                         PIECE_NAMES, PLATFORM, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT, UNIT_NAMES,
+                         PIECE_NAMES, PLATFORM, POOL_NAMES, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT, UNIT_NAMES,
                          UNIT_SIDE, UNIT_IS_INFANTRY, ZIEGLER)
 from .state import MAX_PIECES, MAX_UNITS
 
@@ -88,6 +88,12 @@ def render_text(states) -> str:
             lines.append(f"Game over after turn {int(s['turn'])}: {RESULT_NAMES[int(s['result'])]}")
     else:
         lines.append(f"Turn {int(s['turn'])}, phase {PHASE_LETTERS[phase]} ({PHASE_NAMES[phase]})")
+        left = [f"{int(n)} {POOL_NAMES[i]}" for i, n in enumerate(s["pool"]) if n > 0]
+        if left:  # 3.2, 3.3, D21: what the players still have to set up
+            lines.append("To set up: " + ", ".join(left))
+        if int(s["loss_side"]) >= 0:  # D22 losses="owner"
+            lines.append(f"{SIDE_NAMES[int(s['loss_side'])].capitalize()} chooses the counter that loses a "
+                         f"squad at {col_row(int(s['loss_cell']))}")
     header_even = "     " + "".join(f"{c:<10d}" for c in range(0, MAP_COLS, 2))
     header_odd = "          " + "".join(f"{c:<10d}" for c in range(1, MAP_COLS, 2))
     lines.append(header_even.rstrip())
