@@ -70,8 +70,9 @@ def _describe(s, events) -> list[str]:
         elif kind == "stress":
             out.append(f"stress on {piece_name(s, e['piece'])}")
         elif kind == "setup_piece":
-            out.append(f"sets up {PIECE_NAMES[e['kind']].replace('_', '-')} {piece_name(s, e['piece'])} "
-                       f"at {col_row(e['cell'])}")
+            what = "attack platform" if PIECE_NAMES[e["kind"]] == "platform" else \
+                f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
+            out.append(f"sets up a {what} at {col_row(e['cell'])}")
         elif kind == "setup_unit":
             out.append(f"sets up unit {e['unit']} ({UNIT_NAMES[e['type']]}"
                        f"{' x' + str(e['squads']) if e['squads'] > 1 else ''}) at {col_row(e['cell'])}")
