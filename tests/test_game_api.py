@@ -248,3 +248,39 @@ def test_version_2_state_bytes_still_load():
     restored.apply_action(a)
     game.apply_action(a)
     assert restored.to_bytes() == game.to_bytes()
+
+
+def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
+    """Bad input gets the documented error and changes nothing: an action far
+    outside the 64-bit range is an IllegalActionError (not OverflowError), in
+    the Game and in the env's raising mode; a record or scenario file that is
+    not UTF-8, nested too deep or holds an integer of thousands of digits is a
+    RecordError / ScenarioError naming the file."""
+    from hotspot.core.record import GameRecord, RecordError
+    from hotspot.core.scenario import ScenarioError, load_scenario
+    from hotspot.env.hotspot_env import HotspotEnv
+    game = Game("standard", seed=1)
+    before = game.to_bytes()
+    for a in (2 ** 70, -(2 ** 70), 10 ** 400):
+        with pytest.raises(IllegalActionError):
+            game.apply_action(a)
+        assert game.why_illegal(a) is not None
+    assert game.to_bytes() == before
+    env = HotspotEnv(illegal_action="raise")
+    env.reset(seed=0)
+    with pytest.raises(IllegalActionError):
+        env.step(2 ** 70)
+    env = HotspotEnv(illegal_action="lose")
+    env.reset(seed=0)
+    _, reward, terminated, _, info = env.step(2 ** 70)
+    assert terminated and reward == -1.0 and "illegal_action" in info
+    bad_files = {"latin1.json": "{\"format\": \"caf\xe9\"}".encode("latin-1"),
+                 "deep.json": b"[" * 100_000 + b"]" * 100_000,
+                 "digits.json": b"{\"format\": " + b"9" * 5000 + b"}"}
+    for name, data in bad_files.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(RecordError, match=name):
+            GameRecord.load(path)
+        with pytest.raises(ScenarioError, match=name):
+            load_scenario(str(path))

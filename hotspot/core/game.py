@@ -25,7 +25,7 @@ from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_
                       apply_action, current_player, legal_action_mask, start)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .dice import script_dice, seed_state
-from .errors import ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK
+from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
 from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
 from .observation import observe
@@ -160,7 +160,10 @@ class Game:
     def _error(self, action) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
-        return int(action_error(self.s, int(action)))
+        a = int(action)
+        if not 0 <= a < NUM_ACTIONS:  # also beyond 64 bits: refused before compiled code sees it
+            return ERR_BAD_ACTION
+        return int(action_error(self.s, a))
 
     # ------------------------------------------------------------ acting
     def apply_action(self, action, events: bool = False):

@@ -90,10 +90,18 @@ class GameRecord:
     @classmethod
     def load(cls, path) -> "GameRecord":
         try:
-            data = json.loads(Path(path).read_text())
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path}: not valid JSON ({exc})") from None
-        return cls.from_dict(data)
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise RecordError(f"{path}: cannot read the record: {exc.strerror}") from None
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
+            # ValueError: e.g. an integer of more digits than Python converts
+            raise RecordError(f"{path}: not valid JSON ({type(exc).__name__}: {exc})") from None
+        try:
+            return cls.from_dict(data)
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
 
     def replay(self):
         """The game this record describes, replayed action by action (a ``Game``)."""

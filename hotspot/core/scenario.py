@@ -632,6 +632,8 @@ def _read_json(text: str, source: str):
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ScenarioError(f"{source}: not valid JSON: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # nesting too deep, an integer of too many digits
+        raise ScenarioError(f"{source}: not a usable JSON scenario ({type(exc).__name__}: {exc})") from None
 
 
 def load_scenario(name_or_path) -> dict:
@@ -670,7 +672,14 @@ def load_scenario(name_or_path) -> dict:
             text = f.read()
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read the scenario file: {exc.strerror}") from None
-    return validate_scenario(_read_json(text, path))
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    try:
+        return validate_scenario(_read_json(text, path))
+    except ScenarioError as exc:
+        if str(exc).startswith(f"{path}:"):
+            raise
+        raise ScenarioError(f"{path}: {exc}") from None
 
 
 def _drop_defaults(data: dict) -> dict:

@@ -52,6 +52,7 @@ from gymnasium import spaces
 
 from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
+from hotspot.core.errors import ERR_BAD_ACTION
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from hotspot.core.errors import MESSAGES, OK
 from hotspot.core.events import no_events
@@ -174,7 +175,8 @@ class HotspotEnv(gym.Env):
                 isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
             raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
         a = int(action)
-        code = int(action_error(s, a))
+        # an index outside the action space (even beyond 64 bits) is refused before compiled code sees it
+        code = int(action_error(s, a)) if 0 <= a < NUM_ACTIONS else ERR_BAD_ACTION
         if code != OK:
             if self.illegal_action == "raise":
                 raise IllegalActionError(a, code, f"illegal action {a} ({action_to_string(s, a)}): "
