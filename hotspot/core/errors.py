@@ -42,7 +42,6 @@ ERR_LEAVES_NO_ROOM = 37
 ERR_SETUP_HEX = 38
 ERR_FACING_NEEDED = 39
 ERR_SETUP_NO_FACING = 40
-ERR_SKIPPED_TWICE = 41
 ERR_LOSS_PENDING = 42
 ERR_NOT_A_LOSS = 43
 ERR_COMBINED = 44
@@ -92,7 +91,6 @@ MESSAGES = {
                     "piece a hex; 3.3: platforms on molten perimeter hexes; units on their side's pieces)"),
     ERR_FACING_NEEDED: "choose the facing of the crustal being placed (SETUP_FACING)",
     ERR_SETUP_NO_FACING: "only a crustal of two or three hexes, once its hex is chosen, takes a facing",
-    ERR_SKIPPED_TWICE: "that piece or unit was already selected and left unmoved this phase (R4.2)",
     ERR_LOSS_PENDING: "the owner must first choose the counter that loses a squad (D22 losses=owner)",
     ERR_NOT_A_LOSS: "that counter cannot take the pending loss (infantry of the losing side in that hex)",
     ERR_COMBINED: "a counter made by combining may not split again this phase (10.0, R10.2)",

@@ -19,9 +19,9 @@ rest of the phase (``revealed``; the observation shows it in full).
 """
 from ._jit import jit
 from .events import ELIM_HOVERCRAFT, EV_REVEALED, log_event
-from .rules_data import NO_UNIT, T_ENGINEER, TECHNOCRAT, UNIT_SIDE, ZIEGLER, Z_HOVERCRAFT
-from .state import MAX_REVEALED, MAX_UNITS
-from .units import count_units, eliminate_all_in, has_units_other_than
+from .rules_data import T_ENGINEER, TECHNOCRAT, ZIEGLER, Z_HOVERCRAFT
+from .state import MAX_REVEALED
+from .units import count_units, eliminate_all_in, has_units_other_than, top_counter
 
 
 @jit
@@ -80,8 +80,5 @@ def second_move_may_try(s, cell):
     is not an engineer."""
     if count_units(s, cell, ZIEGLER) > 0 or is_revealed(s, cell):
         return second_move_may_enter(s, cell)
-    for u in range(MAX_UNITS):
-        t = s["unit_type"][u]
-        if t != NO_UNIT and s["unit_cell"][u] == cell and UNIT_SIDE[t] == TECHNOCRAT:
-            return t == T_ENGINEER
-    return True
+    top = top_counter(s, cell, TECHNOCRAT)
+    return top < 0 or s["unit_type"][top] == T_ENGINEER

@@ -26,6 +26,7 @@ import numpy as np
 
 from ._jit import jit
 from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, ZIEGLER
+from .units import count_units, top_counter
 from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 
 UNKNOWN = -1
@@ -70,9 +71,8 @@ def observe(s, side, fog, out):
     out["setup_cell"] = s["setup_cell"]
     out["loss_side"] = s["loss_side"]
     out["loss_cell"] = s["loss_cell"]
-    out["loss_left"] = s["loss_left"]
     out["loss_reason"] = s["loss_reason"]
-    out["loss_resume"] = s["loss_resume"]
+    out["loss_elim"] = s["loss_elim"]
     out["revealed"][:] = s["revealed"]
     if not fog:
         return
@@ -94,21 +94,13 @@ def observe(s, side, fog, out):
         out["unit_moves"][u] = 0
         out["unit_flags"][u] = 0
         out["unit_from"][u] = -1
-        seen = False
-        top = True
+        seen = count_units(s, cell, side) > 0
         if side == ZIEGLER:  # R13.3b: a stack revealed by a refused hovercraft entry
             for i in range(MAX_REVEALED):
                 if s["revealed"][i] == cell:
                     seen = True
-        for v in range(MAX_UNITS):
-            tv = s["unit_type"][v]
-            if tv != NO_UNIT and s["unit_cell"][v] == cell:
-                if UNIT_SIDE[tv] == side:
-                    seen = True
-                elif v < u:
-                    top = False
         if seen:
             continue
         out["unit_squads"][u] = UNKNOWN
-        if not top:
+        if top_counter(s, cell, UNIT_SIDE[t]) != u:
             out["unit_type"][u] = UNKNOWN

@@ -433,16 +433,6 @@ def setup_done(s):
 
 
 @jit
-def facing_count(item):
-    """Facings a SETUP_FACING may name for ``item`` (0: the hex completes it)."""
-    kind = ITEM_PIECE_KIND[item]
-    if kind == NO_PIECE or _facings(kind) == 1:
-        return 0
-    return NUM_FACINGS
-
-
-
-@jit
 def pools_fit(s):
     """-1 if every force pool left can still be set up (piece slots, unit
     slots, room within 9.1/9.2 on the pieces there are and will be, the D22

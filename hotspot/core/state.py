@@ -40,7 +40,7 @@ Harness, set-up and pending decisions
     turn the game is truncated, no winner; 0 = none, D19 revised), pool
     (set-up pools still to place, POOL_*, 3.2, 3.3, D21), setup_item /
     setup_cell (the item chosen and, for a crustal, its hex; -1 none),
-    loss_side / loss_cell / loss_left / loss_reason / loss_resume (a loss the
+    loss_side / loss_cell / loss_reason / loss_elim (a squad loss the
     owner must choose, D22 ``losses="owner"``; loss_side -1 none), revealed
     (hexes whose Technocrat stack a refused hovercraft entry showed the
     Ziegler player this phase, 13.3, D20; -1 unused).
@@ -112,9 +112,8 @@ STATE_DTYPE = np.dtype(
         ("setup_cell", "i2"),
         ("loss_side", "i1"),
         ("loss_cell", "i2"),
-        ("loss_left", "i1"),
         ("loss_reason", "i1"),
-        ("loss_resume", "i1"),
+        ("loss_elim", "i1"),
         ("revealed", "i2", (MAX_REVEALED,)),
     ]
 )
@@ -131,8 +130,8 @@ _RULES_DTYPE_V2 = np.dtype([("turn_limit", "i2")] + [
                 "damage_rating", "attack", "defense", "movement")])
 _STATE_DTYPE_V2 = np.dtype([(name, STATE_DTYPE.fields[name][0]) for name in STATE_DTYPE.names
                             if name not in ("rules", "max_turns", "pool", "setup_item", "setup_cell",
-                                            "loss_side", "loss_cell", "loss_left", "loss_reason",
-                                            "loss_resume", "revealed")]
+                                            "loss_side", "loss_cell", "loss_reason", "loss_elim",
+                                            "revealed")]
                            + [("rules", _RULES_DTYPE_V2)])
 
 

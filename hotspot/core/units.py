@@ -135,9 +135,8 @@ def lose_squad(s, cell, side, reason, elim_reason, may_ask, ev, ev_n):
     if may_ask and s["rules"]["losses"] == 1 and sizes & (sizes - 1):
         s["loss_side"] = side
         s["loss_cell"] = cell
-        s["loss_left"] = 1
         s["loss_reason"] = reason
-        s["loss_resume"] = elim_reason
+        s["loss_elim"] = elim_reason
         return True
     take_squad(s, best, reason, elim_reason, ev, ev_n)
     return True
@@ -164,12 +163,11 @@ def loss_error_for(s, u):
 @jit
 def take_pending_loss(s, u, ev, ev_n):
     """The owner chose counter u for the pending loss (D22 ``losses="owner"``)."""
-    take_squad(s, u, s["loss_reason"], s["loss_resume"], ev, ev_n)
+    take_squad(s, u, s["loss_reason"], s["loss_elim"], ev, ev_n)
     s["loss_side"] = -1
     s["loss_cell"] = -1
-    s["loss_left"] = 0
     s["loss_reason"] = 0
-    s["loss_resume"] = 0
+    s["loss_elim"] = 0
 
 
 @jit
@@ -187,3 +185,14 @@ def infantry_counters(s, side, squads):
         if t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == side and s["unit_squads"][u] == squads:
             n += 1
     return n
+
+
+@jit
+def top_counter(s, cell, side):
+    """R9.5, D20: the top counter of ``side``'s stack in ``cell`` (the one an
+    opponent sees) is its lowest-index unit; -1 if it has none there."""
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        if t != NO_UNIT and s["unit_cell"][u] == cell and UNIT_SIDE[t] == side:
+            return u
+    return -1
