@@ -11,6 +11,9 @@ machine code in the cache.  At import we therefore hash every source file of
 the ``hotspot`` package that holds compiled code and, when the hash differs from the one stamped in the
 core's ``__pycache__``, empty the numba caches of the whole package: any edit
 recompiles (once), never a stale mix.  Only public file operations are used.
+An installed (non-editable) package writes nothing into site-packages: its
+cache lives in a user cache folder named after the source stamp
+(``_use_user_cache``).
 """
 import hashlib
 import os
@@ -19,6 +22,7 @@ from pathlib import Path
 from types import MethodType
 
 from numba import njit, types
+from numba.core import config as numba_config
 from numba.core import typing
 
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -56,7 +60,27 @@ def _refresh_cache() -> None:
         pass
 
 
-_refresh_cache()
+def _installed() -> bool:
+    """Installed as a package (not a source checkout, not editable)?"""
+    return "site-packages" in _PACKAGE.parts or "dist-packages" in _PACKAGE.parts
+
+
+def _use_user_cache() -> bool:
+    """An installed package keeps its compiled code out of site-packages: numba's
+    cache goes to ``$XDG_CACHE_HOME/hotspot/numba/<source stamp>`` (default
+    ``~/.cache``), one folder per version of the sources, so nothing is written
+    into the package (pip could not remove it) and no stale code is ever loaded.
+    A ``NUMBA_CACHE_DIR`` set by the user wins; an unwritable folder makes numba
+    fall back to its own locations."""
+    if numba_config.CACHE_DIR or not _installed():
+        return False
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    numba_config.CACHE_DIR = str(base / "hotspot" / "numba" / source_stamp()[:16])
+    return True
+
+
+if not _use_user_cache():  # a source checkout: the package's own __pycache__, stamped
+    _refresh_cache()
 
 
 
