@@ -3,30 +3,40 @@
 Setting ``NUMBA_DISABLE_JIT=1`` runs the very same functions as plain Python
 (the tests compare the two paths game for game).
 
-numba stamps a cached function with the source of *its own* file only, so an
-edit to a function in another module that it calls (``make_maneuver`` in
-crustal_movement.py, called by ``step`` in actions.py, or any core rule
-called by the environments' compiled step) would leave the caller's stale
-machine code in the cache.  At import we therefore hash every source file of
-the ``hotspot`` package that holds compiled code and, when the hash differs from the one stamped in the
-core's ``__pycache__``, empty the numba caches of the whole package: any edit
-recompiles (once), never a stale mix.  Only public file operations are used.
-An installed (non-editable) package writes nothing into site-packages: its
-cache lives in a user cache folder named after the source stamp
-(``_use_user_cache``).
+Where the compiled code is cached.  numba stamps a cached function with the
+source of *its own* file only, so an edit to a function in another module that
+it calls (``make_maneuver`` in crustal_movement.py, called by ``step`` in
+actions.py) would leave the caller's stale machine code in a cache shared
+across versions.  The package's functions are therefore cached in a folder
+keyed by a hash of every source file that holds compiled code, by the numba
+version and by the Python version (:func:`cache_dir`): an edit or an upgrade
+selects a new, empty folder, and numba's own per-function index does the rest.
+Nothing is ever written into, or deleted from, the package itself (an
+installed package stays as pip installed it).  The folder lies in the user's
+cache directory (``$XDG_CACHE_HOME``, ``~/.cache``, ``~/Library/Caches`` or
+``%LOCALAPPDATA%``), or under ``NUMBA_CACHE_DIR`` when that is set; folders of
+other versions not used for :data:`KEEP_DAYS` days are removed.  Only the
+package's own functions are pointed there: numba's ``CACHE_DIR`` setting is
+changed while one of them is decorated and restored at once, so other numba
+code in the process caches where it always does.
 """
 import hashlib
 import os
+import shutil
+import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from types import MethodType
 
+import numba
 from numba import njit, types
 from numba.core import config as numba_config
 from numba.core import typing
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_STAMP = Path(__file__).resolve().parent / "__pycache__" / "hotspot-sources.sha256"
+KEEP_DAYS = 14  # cache folders of other source versions unused this long are removed
 
 
 def source_stamp() -> str:
@@ -40,48 +50,54 @@ def source_stamp() -> str:
     return digest.hexdigest()
 
 
-def _refresh_cache() -> None:
-    stamp = source_stamp()
+def _user_cache_home() -> Path:
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"])
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"])
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches"
+    return Path.home() / ".cache"
+
+
+def cache_base() -> Path:
+    """The folder holding one cache folder per version of the compiled sources."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "hotspot"
+    return _user_cache_home() / "hotspot" / "numba"
+
+
+def cache_dir() -> Path:
+    """numba's cache folder for this version of the package's compiled sources."""
+    py = f"py{sys.version_info[0]}{sys.version_info[1]}"
+    return cache_base() / f"{source_stamp()[:16]}-numba{numba.__version__}-{py}"
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove the cache folders of other versions unused for KEEP_DAYS days."""
     try:
-        if _STAMP.read_text() == stamp:
-            return
+        old = time.time() - KEEP_DAYS * 86400
+        for path in base.iterdir():
+            if path != keep and path.is_dir() and path.stat().st_mtime < old:
+                shutil.rmtree(path, ignore_errors=True)
     except OSError:
         pass
+
+
+CACHE_DIR = cache_dir()
+_prune(CACHE_DIR.parent, CACHE_DIR)
+
+
+@contextmanager
+def _package_cache():
+    """numba's CACHE_DIR pointed at :data:`CACHE_DIR` while a function is
+    decorated (numba fixes a function's cache path then); restored after."""
+    before = numba_config.CACHE_DIR
+    numba_config.CACHE_DIR = str(CACHE_DIR)
     try:
-        for cache in _PACKAGE.rglob("__pycache__"):
-            for path in cache.iterdir():
-                if path.suffix in (".nbi", ".nbc"):
-                    path.unlink(missing_ok=True)
-        _STAMP.parent.mkdir(exist_ok=True)
-        tmp = _STAMP.with_name(f"{_STAMP.name}.{os.getpid()}")
-        tmp.write_text(stamp)
-        tmp.replace(_STAMP)
-    except OSError:  # a read-only installation: numba's own per-file rules apply
-        pass
-
-
-def _installed() -> bool:
-    """Installed as a package (not a source checkout, not editable)?"""
-    return "site-packages" in _PACKAGE.parts or "dist-packages" in _PACKAGE.parts
-
-
-def _use_user_cache() -> bool:
-    """An installed package keeps its compiled code out of site-packages: numba's
-    cache goes to ``$XDG_CACHE_HOME/hotspot/numba/<source stamp>`` (default
-    ``~/.cache``), one folder per version of the sources, so nothing is written
-    into the package (pip could not remove it) and no stale code is ever loaded.
-    A ``NUMBA_CACHE_DIR`` set by the user wins; an unwritable folder makes numba
-    fall back to its own locations."""
-    if numba_config.CACHE_DIR or not _installed():
-        return False
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    numba_config.CACHE_DIR = str(base / "hotspot" / "numba" / source_stamp()[:16])
-    return True
-
-
-if not _use_user_cache():  # a source checkout: the package's own __pycache__, stamped
-    _refresh_cache()
-
+        yield
+    finally:
+        numba_config.CACHE_DIR = before
 
 
 def _general(t):
@@ -110,7 +126,7 @@ def _get_call_template(self, args, kws):
     return template, pysig, args, {}
 
 
-def jit(fn=None, *, inline: bool = False, cache: bool = True):
+def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = False):
     """``numba.njit(cache=True, nogil=True)``, specialized once per general
     argument types (see ``_get_call_template``).
 
@@ -119,12 +135,16 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True):
     whole call tree below every separately compiled function, so a chain of
     thin wrappers over a large tree (policy -> scripted player -> heuristics)
     multiplies the cold compile time.  Called from Python it is an ordinary
-    compiled function."""
+    compiled function.  ``@jit(parallel=True)`` is a batch entry point whose
+    ``prange`` loops run over the cores (called from Python)."""
     def decorate(f):
         options = {"cache": cache, "nogil": True}
+        if parallel:
+            options["parallel"] = True
         if inline:
             options["inline"] = "always"
-        dispatcher = njit(**options)(f)
+        with _package_cache():
+            dispatcher = njit(**options)(f)
         dispatcher.get_call_template = MethodType(_get_call_template, dispatcher)
         return dispatcher
     return decorate if fn is None else decorate(fn)

@@ -5,7 +5,9 @@ cores where marked), so Python is not in the loop.  ``set_max_turns`` sets a
 harness's turn limit (D19 revised) on every game of a batch.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
+
+from ._jit import jit
 
 from .actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from .errors import OK
@@ -13,7 +15,7 @@ from .events import EV_WIDTH
 from .rules_data import PHASE_OVER
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@jit(parallel=True)
 def step_batch(states, actions, errors):
     """Apply ``actions[i]`` to ``states[i]``; ``errors[i]`` gets 0 or the refusal code
     (a refused game is left unchanged).  Games already over are skipped (error 1)."""
@@ -26,14 +28,14 @@ def step_batch(states, actions, errors):
             apply_action(states[i], actions[i], ev, ev_n)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@jit(parallel=True)
 def legal_action_mask_batch(states, masks):
     """``masks[i]`` = legal actions of ``states[i]`` (shape (N, NUM_ACTIONS), bool)."""
     for i in prange(states.shape[0]):
         legal_action_mask(states[i], masks[i])
 
 
-@njit(cache=True, nogil=True)
+@jit
 def status_batch(states, player, terminal, result, truncated):
     """Player to move, terminal flag, result and truncation of every game."""
     for i in range(states.shape[0]):

@@ -16,6 +16,7 @@ from .rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, ONE_
 from .state import MAX_PIECES, MAX_UNITS, empty_states
 from .pieces import place_central
 from .setup import setup_unit
+from .integrity import FAULTS, state_fault
 from .events import no_events
 
 
@@ -119,9 +120,14 @@ def position_errors(state) -> list[str]:
     One piece a hex and the board agreeing with the pieces (6.2), shapes,
     units on piece hexes on the map (8.2, D3), stacking (9.1, 9.2).  (A piece
     whose damage reached its rating is legal until the Crustal Control phase
-    breaks it up, 14.6.)
+    breaks it up, 14.6.)  A state that breaks an invariant of the layout
+    (``integrity.state_fault``: an index out of range, a corrupt field) gets
+    that one error, since the checks below rely on them.
     """
     s = state[0] if state.ndim else state
+    code, where = state_fault(s)
+    if code:
+        return [f"{FAULTS[code]} (at index {where})"]
     errors = []
     board = np.full_like(s["board"], -1)
     for c in CENTRAL_CELLS:

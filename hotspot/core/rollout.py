@@ -12,7 +12,7 @@ ONGOING, ``truncated`` 1).  ``max_actions`` is only a safety stop: a game cut
 by it is not over at all.
 """
 import numpy as np
-from numba import prange, njit
+from numba import prange
 
 from ._jit import jit
 from .actions import NUM_ACTIONS, apply_action, legal_action_mask
@@ -90,7 +90,7 @@ def play_random_batch(states, rng, max_actions, max_turns=KEEP):
     return _play_random_batch(states, rng, max_actions)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@jit(parallel=True)
 def _play_random_batch(states, rng, max_actions):
     """The compiled body of :func:`play_random_batch`."""
     counts = np.zeros(states.shape[0], dtype=np.int64)

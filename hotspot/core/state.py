@@ -171,20 +171,33 @@ def to_bytes(state) -> bytes:
     return np.ascontiguousarray(state).tobytes()
 
 
-def from_bytes(data: bytes) -> np.ndarray:
-    """A batch of states from bytes made by :func:`to_bytes`; refuses corrupt input."""
+class StateError(ValueError):
+    """State bytes that are not a state the rules can be given (corrupt,
+    another version, or breaking an invariant of docs/state-layout.md)."""
+
+
+def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
+    """A batch of states from bytes made by :func:`to_bytes`.
+
+    Every state is checked against every invariant of docs/state-layout.md
+    (``integrity.check_states``) before it is returned, so compiled code never
+    sees corrupt bytes; refusals raise :class:`StateError` (a ``ValueError``)
+    naming ``source``, the state and the field."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"state bytes must be bytes, got {type(data).__name__}")
+        raise TypeError(f"{source} must be bytes, got {type(data).__name__}")
     data = bytes(data)
     if (len(data) >= 2 and len(data) % _STATE_DTYPE_V2.itemsize == 0
             and int(np.frombuffer(data[:2], "<i2")[0]) == 2):
-        return _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
-    if len(data) == 0 or len(data) % STATE_BYTES:
-        raise ValueError(f"state bytes have length {len(data)}, not a multiple of the state size "
-                         f"{STATE_BYTES}: corrupt or from another version")
-    states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
-    bad = np.nonzero(states["version"] != STATE_VERSION)[0]
-    if bad.size:
-        raise ValueError(f"state {int(bad[0])} has layout version {int(states['version'][bad[0]])}, "
-                         f"expected {STATE_VERSION}")
+        states = _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
+    else:
+        if len(data) == 0 or len(data) % STATE_BYTES:
+            raise StateError(f"{source} have length {len(data)}, not a multiple of the state size "
+                             f"{STATE_BYTES}: corrupt or from another version")
+        states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
+        bad = np.nonzero(states["version"] != STATE_VERSION)[0]
+        if bad.size:
+            raise StateError(f"{source}: state {int(bad[0])} has layout version "
+                             f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
+    from .integrity import check_states  # integrity imports this module
+    check_states(states, source)
     return states

@@ -10,7 +10,7 @@ episode's seed is ``next_episode_seed(seed)``, so a sequence of episodes is
 fixed by the first seed, whether played in one env or in a vector env.
 """
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from hotspot.agents.policies import play_policy_until
 from hotspot.core._jit import jit
@@ -78,7 +78,7 @@ def step_game(states, i, action, side, policy, opp_rng, mask, ev, ev_n):
         play_policy_until(s, side, policy, mask, opp_rng, i, ev, ev_n)
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@jit(parallel=True)
 def vector_step(states, actions, templates, seeds, needs_reset, side, policy, opp_rng, fog,
                 rewards, terminated, truncated, masks, scratch, board, units, pieces, globs):
     """One step of every game (next-step autoreset): a game whose episode ended
@@ -111,7 +111,7 @@ def vector_step(states, actions, templates, seeds, needs_reset, side, policy, op
     return -1
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@jit(parallel=True)
 def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, masks, scratch, board, units,
                  pieces, globs):
     """Begin episode ``seeds[i]`` in every game."""
