@@ -59,3 +59,78 @@ def test_narrow_values_keep_their_value_through_the_widened_call():
 def test_inline_wrapper_works_compiled_and_from_python():
     assert calls_wrapper(2) == 30
     assert thin_wrapper(3, 4) == 70
+
+
+# ----------------------------------------------------------------- the cache (issue 10)
+CACHE_PROBE = '''
+import json, sys
+from pathlib import Path
+import numba
+sys.path.insert(0, sys.argv[1])
+import probe_mod
+import hotspot.core._jit as J
+print(json.dumps({"cache_dir": str(J.CACHE_DIR), "numba_cache_dir": numba.config.CACHE_DIR,
+                  "value": int(probe_mod.f(41)),
+                  "cache_path": probe_mod.f._cache._cache_path}))
+'''
+
+
+def _probe(tmp_path, **env):
+    """Run a fresh process that compiles one cached ``jit`` function; what it saw."""
+    import json
+    import subprocess
+    import sys
+    mod = tmp_path / "mod"
+    mod.mkdir(exist_ok=True)
+    (mod / "probe_mod.py").write_text("from hotspot.core._jit import jit\n\n\n@jit\ndef f(x):\n    return x + 1\n")
+    full = dict(os.environ)
+    full.update(env)
+    proc = subprocess.run([sys.executable, "-c", CACHE_PROBE, str(mod)], env=full, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_cache_lives_in_the_user_cache_folder_keyed_by_version(tmp_path):
+    """The package's compiled code is cached under $XDG_CACHE_HOME/hotspot/numba/<key>,
+    the key naming the source stamp, numba and Python versions; numba's own
+    CACHE_DIR setting is left as the user had it (unset) for other code."""
+    import numba
+    from hotspot.core._jit import source_stamp
+    out = _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg"), NUMBA_CACHE_DIR="")
+    base = tmp_path / "xdg" / "hotspot" / "numba"
+    assert out["value"] == 42
+    assert out["cache_dir"].startswith(str(base))
+    key = os.path.basename(out["cache_dir"])
+    assert key.startswith(source_stamp()[:16]) and f"numba{numba.__version__}" in key
+    assert out["cache_path"].startswith(out["cache_dir"])
+    assert not out["numba_cache_dir"]  # restored: other numba code caches where it always did
+    assert list((base / key).rglob("*.nbi")), "the compiled function was cached there"
+
+
+def test_numba_cache_dir_overrides_and_is_kept(tmp_path):
+    """NUMBA_CACHE_DIR set by the user: the package caches under it (in hotspot/<key>)
+    and numba's setting for everything else stays the user's."""
+    user = tmp_path / "user-cache"
+    out = _probe(tmp_path, NUMBA_CACHE_DIR=str(user))
+    assert out["cache_dir"].startswith(str(user / "hotspot"))
+    assert out["numba_cache_dir"] == str(user)
+    assert list((user / "hotspot").rglob("*.nbi"))
+
+
+def test_importing_and_compiling_writes_nothing_into_the_package(tmp_path):
+    """No numba cache file is created, changed or deleted inside the package."""
+    import hotspot
+    pkg = os.path.dirname(hotspot.__file__)
+
+    def cache_files():
+        found = {}
+        for root, _, files in os.walk(pkg):
+            for name in files:
+                if name.endswith((".nbi", ".nbc")) or name.endswith(".sha256"):
+                    path = os.path.join(root, name)
+                    found[path] = os.stat(path).st_mtime_ns
+        return found
+    before = cache_files()
+    _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg2"), NUMBA_CACHE_DIR="")
+    assert cache_files() == before
