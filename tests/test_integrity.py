@@ -290,3 +290,12 @@ def test_batch_faults_matches_state_fault(sound):
     I.batch_faults(states, out)
     assert out[0] == 0 and out[2] == 0
     assert out[1] // 1000 == I.F_PHASE
+
+
+def test_record_with_an_invalid_scenario_is_a_record_error():
+    """A record's scenario that the loader refuses makes replay raise RecordError naming the field."""
+    data = Game("standard", seed=1).record.to_dict()
+    data["scenario"] = {"format": "hotspot-scenario"}
+    record = GameRecord.from_dict(data)
+    with pytest.raises(RecordError, match="'scenario'"):
+        record.replay()

@@ -106,10 +106,17 @@ class GameRecord:
     def replay(self):
         """The game this record describes, replayed action by action (a ``Game``)."""
         from .game import Game, IllegalActionError
+        from .scenario import ScenarioError
         if self.initial_state is not None:
-            game = Game.from_bytes(base64.b64decode(self.initial_state))
+            try:
+                game = Game.from_bytes(base64.b64decode(self.initial_state))
+            except (binascii.Error, ValueError) as exc:
+                raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
         else:
-            game = Game(self.scenario, seed=self.seed, max_turns=self.max_turns)
+            try:
+                game = Game(self.scenario, seed=self.seed, max_turns=self.max_turns)
+            except ScenarioError as exc:
+                raise RecordError(f"record field 'scenario' is not a valid scenario: {exc}") from None
         for i, a in enumerate(self.actions):
             try:
                 game.apply_action(a)
