@@ -134,3 +134,22 @@ def test_out_of_range_action_refused():
     g.refuse(NUM_ACTIONS, ERR_BAD_ACTION)
     g.refuse(-1, ERR_BAD_ACTION)
     g.refuse(NUM_ACTIONS + 100, ERR_BAD_ACTION)
+
+
+
+@pytest.mark.parametrize("turn, over", [(32766, False), (32767, True)])
+def test_the_turn_counter_never_wraps(turn, over):
+    """5.0, D19 revised: no turn limit, but the state's int16 turn counter
+    ends at LAST_TURN (32,767): a game with no max_turns still going after
+    that turn's Crustal Control phase is truncated (no winner) instead of
+    wrapping to a negative turn.  The turn before goes on as usual."""
+    from hotspot.core.state import LAST_TURN
+    assert LAST_TURN == 32767
+    g = Pos()
+    g.piece(ONE_HEX, [(14, 20)])
+    g.begin(PHASE_CONTROL, turn=turn)
+    if over:
+        assert g.phase == PHASE_OVER and g.turn == turn
+        assert g.s["result"] == ONGOING and g.s["truncated"] == 1
+    else:
+        assert g.phase == PHASE_Z_CRUSTAL and g.turn == turn + 1

@@ -55,6 +55,9 @@ from .rules_data import MAX_PIECE_CELLS, NUM_POOLS, RULES_DTYPE
 MAX_PIECES = 32
 MAX_UNITS = 96
 DICE_QUEUE = 32
+#: the last turn the int16 ``turn`` counter holds: a game still going after
+#: this turn's Crustal Control phase is truncated (victory.truncate_if_over_time)
+LAST_TURN = 32767
 MAX_REVEALED = 8
 STATE_VERSION = 3
 

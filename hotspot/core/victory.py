@@ -13,6 +13,7 @@ Concession (5.0) is in the Python API (game.Game.concede), not an action.
 from ._jit import jit
 from .events import EV_GAME_OVER, log_event
 from .rules_data import ONGOING, PHASE_OVER, ZIEGLER_WIN
+from .state import LAST_TURN
 from .units import engineer_squads_left
 
 
@@ -40,8 +41,12 @@ def check_engineers(s, ev, ev_n):
 @jit
 def truncate_if_over_time(s, ev, ev_n):
     """D19 revised: after the Crustal Control phase of turn ``max_turns`` (> 0)
-    a harness's game stops without a winner.  Returns True if it stopped."""
-    if s["max_turns"] > 0 and s["turn"] >= s["max_turns"]:
+    a harness's game stops without a winner.  Returns True if it stopped.
+
+    A game with no limit stops the same way after turn ``LAST_TURN`` (32,767),
+    the last the state's int16 turn counter holds (no game of the compiled
+    players has come near: benchmarks/bench_game_lengths.py)."""
+    if (s["max_turns"] > 0 and s["turn"] >= s["max_turns"]) or s["turn"] >= LAST_TURN:
         end_game(s, ONGOING, 1, ev, ev_n)
         return True
     return False
