@@ -1,6 +1,7 @@
 """hotspot: rules library, batch simulator and AI-benchmark harness for Hot Spot
 (Metagaming MicroGame #15, 1979)."""
-from .core import Game, IllegalActionError, RulesOptions, init
+from .core import (Game, GameRecord, IllegalActionError, RecordError, RulesOptions, ScenarioError,
+                   StateError, init)
 
 __version__ = "0.1.0"
 
@@ -13,4 +14,5 @@ def _register_envs() -> None:
 
 
 _register_envs()
-__all__ = ["Game", "IllegalActionError", "RulesOptions", "init", "__version__"]
+__all__ = ["Game", "GameRecord", "IllegalActionError", "RecordError", "RulesOptions", "ScenarioError",
+           "StateError", "init", "__version__"]

@@ -17,7 +17,7 @@ from .events import event_buffer, no_events
 from .observation import observe
 from .rules_data import (PHASE_OVER, RulesOptions, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER,
                          ZIEGLER_WIN)
-from .state import STATE_BYTES, STATE_DTYPE, from_bytes, to_bytes
+from .state import STATE_BYTES, STATE_DTYPE, StateError, from_bytes, to_bytes
 
 
 def init(scenario="standard", seeds=0, rules=None, max_turns=None) -> np.ndarray:
@@ -65,10 +65,13 @@ def returns(s) -> np.ndarray:
 
 
 from .game import Game, IllegalActionError  # noqa: E402  (facade over the above)
+from .record import GameRecord, RecordError  # noqa: E402
+from .scenario import ScenarioError  # noqa: E402
 
 __all__ = [
     "A_COMBINE", "A_END_PHASE", "A_END_PIECE", "A_MANEUVER", "A_SELECT_PIECE", "A_SELECT_UNIT",
-    "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "IllegalActionError",
+    "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "GameRecord", "IllegalActionError",
+    "RecordError", "ScenarioError", "StateError",
     "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
     "is_terminal", "legal_action_mask", "legal_action_mask_batch", "no_events", "observe",
     "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
