@@ -31,7 +31,6 @@ line of a round is refused unless ``drop_damaged`` (``hotspot.arena.folder``).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from pathlib import Path
@@ -117,9 +116,9 @@ def search_run_config(side, opponent, agent, base, base_data, counts: dict, seed
     run.json (a rerun with any other value is refused): the side, both agents,
     the base scenario (its name and the digest of its content), every count,
     the master seed, the rules options and ``max_turns``."""
-    digest = hashlib.sha256(json.dumps(base_data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
     return {"kind": "deployment-search", "side": side, "opponent": opponent, "agent": agent,
-            "base": base if base is None or isinstance(base, str) else "(a scenario dict)", "base_sha256": digest,
+            "base": base if base is None or isinstance(base, str) else "(a scenario dict)",
+            "base_sha256": folder.content_digest(base_data),
             **counts, "seed": int(seed), "rules": json.loads(rules_json), "max_turns": max_turns}
 
 
@@ -152,6 +151,8 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         raise ArenaError(str(exc)) from None
     if rules:
         base_data = dict(base_data, rules=dict(base_data.get("rules") or {}, **dict(rules)))
+    from .tournament import check_agents
+    check_agents({opponent, agent})  # a typo must not become the folder's configuration
     config = search_run_config(side, opponent, agent, base, base_data, counts, seed, rules_json, max_turns)
     folder.check_run(out, config, [], {})  # before a candidate file is (re)written
     (out / "candidates").mkdir(parents=True, exist_ok=True)

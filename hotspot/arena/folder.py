@@ -267,14 +267,20 @@ def drop_damaged(games: GamesFile) -> None:
 
 
 def scenario_digest(scenario) -> str | None:
-    """The sha256 of a scenario *file*'s checked content (canonical JSON), None
-    for a built-in name or a random setup: editing the file changes the games
-    of the run, so the digest is part of its configuration."""
+    """The sha256 of a scenario *file*'s checked content (canonical JSON, less
+    its name and description), None for a built-in name or a random setup:
+    editing the file changes the games of the run, so the digest is part of
+    its configuration."""
     from hotspot.core.scenario import builtin_scenarios, load_scenario
     if not isinstance(scenario, str) or scenario == "random" or scenario.startswith("random:") \
             or scenario in builtin_scenarios():
         return None
-    data = load_scenario(scenario)
+    return content_digest(load_scenario(scenario))
+
+
+def content_digest(scenario: dict) -> str:
+    """The sha256 of what in a scenario dict decides its games (all but its name and description)."""
+    data = {k: v for k, v in scenario.items() if k not in ("name", "description")}
     return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -318,7 +324,10 @@ def write_run_config(out_dir, config: dict) -> None:
 
 def config_differences(old: dict, new: dict, growable=()) -> list[str]:
     """The settings of ``new`` that differ from ``old``, as "name: old there,
-    new now" (a count in ``growable`` may grow, not shrink)."""
+    new now" (a count in ``growable`` may grow, not shrink; another ``kind``
+    of run, e.g. a balance grid in an arena's folder, is the one difference named)."""
+    if old.get("kind") != new.get("kind"):
+        return [f"kind: {json.dumps(old.get('kind'))} in the folder, {json.dumps(new.get('kind'))} now"]
     out = []
     for name in sorted(set(old) | set(new)):
         before, after = old.get(name), new.get(name)
