@@ -324,7 +324,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command in ("arena", "balance"):
             print("\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
-                  "to resume", file=sys.stderr)
+                  "to resume (with --drop-damaged if it reports a line cut short)", file=sys.stderr)
         return 130
 
 
