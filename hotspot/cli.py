@@ -63,8 +63,7 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .core.record import GameRecord
     if str(args.file).endswith(".jsonl"):
-        from .arena.folder import scan_games
-        from .arena.match import record_from_row
+        from .arena.folder import record_from_row, scan_games
         games = scan_games(args.file)
         if games.damaged:  # reported, not replayed: --game counts the valid rows
             print(f"hotspot: warning: {games.damaged_text()}; --game counts the other rows", file=sys.stderr)

@@ -106,8 +106,9 @@ def test_a_damaged_line_is_reported_with_its_number(tmp_path, row, damage, probl
 
 
 def test_a_row_that_does_not_load_is_refused_before_replay(row):
-    """Rule: a row goes through the validated loaders (check_row, then
-    GameRecord.from_dict) before compiled code replays it."""
+    """Rule: a row goes through the validated loaders (check_row, the scenario
+    loader) before compiled code replays it: a bad one is a RowError naming
+    the field."""
     bad = dict(row, actions=[-1] + row["actions"][1:])
     with pytest.raises(RowError, match=r"actions\[0\]"):
         check_row(bad)

@@ -31,9 +31,9 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
 from .folder import scenario_files
-from .match import ArenaError, GameSpec, canonical_rules, check_count, check_scenario, game_seed
+from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
-from .runner import GAMES_FILE, run_games
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, wilson_interval, write_csv
 from .tournament import _json_safe, _mean, check_agents, dropped_text, is_draw, parse_pairings
 
@@ -133,7 +133,7 @@ def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_ac
     return cells, specs
 
 
-def balance_run_config(specs, scenarios, options, pairs, games: int, seed: int) -> dict:
+def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_turns) -> dict:
     """What decides a balance grid's games, recorded in its folder's run.json
     (a rerun with other values is refused; ``games`` may grow): the scenarios
     (and the digests of scenario files), each option's values, the agent
@@ -144,7 +144,7 @@ def balance_run_config(specs, scenarios, options, pairs, games: int, seed: int) 
 
     return {"kind": "balance", "scenarios": sorted(set(scenarios)), "scenario_files": scenario_files(scenarios),
             "options": {k: values(v) for k, v in options}, "pairs": sorted({f"{a}:{b}" for a, b in pairs}),
-            "seed": int(seed), "max_turns": specs[0].max_turns, "games": int(games)}
+            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
 
 
 def cell_table(rows, cells, specs) -> list[dict]:
@@ -317,7 +317,7 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int =
                                 max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
                        max_games=max_games, progress=progress, desc="balance", drop_damaged=drop_damaged,
-                       config=balance_run_config(specs, scenarios, options, pairs, games, seed))
+                       config=balance_run_config(scenarios, options, pairs, games, seed, max_turns))
     table = cell_table(result.rows, cells, specs)
     summary = {"format": "hotspot-balance-summary", "version": 1,
                "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},

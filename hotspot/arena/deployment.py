@@ -42,8 +42,8 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
 from . import folder
-from .match import ArenaError, GameSpec, canonical_rules, check_count, game_seed
-from .runner import run_games
+from .match import ArenaError, GameSpec, canonical_rules, game_seed
+from .runner import check_count, run_games, spec_max_turns
 from .stats import wilson_interval
 
 SIDES = ("ziegler", "technocrat")
@@ -129,7 +129,6 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
                       progress: bool = True, drop_damaged: bool = False) -> dict:
     """Search ``side``'s deployment (see the module docstring); returns the summary
     (also written to ``out/search.json``) and writes ``out/best.json``."""
-    from hotspot.core.game import check_max_turns
     if side not in SIDES:
         raise ArenaError(f"side must be one of {list(SIDES)}, got {side!r}")
     counts = {name: check_count(name, value, low) for name, value, low in (
@@ -137,10 +136,7 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         ("final_games", final_games, 1), ("random_candidates", random_candidates, 0))}
     if finalists > candidates:
         raise ArenaError(f"finalists ({finalists}) must not exceed candidates ({candidates})")
-    try:
-        max_turns = check_max_turns(max_turns) or None
-    except ValueError as exc:
-        raise ArenaError(str(exc)) from None
+    max_turns = spec_max_turns(max_turns)
     out = Path(out)
     from hotspot.core.scenario import save_scenario
     base_data = base_scenario(side, base)

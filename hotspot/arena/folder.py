@@ -31,7 +31,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -125,11 +124,11 @@ def _check_actions(row: dict) -> None:
 
 def check_row(row) -> str:
     """The key of a games.jsonl row after checking every field the tables and
-    the game record (:func:`hotspot.arena.match.record_from_row`) read; a
-    malformed row raises :class:`RowError` naming the field.
+    the game record (:func:`record_from_row`) read; a malformed row raises
+    :class:`RowError` naming the field.
 
-    A scenario is checked by name here, not loaded (a random setup costs about
-    20 ms to build); replaying a row loads it through the validated loaders."""
+    The scenario is not loaded here (a random setup costs about 20 ms to
+    build): :func:`record_from_row` loads it through the scenario loader."""
     from hotspot.core.game import check_max_turns
     if not isinstance(row, dict):
         raise RowError(f"not a JSON object (a {type(row).__name__})")
@@ -159,6 +158,35 @@ def check_row(row) -> str:
         raise RowError("field 'key' does not match the row's fields (pairing, agents, scenario, rules, "
                        "index, seed, max_turns)")
     return key
+
+
+def record_from_row(row):
+    """The ``GameRecord`` of a games.jsonl row, checked before compiled code
+    replays it: the row by :func:`check_row` (seed, actions, max_turns: all
+    that ``GameRecord.from_dict`` checks, and more), its scenario by the
+    scenario loader; a bad row or scenario is a :class:`RowError` naming it.
+    (``match.record_from_row`` builds the record without these checks.)"""
+    from hotspot.core.scenario import ScenarioError
+
+    from . import match
+    check_row(row)
+    try:
+        return match.record_from_row(row)
+    except (ScenarioError, ArenaError) as exc:
+        raise RowError(f"game {row['key']}: {exc}") from None
+
+
+def replay_row(row):
+    """Replay a row (checked as :func:`record_from_row` does) and check it
+    ends as recorded (``ArenaError`` if not); returns the replayed ``Game``."""
+    from hotspot.core.scenario import ScenarioError
+
+    from . import match
+    check_row(row)
+    try:
+        return match.replay_row(row)
+    except ScenarioError as exc:
+        raise RowError(f"game {row['key']}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -235,20 +263,21 @@ def read_rows(path) -> dict[str, dict]:
 
 def atomic_write(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder
-    and ``os.replace``: a reader (or a kill) sees the old file or the new one."""
+    and ``os.replace``: a reader (or a kill) sees the old file or the new one.
+    The new file keeps the old one's permissions (a new one: the umask's)."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(fd, "wb") as f:
+        with open(tmp, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
         if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        if tmp.exists():
+            tmp.unlink()
         raise
 
 
@@ -430,5 +459,6 @@ def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) 
 
 
 __all__ = ["DamagedFileError", "DamagedLine", "GAMES_FILE", "GamesFile", "RUN_FILE", "RowError", "RunConfigError",
-           "check_row", "check_run", "config_differences", "drop_damaged", "read_rows",
-           "read_run_config", "rows_outside_plan", "scan_games", "scenario_files", "write_run_config"]
+           "check_row", "check_run", "config_differences", "drop_damaged", "read_rows", "read_run_config",
+           "record_from_row", "replay_row", "rows_outside_plan", "scan_games", "scenario_files",
+           "write_run_config"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import numbers
 import os
 import sys
 import time
@@ -29,7 +30,7 @@ from pathlib import Path
 
 from . import folder
 from .folder import GAMES_FILE, DamagedLine, read_rows  # noqa: F401  (read_rows: this module's API before .folder)
-from .match import ArenaError, GameSpec, check_count, run_task, warm_up
+from .match import ArenaError, GameSpec, run_task, warm_up
 from .registry import policy_id_of
 
 #: the counts of a run's configuration that a rerun may raise (game i's seed
@@ -52,6 +53,21 @@ class RunResult:
     missing: list = field(default_factory=list)  # the specs still to play
     warm_up_s: float = 0.0    # compiling (or loading numba's cache) before the games
     dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
+
+
+def check_count(name: str, value, low: int = 1) -> int:
+    """``value`` as an int if it is an integer >= ``low`` (a number of games,
+    workers, ...); else :class:`ArenaError` naming the argument ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise ArenaError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def spec_max_turns(max_turns) -> int | None:
+    """A turn limit as a ``GameSpec`` (and so a run's configuration) holds it:
+    None for no limit (None or 0), else checked (``ArenaError``)."""
+    return GameSpec("", "", "", 0, 0, max_turns=max_turns).max_turns
 
 
 def default_workers() -> int:

@@ -21,9 +21,9 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files
-from .match import ArenaError, GameSpec, canonical_rules, check_count, check_scenario, game_seed
+from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import available_agents, default_agents, is_available, registered_agents
-from .runner import GAMES_FILE, run_games
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
@@ -104,14 +104,14 @@ def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 
     return specs
 
 
-def arena_run_config(specs, pairings, games: int, scenario: str, seed: int, rules) -> dict:
+def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_turns) -> dict:
     """What decides an arena's games, recorded in its folder's run.json (a
     rerun with other values is refused; ``games`` may grow): the pairings (in
     any order), the scenario (and its digest if it is a file), the rules
     options, the master seed, ``max_turns`` and the games a side."""
     return {"kind": "arena", "pairings": sorted({f"{a}:{b}" for a, b in pairings}), "scenario": scenario,
             "scenario_files": scenario_files([scenario]), "rules": json.loads(canonical_rules(rules)),
-            "seed": int(seed), "max_turns": specs[0].max_turns, "games": int(games)}
+            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
 
 
 def _mean(values):
@@ -340,7 +340,7 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
                        max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
                        max_games=max_games, progress=progress, desc="arena", drop_damaged=drop_damaged,
-                       config=arena_run_config(specs, pairings, games, scenario, seed, rules))
+                       config=arena_run_config(pairings, games, scenario, seed, rules, max_turns))
     config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
               "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
               if specs else max_turns, "workers": result.workers,
