@@ -310,6 +310,29 @@ def test_deployment_search_remembers_its_settings(tmp_path):
     with pytest.raises(RunConfigError, match="seed: 0 in the folder, 1 now"):
         search_deployment("ziegler", seed=1, **kwargs)
     assert _snapshot(out) == before
+    with open(out / "round0" / "games.jsonl", "ab") as f:  # a round's games are checked too
+        f.write(b"{")
+    with pytest.raises(DamagedFileError, match="round0/games.jsonl: 1 damaged line"):
+        search_deployment("ziegler", **kwargs)
+    assert search_deployment("ziegler", drop_damaged=True, **kwargs)["finalists"][0]["games"] == 1
+
+
+def test_cli_balance_refuses_and_drops_damaged_lines(tmp_path, capsys):
+    """Rule: ``hotspot balance`` refuses a damaged line (exit 2, its number on
+    stderr, nothing changed) and ``--drop-damaged`` drops it."""
+    out = tmp_path / "balance"
+    args = ["balance", "--pair", "random:random", "--games", "2", "--workers", "1", "--no-plot", "--max-turns",
+            "4", "--no-progress", "--out", str(out)]
+    assert main(args) == 0
+    with open(out / "games.jsonl", "ab") as f:
+        f.write(b"[]\n")
+    before = _snapshot(out)
+    capsys.readouterr()
+    assert main(args) == 2
+    assert "line 3: not a JSON object" in capsys.readouterr().err and _snapshot(out) == before
+    assert main(args + ["--drop-damaged"]) == 0
+    assert "Dropped 1 damaged line(s)" in capsys.readouterr().out
+    assert scan_games(out / "games.jsonl").damaged == []
 
 
 # ------------------------------------------------------------ counts
