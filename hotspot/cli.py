@@ -5,8 +5,9 @@
     hotspot scenario NAME|PATH [--out FILE]     (print or save a scenario, e.g. random:7)
     hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
                   [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
+                  [--drop-damaged]
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
-                    [--max-turns N|none]
+                    [--max-turns N|none] [--drop-damaged]
     hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
 
@@ -15,6 +16,13 @@ game after turn N's Crustal Control phase with no winner (a truncation; the
 arena and the balance tool count it as a draw, half a point); the default is
 ``hotspot.core.limits.DEFAULT_MAX_TURNS``, ``--max-turns none`` plays with no
 limit.
+
+A rerun of ``arena`` or ``balance`` with the same ``--out`` resumes the run if
+its settings are those of the folder's ``run.json`` (``--games`` may grow) and
+refuses otherwise, naming the settings that differ; a damaged line of
+``games.jsonl`` is refused with its line number unless ``--drop-damaged``
+(``hotspot.arena.folder``).  Every count (``--games``, ``--workers``, ...) must
+be a positive integer.
 """
 from __future__ import annotations
 
@@ -55,14 +63,17 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .core.record import GameRecord
     if str(args.file).endswith(".jsonl"):
-        from .arena.match import record_from_row
-        from .arena.runner import read_rows
-        rows = list(read_rows(args.file).values())
+        from .arena.folder import record_from_row, scan_games
+        games = scan_games(args.file)
+        if games.damaged:  # reported, not replayed: --game counts the valid rows
+            print(f"hotspot: warning: {games.damaged_text()}; --game counts the other rows", file=sys.stderr)
+        rows = list(games.rows.values())
         if not rows:
             raise ValueError(f"{args.file}: no game rows")
         n = 0 if args.game is None else args.game
         if not 0 <= n < len(rows):
-            raise ValueError(f"{args.file}: --game must be in [0, {len(rows)}) (the row's position in the file)")
+            raise ValueError(f"{args.file}: --game must be in [0, {len(rows)}) (the row's position among the "
+                             f"file's valid rows)")
         row = rows[n]
         print(f"Game {n}: {row['pairing']}, technocrat {row['technocrat']}, ziegler {row['ziegler']}, "
               f"game {row['index']}, seed {row['seed']}, scenario {row['setup']}")
@@ -110,9 +121,9 @@ def cmd_arena(args) -> int:
                         seed=args.seed, rules=_parse_rules_options(args.option), out=args.out,
                         workers=args.workers, backend=args.backend, address=args.address, chunk=args.chunk,
                         max_games=args.max_games, progress=not args.no_progress, self_play=not args.no_self_play,
-                        max_actions=args.max_actions, max_turns=args.max_turns)
+                        max_actions=args.max_actions, max_turns=args.max_turns, drop_damaged=args.drop_damaged)
     print(summary["text"])
-    print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv, ratings.csv)")
+    print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv, ratings.csv)")
     return 0
 
 
@@ -128,9 +139,9 @@ def cmd_balance(args) -> int:
                           pairs=pairs, games=args.games, seed=args.seed, out=args.out, workers=args.workers,
                           backend=args.backend, address=args.address, chunk=args.chunk, max_games=args.max_games,
                           progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot,
-                          max_turns=args.max_turns)
+                          max_turns=args.max_turns, drop_damaged=args.drop_damaged)
     print(summary["text"])
-    print(f"Results in {args.out}/ (games.jsonl, summary.json, summary.csv"
+    print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv"
           f"{', balance.png' if summary.get('plot') else ''})")
     return 0
 
@@ -149,25 +160,51 @@ def _search_deployment(args) -> int:
                                 candidates=args.candidates, random_candidates=args.random_candidates,
                                 games=args.games, finalists=args.finalists, final_games=args.final_games,
                                 seed=args.seed, rules=rules or None, max_turns=args.max_turns, out=out,
-                                workers=args.workers, progress=not args.no_progress)
+                                workers=args.workers, progress=not args.no_progress,
+                                drop_damaged=args.drop_damaged)
     print(summary["text"])
-    print(f"Results in {out}/ (best.json, search.json, candidates/, round*/games.jsonl)")
+    print(f"Results in {out}/ (best.json, search.json, run.json, candidates/, round*/games.jsonl)")
     return 0
 
 
+def _count_arg(low: int):
+    """An argparse ``type``: an integer >= ``low`` (a count: games, workers, ...);
+    argparse names the argument in its one-line error."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            what = "a positive integer" if low == 1 else f"an integer >= {low}"
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+    parse.__name__ = "count"
+    return parse
+
+
+_positive = _count_arg(1)
+
+
 def _add_run_options(p, default_out: str) -> None:
-    p.add_argument("--games", type=int, default=100, help="games per side of a pairing / per cell (default 100)")
+    p.add_argument("--games", type=_positive, default=100,
+                   help="games per side of a pairing / per cell (default 100); a rerun may raise it")
     p.add_argument("--seed", type=int, default=0, help="master seed: game i's seed derives from it (default 0)")
-    p.add_argument("--out", default=default_out, help=f"output folder (default {default_out}); a rerun resumes it")
-    p.add_argument("--workers", type=int, default=None, help="parallel processes (default: all cores; 1: no pool)")
-    p.add_argument("--chunk", type=int, default=None, help="games per task (default: automatic)")
+    p.add_argument("--out", default=default_out,
+                   help=f"output folder (default {default_out}); a rerun with the same settings resumes it, "
+                        f"other settings are refused (run.json)")
+    p.add_argument("--drop-damaged", action="store_true",
+                   help="drop damaged lines of games.jsonl (reported with their line numbers) and play their "
+                        "games again; without it a run refuses to resume over them")
+    p.add_argument("--workers", type=_positive, default=None, help="parallel processes (default: all cores; 1: no pool)")
+    p.add_argument("--chunk", type=_positive, default=None, help="games per task (default: automatic)")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local processes, or a Ray cluster (pip install 'hotspot[ray]')")
     p.add_argument("--address", default=None, help="Ray cluster address (e.g. auto or ray://host:10001); "
                                                    "default: a local Ray instance")
-    p.add_argument("--max-games", type=int, default=None,
+    p.add_argument("--max-games", type=_positive, default=None,
                    help="play at most this many new games now; rerun the same command to go on")
-    p.add_argument("--max-actions", type=int, default=None, help="safety limit of actions a game (default 200000)")
+    p.add_argument("--max-actions", type=_positive, default=None, help="safety limit of actions a game (default 200000)")
     _add_max_turns(p, "a game still going then is a draw: half a point to each side")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -265,11 +302,11 @@ def build_parser() -> argparse.ArgumentParser:
                           "(default scripted)")
     dep.add_argument("--base", default=None, help="scenario holding the fixed part (default: open for the "
                                                   "Ziegler, standard's Ziegler set-up for the Technocrat)")
-    dep.add_argument("--candidates", type=int, default=16, help="deployments sampled (default 16)")
-    dep.add_argument("--random-candidates", type=int, default=4,
+    dep.add_argument("--candidates", type=_count_arg(2), default=16, help="deployments sampled (default 16)")
+    dep.add_argument("--random-candidates", type=_count_arg(0), default=4,
                      help="how many of them are uniformly random legal set-ups (default 4)")
-    dep.add_argument("--finalists", type=int, default=2, help="candidates left for the final (default 2)")
-    dep.add_argument("--final-games", type=int, default=1000, help="games per finalist (default 1000)")
+    dep.add_argument("--finalists", type=_positive, default=2, help="candidates left for the final (default 2)")
+    dep.add_argument("--final-games", type=_positive, default=1000, help="games per finalist (default 1000)")
     _add_run_options(bal, "balance-results")
     bal.set_defaults(func=cmd_balance)
     return parser
@@ -286,7 +323,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command in ("arena", "balance"):
             print("\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
-                  "to resume", file=sys.stderr)
+                  "to resume (with --drop-damaged if it reports a line cut short)", file=sys.stderr)
         return 130
 
 

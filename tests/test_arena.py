@@ -221,7 +221,9 @@ def test_resume_gives_the_totals_of_an_uninterrupted_run(tmp_path):
     assert first["games"] == 4 and first["remaining"] == 6
     with open(part / "games.jsonl", "a") as f:  # a kill in the middle of writing a row
         f.write('{"key": "[\\"random:random\\", \\"ran')
-    second = run_arena(out=part, **kwargs)
+    with pytest.raises(ArenaError, match="line 5: not valid JSON"):  # reported, not skipped (issue 10)
+        run_arena(out=part, **kwargs)
+    second = run_arena(out=part, drop_damaged=True, **kwargs)
     assert second["result"].played == 6 and second["result"].reused == 4 and second["remaining"] == 0
     third = run_arena(out=part, **kwargs)  # nothing left to play
     assert third["result"].played == 0

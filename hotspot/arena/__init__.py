@@ -2,19 +2,25 @@
 Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``).
 
 * ``registry``: agents by name (:func:`make_agent`, :func:`available_agents`).
-* ``match``: one game between two agents (compiled fast path or Python path),
-  its row and its replay (:func:`record_from_row`).
+* ``match``: one game between two agents (compiled fast path or Python path)
+  and its row.
 * ``runner``: many games, in parallel (processes or Ray), resumable.
+* ``folder``: a run's folder: games.jsonl read line by line with every row
+  checked (damaged lines reported, refused or dropped), run.json (a folder
+  refuses another run's settings), a row's checked replay
+  (:func:`record_from_row`, :func:`replay_row`).
 * ``stats``: :func:`wilson_interval`, :func:`bradley_terry`, tables.
 * ``tournament`` (:func:`run_arena`) and ``balance`` (:func:`run_balance`).
 """
-from .match import ArenaError, GameSpec, game_seed, play_game, record_from_row, replay_row
+from .folder import DamagedFileError, RowError, RunConfigError, record_from_row, replay_row, scan_games
+from .match import ArenaError, GameSpec, game_seed, play_game
 from .registry import available_agents, make_agent, register_agent
 from .runner import read_rows, run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)
 
-__all__ = ["ArenaError", "GameSpec", "available_agents", "bradley_terry", "game_seed", "make_agent",
-           "play_game", "read_rows", "record_from_row", "register_agent", "replay_row", "run_arena", "run_balance", "run_games",
+__all__ = ["ArenaError", "DamagedFileError", "GameSpec", "RowError", "RunConfigError", "available_agents",
+           "bradley_terry", "game_seed", "make_agent", "play_game", "read_rows", "record_from_row",
+           "register_agent", "replay_row", "run_arena", "run_balance", "run_games", "scan_games",
            "wilson_interval"]

@@ -30,11 +30,12 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
+from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
-from .runner import GAMES_FILE, run_games
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, wilson_interval, write_csv
-from .tournament import _json_safe, _mean, check_agents, is_draw, parse_pairings
+from .tournament import _json_safe, _mean, check_agents, dropped_text, is_draw, parse_pairings
 
 CELL_FIELDS = ["cell", "scenario", "rules", "max_turns", "technocrat", "ziegler", "games", "planned",
                "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
@@ -110,14 +111,13 @@ def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_ac
                  max_turns: int | None = DEFAULT_MAX_TURNS):
     """(cells, specs): the cells of the grid and their games (each stopped as a
     draw after turn ``max_turns``; None: no limit)."""
-    if games < 0:
-        raise ArenaError(f"--games must be non-negative, got {games}")
+    games = check_count("games", games)
     for key, values in options:
         for value in values:
             check_option(key, value)
     extra = {"max_turns": max_turns}
     if max_actions is not None:
-        extra["max_actions"] = int(max_actions)
+        extra["max_actions"] = check_count("max_actions", max_actions)
     cells, specs = [], []
     for scenario in scenarios:
         for rules in option_grid(options):
@@ -131,6 +131,20 @@ def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_ac
                     specs.append(GameSpec(f"{tech}:{zieg}", tech, zieg, i, game_seed(seed, i), scenario,
                                           canonical_rules(rules), **extra))
     return cells, specs
+
+
+def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_turns) -> dict:
+    """What decides a balance grid's games, recorded in its folder's run.json
+    (a rerun with other values is refused; ``games`` may grow): the scenarios
+    (and the digests of scenario files), each option's values, the agent
+    pairs (each in any order), the master seed, ``max_turns`` and the games a
+    cell."""
+    def values(vals):
+        return sorted(vals, key=lambda v: json.dumps(v, sort_keys=True))
+
+    return {"kind": "balance", "scenarios": sorted(set(scenarios)), "scenario_files": scenario_files(scenarios),
+            "options": {k: values(v) for k, v in options}, "pairs": sorted({f"{a}:{b}" for a, b in pairs}),
+            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
 
 
 def cell_table(rows, cells, specs) -> list[dict]:
@@ -273,6 +287,7 @@ def report_text(table: list[dict], summary: dict) -> str:
              format_table(table, columns), ""]
     lines.append(f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
                  f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})")
+    lines += dropped_text(summary)
     if summary.get("plot"):
         lines.append(f"Plot: {summary['plot']}")
     if summary.get("remaining"):
@@ -286,18 +301,23 @@ def default_pair() -> tuple[str, str]:
 
 def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int = 100, seed: int = 0,
                 out="balance-results", workers=None, backend="local", address=None, chunk=None, max_games=None,
-                progress=True, max_actions=None, plot=True, max_turns: int | None = DEFAULT_MAX_TURNS) -> dict:
-    """Run a balance grid; writes games.jsonl, summary.json, summary.csv and
-    balance.png into ``out``; returns the summary (with ``"text"``).
+                progress=True, max_actions=None, plot=True, max_turns: int | None = DEFAULT_MAX_TURNS,
+                drop_damaged: bool = False) -> dict:
+    """Run a balance grid; writes games.jsonl, run.json, summary.json,
+    summary.csv and balance.png into ``out``; returns the summary (with ``"text"``).
 
     ``options``: (name, values) pairs, checked against ``RulesOptions``;
-    ``max_turns``: games still going after that turn are draws (None: no limit)."""
+    ``max_turns``: games still going after that turn are draws (None: no limit).
+    A rerun with the same ``out`` resumes; ``out`` holding another grid
+    (:func:`balance_run_config` differs) or a damaged games.jsonl line is
+    refused, the latter unless ``drop_damaged`` (``hotspot.arena.folder``)."""
     pairs = [tuple(p) for p in (pairs or [default_pair()])]
     check_agents({a for p in pairs for a in p})
     cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
                                 max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                       max_games=max_games, progress=progress, desc="balance")
+                       max_games=max_games, progress=progress, desc="balance", drop_damaged=drop_damaged,
+                       config=balance_run_config(scenarios, options, pairs, games, seed, max_turns))
     table = cell_table(result.rows, cells, specs)
     summary = {"format": "hotspot-balance-summary", "version": 1,
                "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
@@ -306,7 +326,7 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int =
                           "workers": result.workers, "backend": backend},
                "games": len(result.rows), "planned": len(specs), "played_now": result.played,
                "from_file": result.reused, "remaining": result.remaining, "wall_s": round(result.wall_s, 3),
-               "warm_up_s": round(result.warm_up_s, 3),
+               "warm_up_s": round(result.warm_up_s, 3), "dropped_lines": [d.line for d in result.dropped],
                "cells": table, "plot": None}
     out = Path(out)
     if plot and any(t["games"] for t in table):

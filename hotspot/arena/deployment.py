@@ -24,7 +24,10 @@ Method: *successive halving* over sampled candidates.
    holding every round.
 
 Every game goes through the arena's runner (``games.jsonl`` per round, seeds
-kept, resumable).
+kept, resumable).  The search's settings are recorded in ``run.json``
+(:func:`search_run_config`) before a candidate is written: a rerun in the same
+folder with other settings is refused, naming them; a damaged games.jsonl
+line of a round is refused unless ``drop_damaged`` (``hotspot.arena.folder``).
 """
 from __future__ import annotations
 
@@ -38,8 +41,9 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from hotspot.core.rules_data import RulesOptions
 
+from . import folder
 from .match import ArenaError, GameSpec, canonical_rules, game_seed
-from .runner import run_games
+from .runner import check_count, run_games, spec_max_turns
 from .stats import wilson_interval
 
 SIDES = ("ziegler", "technocrat")
@@ -107,23 +111,33 @@ def _points(wins: int, draws: int, n: int) -> float:
     return (wins + 0.5 * draws) / n if n else float("nan")
 
 
+def search_run_config(side, opponent, agent, base, base_data, counts: dict, seed, rules_json, max_turns) -> dict:
+    """What decides a search's candidates and games, recorded in its folder's
+    run.json (a rerun with any other value is refused): the side, both agents,
+    the base scenario (its name and the digest of its content), every count,
+    the master seed, the rules options and ``max_turns``."""
+    return {"kind": "deployment-search", "side": side, "opponent": opponent, "agent": agent,
+            "base": base if base is None or isinstance(base, str) else "(a scenario dict)",
+            "base_sha256": folder.content_digest(base_data),
+            **counts, "seed": int(seed), "rules": json.loads(rules_json), "max_turns": max_turns}
+
+
 def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "scripted", base=None,
                       candidates: int = 16, random_candidates: int = 4, games: int = 50,
                       finalists: int = 2, final_games: int = 1000, seed: int = 0, rules=None,
                       max_turns: int | None = DEFAULT_MAX_TURNS, out="deployment-search", workers=None,
-                      progress: bool = True) -> dict:
+                      progress: bool = True, drop_damaged: bool = False) -> dict:
     """Search ``side``'s deployment (see the module docstring); returns the summary
     (also written to ``out/search.json``) and writes ``out/best.json``."""
     if side not in SIDES:
         raise ArenaError(f"side must be one of {list(SIDES)}, got {side!r}")
-    for name, value, low in (("candidates", candidates, 2), ("games", games, 1), ("finalists", finalists, 1),
-                             ("final_games", final_games, 1), ("random_candidates", random_candidates, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise ArenaError(f"{name} must be an integer >= {low}, got {value!r}")
+    counts = {name: check_count(name, value, low) for name, value, low in (
+        ("candidates", candidates, 2), ("games", games, 1), ("finalists", finalists, 1),
+        ("final_games", final_games, 1), ("random_candidates", random_candidates, 0))}
     if finalists > candidates:
         raise ArenaError(f"finalists ({finalists}) must not exceed candidates ({candidates})")
+    max_turns = spec_max_turns(max_turns)
     out = Path(out)
-    (out / "candidates").mkdir(parents=True, exist_ok=True)
     from hotspot.core.scenario import save_scenario
     base_data = base_scenario(side, base)
     rules_json = canonical_rules(rules or {})
@@ -133,6 +147,12 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         raise ArenaError(str(exc)) from None
     if rules:
         base_data = dict(base_data, rules=dict(base_data.get("rules") or {}, **dict(rules)))
+    from .tournament import check_agents
+    check_agents({opponent, agent})  # a typo must not become the folder's configuration
+    config = search_run_config(side, opponent, agent, base, base_data, counts, seed, rules_json, max_turns)
+    folder.check_run(out, config, [], {})  # before a candidate file is (re)written
+    (out / "candidates").mkdir(parents=True, exist_ok=True)
+    folder.write_run_config(out, config)
     pool = []
     for i in range(candidates):
         name = "random" if i < random_candidates else agent
@@ -158,7 +178,7 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
                                       index=j, seed=game_seed(seed, offset + j), scenario=c["path"],
                                       rules=rules_json, max_turns=max_turns))
         result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
-                           desc=f"round {r}: {len(alive)} candidates x {n_games}")
+                           desc=f"round {r}: {len(alive)} candidates x {n_games}", drop_damaged=drop_damaged)
         by_pairing: dict = {}
         for row in result.rows:
             by_pairing.setdefault(row["pairing"], []).append(row)

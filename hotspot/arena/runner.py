@@ -8,12 +8,19 @@ in this process (``workers=1``), on a pool of local processes
 (``backend="ray"``), and appends each finished game's row to games.jsonl as
 its task ends.  Every game is fixed by its spec, so an interrupted run
 finished by a rerun gives exactly the rows of an uninterrupted one.
+
+Before anything is written the folder is checked (:mod:`.folder`): a damaged
+line of games.jsonl is refused unless ``drop_damaged`` (then dropped and its
+game played again), and with a ``config`` the folder must hold this run
+(run.json, or for an older folder the rows themselves); nothing in the folder
+changes when a run is refused.
 """
 from __future__ import annotations
 
 import json
 import math
 import multiprocessing
+import numbers
 import os
 import sys
 import time
@@ -21,10 +28,14 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .match import ArenaError, GameSpec, row_key, run_task, warm_up
+from . import folder
+from .folder import GAMES_FILE, DamagedLine, read_rows  # noqa: F401  (read_rows: this module's API before .folder)
+from .match import ArenaError, GameSpec, run_task, warm_up
 from .registry import policy_id_of
 
-GAMES_FILE = "games.jsonl"
+#: the counts of a run's configuration that a rerun may raise (game i's seed
+#: does not depend on the number of games: more games extend the same run)
+GROWABLE = ("games",)
 
 
 @dataclass
@@ -41,6 +52,22 @@ class RunResult:
     planned: int = 0
     missing: list = field(default_factory=list)  # the specs still to play
     warm_up_s: float = 0.0    # compiling (or loading numba's cache) before the games
+    dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
+
+
+def check_count(name: str, value, low: int = 1) -> int:
+    """``value`` as an int if it is an integer >= ``low`` (a number of games,
+    workers, ...); else :class:`ArenaError` naming the argument ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise ArenaError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def spec_max_turns(max_turns) -> int | None:
+    """A turn limit as a ``GameSpec`` (and so a run's configuration) holds it:
+    None for no limit (None or 0), else checked (``ArenaError``)."""
+    return GameSpec("", "", "", 0, 0, max_turns=max_turns).max_turns
 
 
 def default_workers() -> int:
@@ -50,27 +77,6 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def read_rows(path) -> dict[str, dict]:
-    """The rows of a games.jsonl file by key (lines that do not parse, e.g. a
-    line cut short by a kill, are skipped; the first row of a key wins)."""
-    rows: dict[str, dict] = {}
-    path = Path(path)
-    if not path.exists():
-        return rows
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                row = json.loads(line)
-                key = row_key(row)
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-                continue
-            rows.setdefault(key, row)
-    return rows
-
-
 class _Appender:
     """Appends rows to games.jsonl, one JSON line each, flushed as they come."""
 
@@ -78,7 +84,7 @@ class _Appender:
         path.parent.mkdir(parents=True, exist_ok=True)
         needs_newline = path.exists() and path.stat().st_size > 0 and _last_byte(path) != b"\n"
         self.f = open(path, "a", encoding="utf-8")
-        if needs_newline:  # a line cut short by an interrupted run: end it, it is skipped on reading
+        if needs_newline:  # a last row complete but for its newline: end it
             self.f.write("\n")
 
     def write(self, rows) -> None:
@@ -150,7 +156,8 @@ def _pool_context():
 
 def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
               address: str | None = None, chunk: int | None = None, max_games: int | None = None,
-              progress: bool = True, desc: str = "games") -> RunResult:
+              progress: bool = True, desc: str = "games", config: dict | None = None,
+              drop_damaged: bool = False) -> RunResult:
     """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
 
     ``workers``: processes (default: the cores of this machine; 1 plays in this
@@ -158,32 +165,51 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     cluster's, None for a local Ray instance or the one already initialized);
     ``chunk``: games per task; ``max_games``: play at most this many new games
     (game 0 of every pairing and side first, then game 1, ...; the rest is
-    left for a rerun)."""
+    left for a rerun).
+
+    ``config``: the settings that decide the games (``run.json``; see
+    :mod:`.folder`): a folder holding another run is refused
+    (``RunConfigError``), a count named in ``GROWABLE`` may grow.  A damaged
+    line of games.jsonl is refused (``DamagedFileError``) unless
+    ``drop_damaged``: then it is dropped (a warning on stderr) and its game
+    played again.  Nothing in the folder changes when a run is refused."""
     t0 = time.perf_counter()
     if backend not in ("local", "ray"):
         raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
-    if chunk is not None and chunk < 1:
-        raise ArenaError(f"chunk must be at least 1, got {chunk}")
-    workers = default_workers() if workers is None else int(workers)
-    if workers < 1:
-        raise ArenaError(f"workers must be at least 1, got {workers}")
+    if chunk is not None:
+        check_count("chunk", chunk)
+    if max_games is not None:
+        check_count("max_games", max_games)
+    workers = default_workers() if workers is None else check_count("workers", workers)
     keys = [spec.key for spec in specs]
     if len(set(keys)) != len(keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     out_dir = Path(out_dir)
     path = out_dir / GAMES_FILE
-    done = read_rows(path)
+    games_file = folder.scan_games(path)
+    if games_file.damaged and not drop_damaged:
+        raise folder.DamagedFileError(f"{games_file.damaged_text()}. Nothing was changed: rerun with "
+                                      f"--drop-damaged (drop_damaged=True) to drop them and play their "
+                                      f"games again, or repair the file")
+    if config is not None:
+        folder.check_run(out_dir, config, specs, games_file.rows, GROWABLE)
+    # the checks passed: from here on the folder may change
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if games_file.damaged:
+        folder.drop_damaged(games_file)
+    if config is not None:
+        folder.write_run_config(out_dir, config)
+    done = games_file.rows
     pending = interleave([spec for spec in specs if spec.key not in done])
     reused = len(specs) - len(pending)
     if max_games is not None:
-        pending = pending[:max(0, int(max_games))]
+        pending = pending[:max_games]
     names = sorted({s.technocrat for s in pending} | {s.ziegler for s in pending})
     compiled = {name: policy_id_of(name) is not None for name in names}
     tasks = make_tasks(pending, workers, chunk, compiled)
     new_rows: dict[str, dict] = {}
     played = 0
     warm_s = 0.0
-    out_dir.mkdir(parents=True, exist_ok=True)
     appender = _Appender(path)
     bar = _progress(len(pending), progress, desc)
 
@@ -220,7 +246,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     missing = [spec for spec in specs if spec.key not in done]
     return RunResult(rows=rows, played=played, reused=reused, remaining=len(missing),
                      wall_s=time.perf_counter() - t0, workers=workers, backend=backend,
-                     planned=len(specs), missing=missing, warm_up_s=warm_s)
+                     planned=len(specs), missing=missing, warm_up_s=warm_s, dropped=list(games_file.damaged))
 
 
 def _run_pool(tasks, workers, finished) -> None:

@@ -20,9 +20,10 @@ from pathlib import Path
 
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
+from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import available_agents, default_agents, is_available, registered_agents
-from .runner import GAMES_FILE, run_games
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
@@ -84,12 +85,11 @@ def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 
     Game ``i`` of every pairing and side has the same seed (same dice, same
     random setup).  ``max_turns``: the turn after which a game is stopped as
     a draw (None: no limit; D19 revised)."""
-    if games < 0:
-        raise ArenaError(f"--games must be non-negative, got {games}")
+    games = check_count("games", games)
     rules = canonical_rules(rules)
     extra = {"max_turns": max_turns}
     if max_actions is not None:
-        extra["max_actions"] = int(max_actions)
+        extra["max_actions"] = check_count("max_actions", max_actions)
     seen = set()
     specs = []
     for a, b in pairings:
@@ -102,6 +102,16 @@ def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 
             for i in range(games):
                 specs.append(GameSpec(label, tech, zieg, i, game_seed(seed, i), scenario, rules, **extra))
     return specs
+
+
+def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_turns) -> dict:
+    """What decides an arena's games, recorded in its folder's run.json (a
+    rerun with other values is refused; ``games`` may grow): the pairings (in
+    any order), the scenario (and its digest if it is a file), the rules
+    options, the master seed, ``max_turns`` and the games a side."""
+    return {"kind": "arena", "pairings": sorted({f"{a}:{b}" for a, b in pairings}), "scenario": scenario,
+            "scenario_files": scenario_files([scenario]), "rules": json.loads(canonical_rules(rules)),
+            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
 
 
 def _mean(values):
@@ -206,6 +216,7 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "remaining": None if result is None else result.remaining,
         "wall_s": None if result is None else round(result.wall_s, 3),
         "warm_up_s": None if result is None else round(result.warm_up_s, 3),
+        "dropped_lines": [] if result is None else [d.line for d in result.dropped],
         "games_wall_s": round(sum(r["wall_s"] for r in rows), 3),
         "mean_turns": _mean(r["turns"] for r in rows),
         "mean_actions": _mean(r["actions_count"] for r in rows),
@@ -280,9 +291,19 @@ def report_text(summary: dict) -> str:
         lines.append(f"Wall time: {summary['wall_s']:.1f} s{compiling} ({summary['played_now']} game(s) played "
                      f"now, {summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game "
                      f"time in all)")
+    lines += dropped_text(summary)
     if summary.get("remaining"):
         lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
     return "\n".join(lines)
+
+
+def dropped_text(summary: dict) -> list[str]:
+    """The report's line on damaged games.jsonl lines dropped by this run (none: no line)."""
+    dropped = summary.get("dropped_lines")
+    if not dropped:
+        return []
+    return [f"Dropped {len(dropped)} damaged line(s) of {GAMES_FILE} (line(s) "
+            f"{', '.join(map(str, dropped))}); the planned games they held were played again."]
 
 
 def _fmt(value, spec):
@@ -294,9 +315,13 @@ def _fmt(value, spec):
 def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "standard", seed: int = 0,
               rules=None, out="arena-results", workers=None, backend="local", address=None, chunk=None,
               max_games=None, progress=True, self_play=True, max_actions=None,
-              max_turns: int | None = DEFAULT_MAX_TURNS) -> dict:
-    """Run an arena and write games.jsonl, summary.json, summary.csv and
-    ratings.csv into ``out``; returns the summary (with ``"text"``, the report).
+              max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False) -> dict:
+    """Run an arena and write games.jsonl, run.json, summary.json, summary.csv
+    and ratings.csv into ``out``; returns the summary (with ``"text"``, the report).
+
+    A rerun with the same ``out`` resumes the run; ``out`` holding another
+    run (:func:`arena_run_config` differs) or a damaged games.jsonl line is
+    refused, the latter unless ``drop_damaged`` (see ``hotspot.arena.folder``).
 
     ``max_turns``: a game still going after that turn's Crustal Control phase
     is stopped as a draw (D19 revised); None: no limit (the rulebook game;
@@ -314,7 +339,8 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions,
                        max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                       max_games=max_games, progress=progress, desc="arena")
+                       max_games=max_games, progress=progress, desc="arena", drop_damaged=drop_damaged,
+                       config=arena_run_config(pairings, games, scenario, seed, rules, max_turns))
     config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
               "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
               if specs else max_turns, "workers": result.workers,

@@ -1,0 +1,464 @@
+"""Run folders: the files a run keeps in its ``--out`` folder, read so that
+nothing is skipped, lost or mixed without a word.
+
+* ``games.jsonl``: one row (a JSON object, :func:`hotspot.arena.match.play_game`)
+  a line.  :func:`scan_games` checks every line (:func:`check_row`: it parses,
+  it is an object, every field is there with its type and range, the key
+  matches the fields, the record fields load) and reports a damaged one with
+  its line number and what is wrong.  A run refuses to resume over damaged
+  lines (:class:`DamagedFileError`; nothing in the folder is changed) unless
+  told to drop them (``drop_damaged=True``, ``--drop-damaged``): the file is
+  then rewritten without them (a temporary file, then ``os.replace``) and
+  their games are played again.  The common case is the last line of a run
+  killed while writing it: a line without its newline that does not parse.
+  It is damaged like any other.
+* ``run.json``: the run's configuration, written when a run starts: the
+  settings that decide which games a run plays (``kind``, agents or pairs,
+  scenarios and the digest of every scenario *file*, rules options, seed,
+  ``max_turns``, games).  A later run in the same folder with another
+  configuration is refused (:class:`RunConfigError`) with every setting that
+  differs, the folder's value and the new one.  A count in ``growable``
+  (``games`` for the arena and the balance grid) may grow: game ``i``'s seed
+  does not depend on the number of games, so more games extend the same run.
+  A folder without ``run.json`` (written by an older version) resumes if every
+  row of its games.jsonl is one of the games now planned
+  (:func:`rows_outside_plan`); ``run.json`` is then written.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .match import ArenaError, canonical_rules, row_key, setup_seed
+
+GAMES_FILE = "games.jsonl"
+RUN_FILE = "run.json"
+RUN_FORMAT = "hotspot-run"
+RUN_VERSION = 1
+SHOWN = 5  # damaged lines or differences named in one message; the rest are counted
+MAX_SEED = 1 << 63  # game seeds are 63-bit (match.game_seed)
+
+
+class RowError(ArenaError):
+    """A games.jsonl row is malformed (the message says which field and why)."""
+
+
+class DamagedFileError(ArenaError):
+    """games.jsonl has damaged lines and the run was not told to drop them."""
+
+
+class RunConfigError(ArenaError):
+    """The folder holds another run (another configuration), or its run.json is damaged."""
+
+
+# ------------------------------------------------------------ rows
+
+
+def _short(value) -> str:
+    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _get(row: dict, name: str):
+    if name not in row:
+        raise RowError(f"missing field {name!r}" + (" (a row written before max_turns was recorded, D19 revised)"
+                                                     if name == "max_turns" else ""))
+    return row[name]
+
+
+def _text(row: dict, name: str) -> str:
+    value = _get(row, name)
+    if not isinstance(value, str) or not value:
+        raise RowError(f"field {name!r} must be a non-empty string, got {_short(value)}")
+    return value
+
+
+def _integer(row: dict, name: str, low: int = 0, high: int | None = None) -> int:
+    value = _get(row, name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value >= high):
+        bound = f"in [{low}, {high})" if high is not None else f">= {low}"
+        raise RowError(f"field {name!r} must be an integer {bound}, got {_short(value)}")
+    return value
+
+
+def _check_outcome(row: dict) -> None:
+    """winner, result, truncated and the agents' names agree (what the tables count)."""
+    from hotspot.core.rules_data import RESULT_NAMES
+    winner = _get(row, "winner")
+    if winner not in (None, "technocrat", "ziegler"):
+        raise RowError(f"field 'winner' must be 'technocrat', 'ziegler' or null, got {_short(winner)}")
+    result = _get(row, "result")
+    expected = RESULT_NAMES[0] if winner is None else f"{winner} wins"
+    if result != expected:
+        raise RowError(f"field 'result' is {_short(result)} but the winner is {_short(winner)}")
+    truncated = _get(row, "truncated")
+    if not isinstance(truncated, bool) or (winner is None and not truncated):
+        raise RowError(f"field 'truncated' must be a boolean, true for a game without a winner, got "
+                       f"{_short(truncated)}")
+    names = (row["technocrat"], row["ziegler"])
+    want = (None, None) if winner is None else (names if winner == "technocrat" else names[::-1])
+    got = (_get(row, "winner_agent"), _get(row, "loser_agent"))
+    if got != want:
+        raise RowError(f"fields 'winner_agent', 'loser_agent' are {_short(list(got))}, expected {_short(list(want))}")
+
+
+def _check_actions(row: dict) -> None:
+    from hotspot.core.actions import NUM_ACTIONS
+    actions = _get(row, "actions")
+    if not isinstance(actions, list):
+        raise RowError(f"field 'actions' must be a list of integers, got {_short(actions)}")
+    fine = set(map(type, actions)) <= {int} and (not actions or (min(actions) >= 0 and max(actions) < NUM_ACTIONS))
+    if not fine:  # (the test above runs in C; this loop only finds the bad action to name it)
+        for i, a in enumerate(actions):
+            if type(a) is not int or not 0 <= a < NUM_ACTIONS:
+                raise RowError(f"actions[{i}] must be an action in [0, {NUM_ACTIONS}), got {_short(a)}")
+    count = _integer(row, "actions_count")
+    if count != len(actions):
+        raise RowError(f"field 'actions_count' is {count} but there are {len(actions)} actions")
+
+
+def check_row(row) -> str:
+    """The key of a games.jsonl row after checking every field the tables and
+    the game record (:func:`record_from_row`) read; a malformed row raises
+    :class:`RowError` naming the field.
+
+    The scenario is not loaded here (a random setup costs about 20 ms to
+    build): :func:`record_from_row` loads it through the scenario loader."""
+    from hotspot.core.game import check_max_turns
+    if not isinstance(row, dict):
+        raise RowError(f"not a JSON object (a {type(row).__name__})")
+    for name in ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path"):
+        _text(row, name)
+    _integer(row, "index", 0, MAX_SEED)
+    seed = _integer(row, "seed", 0, MAX_SEED)
+    _integer(row, "turns")
+    if not isinstance(_get(row, "rules"), dict):
+        raise RowError(f"field 'rules' must be an object, got {_short(row['rules'])}")
+    max_turns = _get(row, "max_turns")
+    try:
+        check_max_turns(max_turns)
+    except ValueError as exc:
+        raise RowError(f"field 'max_turns': {exc}") from None
+    wall = _get(row, "wall_s")
+    if isinstance(wall, bool) or not isinstance(wall, (int, float)) or not math.isfinite(wall) or wall < 0:
+        raise RowError(f"field 'wall_s' must be a non-negative number, got {_short(wall)}")
+    _check_outcome(row)
+    _check_actions(row)
+    expected_setup = f"random:{setup_seed(seed)}" if row["scenario"] == "random" else row["scenario"]
+    if row["setup"] != expected_setup:
+        raise RowError(f"field 'setup' is {_short(row['setup'])}, expected {_short(expected_setup)} "
+                       f"for scenario {_short(row['scenario'])} and seed {seed}")
+    key = row_key(row)
+    if row["key"] != key:
+        raise RowError("field 'key' does not match the row's fields (pairing, agents, scenario, rules, "
+                       "index, seed, max_turns)")
+    return key
+
+
+def record_from_row(row):
+    """The ``GameRecord`` of a games.jsonl row, checked before compiled code
+    replays it: the row by :func:`check_row` (seed, actions, max_turns: all
+    that ``GameRecord.from_dict`` checks, and more), its scenario by the
+    scenario loader; a bad row or scenario is a :class:`RowError` naming it.
+    (``match.record_from_row`` builds the record without these checks.)"""
+    from hotspot.core.scenario import ScenarioError
+
+    from . import match
+    check_row(row)
+    try:
+        return match.record_from_row(row)
+    except (ScenarioError, ArenaError) as exc:
+        raise RowError(f"game {row['key']}: {exc}") from None
+
+
+def replay_row(row):
+    """Replay a row (checked as :func:`record_from_row` does) and check it
+    ends as recorded (``ArenaError`` if not); returns the replayed ``Game``."""
+    from hotspot.core.scenario import ScenarioError
+
+    from . import match
+    check_row(row)
+    try:
+        return match.replay_row(row)
+    except ScenarioError as exc:
+        raise RowError(f"game {row['key']}: {exc}") from None
+
+
+@dataclass(frozen=True)
+class DamagedLine:
+    """A line of games.jsonl that is not a valid row: its number (from 1) and what is wrong."""
+
+    line: int
+    problem: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.problem}"
+
+
+@dataclass
+class GamesFile:
+    """A games.jsonl file as read: its valid rows by key (the first row of a
+    key wins) and its damaged lines."""
+
+    path: Path
+    rows: dict[str, dict] = field(default_factory=dict)
+    damaged: list[DamagedLine] = field(default_factory=list)
+
+    def damaged_text(self) -> str:
+        """The damaged lines, the first few named (one line of text)."""
+        return f"{self.path}: {len(self.damaged)} damaged line(s): {_listing([str(d) for d in self.damaged])}"
+
+
+def _parse_line(raw: bytes):
+    """The JSON value of one line, or RowError saying why it is not one."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RowError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RowError(f"not valid JSON ({exc.msg}: column {exc.colno})") from None
+    except (RecursionError, ValueError) as exc:  # nested too deep; an integer of too many digits
+        raise RowError(f"not valid JSON ({type(exc).__name__}: {exc})") from None
+
+
+def scan_games(path) -> GamesFile:
+    """Read a games.jsonl file, checking every line (:func:`check_row`); a
+    missing file has no rows.  Blank lines are ignored."""
+    games = GamesFile(Path(path))
+    if not games.path.exists():
+        return games
+    with open(games.path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if not raw.strip():
+                continue
+            try:
+                row = _parse_line(raw.strip())
+                key = check_row(row)
+            except RowError as exc:
+                problem = str(exc)
+                if not raw.endswith(b"\n"):
+                    problem += " (the last line, without its newline: a write cut short by an interrupted run?)"
+                games.damaged.append(DamagedLine(number, problem))
+                continue
+            games.rows.setdefault(key, row)
+    return games
+
+
+def read_rows(path) -> dict[str, dict]:
+    """The rows of a games.jsonl file by key (the first row of a key wins);
+    :class:`DamagedFileError` if a line is damaged (:func:`scan_games` reads
+    a file with damaged lines)."""
+    games = scan_games(path)
+    if games.damaged:
+        raise DamagedFileError(games.damaged_text())
+    return games.rows
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder
+    and ``os.replace``: a reader (or a kill) sees the old file or the new one.
+    The new file keeps the old one's permissions (a new one: the umask's)."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        if tmp.exists():
+            tmp.unlink()
+        raise
+
+
+def drop_damaged(games: GamesFile) -> None:
+    """Rewrite games.jsonl without its damaged (and blank) lines, keeping every
+    other line byte for byte, and warn on stderr naming the lines dropped."""
+    bad = {d.line for d in games.damaged}
+    kept = []
+    with open(games.path, "rb") as f:
+        for number, raw in enumerate(f, 1):
+            if number not in bad and raw.strip():
+                kept.append(raw if raw.endswith(b"\n") else raw + b"\n")
+    atomic_write(games.path, b"".join(kept))
+    print(f"warning: dropped {games.damaged_text()}; any planned game they held is played again", file=sys.stderr)
+
+
+# ------------------------------------------------------------ run.json
+
+
+def scenario_digest(scenario) -> str | None:
+    """The sha256 of a scenario *file*'s checked content (canonical JSON, less
+    its name and description), None for a built-in name or a random setup:
+    editing the file changes the games of the run, so the digest is part of
+    its configuration."""
+    from hotspot.core.scenario import builtin_scenarios, load_scenario
+    if not isinstance(scenario, str) or scenario == "random" or scenario.startswith("random:") \
+            or scenario in builtin_scenarios():
+        return None
+    return content_digest(load_scenario(scenario))
+
+
+def content_digest(scenario: dict) -> str:
+    """The sha256 of what in a scenario dict decides its games (all but its name and description)."""
+    data = {k: v for k, v in scenario.items() if k not in ("name", "description")}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def scenario_files(scenarios) -> dict[str, str]:
+    """{path: digest} of the scenario files among ``scenarios`` (:func:`scenario_digest`)."""
+    digests = {s: scenario_digest(s) for s in scenarios}
+    return {s: d for s, d in sorted(digests.items()) if d is not None}
+
+
+def read_run_config(out_dir) -> dict | None:
+    """The configuration in ``out_dir/run.json``, None if there is no such file;
+    :class:`RunConfigError` if it is damaged."""
+    path = Path(out_dir) / RUN_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        problem = f"{type(exc).__name__}: {exc}"
+    else:
+        if isinstance(data, dict) and data.get("format") == RUN_FORMAT and data.get("version") == RUN_VERSION \
+                and isinstance(data.get("config"), dict):
+            return data["config"]
+        problem = f"not a {RUN_FORMAT} file of version {RUN_VERSION}"
+    raise RunConfigError(f"{path}: damaged ({problem}); it records the settings of the run in this folder: "
+                         f"repair it, or move it away to have games.jsonl checked against this run's settings")
+
+
+def _as_json(config: dict) -> dict:
+    """``config`` as it reads back from run.json (tuples as lists, ...)."""
+    return json.loads(json.dumps(config))
+
+
+def write_run_config(out_dir, config: dict) -> None:
+    """Record ``config`` in ``out_dir/run.json`` (atomically)."""
+    from hotspot import __version__
+    data = {"format": RUN_FORMAT, "version": RUN_VERSION, "written_by": f"hotspot {__version__}",
+            "config": _as_json(config)}
+    atomic_write(Path(out_dir) / RUN_FILE, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
+
+
+def config_differences(old: dict, new: dict, growable=()) -> list[str]:
+    """The settings of ``new`` that differ from ``old``, as "name: old there,
+    new now" (a count in ``growable`` may grow, not shrink; another ``kind``
+    of run, e.g. a balance grid in an arena's folder, is the one difference named)."""
+    if old.get("kind") != new.get("kind"):
+        return [f"kind: {json.dumps(old.get('kind'))} in the folder, {json.dumps(new.get('kind'))} now"]
+    out = []
+    for name in sorted(set(old) | set(new)):
+        before, after = old.get(name), new.get(name)
+        if before == after:
+            continue
+        if name in growable and isinstance(before, int) and isinstance(after, int) and after > before:
+            continue
+        note = " (a run may grow its games, not shrink them)" if name in growable else ""
+        out.append(f"{name}: {json.dumps(before)} in the folder, {json.dumps(after)} now{note}")
+    return out
+
+
+def _group(pairing, technocrat, ziegler, scenario, rules, max_turns) -> tuple:
+    return (pairing, technocrat, ziegler, scenario, canonical_rules(rules), max_turns)
+
+
+def _outside_reasons(row: dict, specs, games: dict) -> list[str]:
+    """The settings that make ``row`` none of ``specs``' games (``games``:
+    {group: {index: seed}} of the plan): pairing, scenario, rules, max_turns
+    and seed are each compared; sides and games (an index beyond the plan)
+    when those agree."""
+    def planned(attr):
+        return ", ".join(sorted({json.dumps(getattr(s, attr)) if attr != "rules" else s.rules for s in specs}))
+
+    rules = canonical_rules(row["rules"])
+    out = []
+    if row["pairing"] not in {s.pairing for s in specs}:
+        out.append(f"pairing: games.jsonl has games of {json.dumps(row['pairing'])}, this run plays "
+                   f"{planned('pairing')}")
+    if row["scenario"] not in {s.scenario for s in specs}:
+        out.append(f"scenario: games.jsonl has games of {json.dumps(row['scenario'])}, this run plays "
+                   f"{planned('scenario')}")
+    if rules not in {s.rules for s in specs}:
+        out.append(f"rules: games.jsonl has games with rules {rules}, this run plays {planned('rules')}")
+    if row["max_turns"] not in {s.max_turns for s in specs}:
+        out.append(f"max_turns: games.jsonl has games with max_turns {json.dumps(row['max_turns'])}, this run "
+                   f"plays {planned('max_turns')}")
+    seeds = {s.seed for s in specs if s.index == row["index"]}
+    if seeds and row["seed"] not in seeds:
+        out.append(f"seed: games.jsonl has games of another seed (e.g. its game {row['index']} has seed {row['seed']}, "
+                   f"this run's has {', '.join(map(str, sorted(seeds)))})")
+    if out:
+        return out
+    group = _group(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], rules, row["max_turns"])
+    if group not in games:
+        return [f"sides: games.jsonl has games of {row['technocrat']} (technocrat) against {row['ziegler']} "
+                f"(ziegler) in {json.dumps(row['pairing'])}, which this run does not plan"]
+    return [f"games: games.jsonl has game index {row['index']} of {json.dumps(row['pairing'])} (from 0), "
+            f"this run plans {len(games[group])} a side"]
+
+
+def rows_outside_plan(rows: dict[str, dict], specs) -> list[str]:
+    """Why rows of games.jsonl are not games of ``specs`` (empty: every row is
+    one of them): one reason for each setting that differs, with the first
+    row that shows it (:func:`_outside_reasons`)."""
+    planned = {spec.key for spec in specs}
+    if all(key in planned for key in rows):
+        return []
+    games: dict = {}
+    for s in specs:
+        group = _group(s.pairing, s.technocrat, s.ziegler, s.scenario, s.rules, s.max_turns)
+        games.setdefault(group, {})[s.index] = s.seed
+    reasons: dict[str, str] = {}  # the first example of each setting that differs
+    for key, row in rows.items():
+        if key not in planned:
+            for reason in _outside_reasons(row, specs, games):
+                reasons.setdefault(reason.partition(":")[0], reason)
+    return list(reasons.values())
+
+
+def _listing(items: list[str]) -> str:
+    more = f"; and {len(items) - SHOWN} more" if len(items) > SHOWN else ""
+    return "; ".join(items[:SHOWN]) + more
+
+
+def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) -> None:
+    """Refuse (:class:`RunConfigError`) to run ``specs`` with ``config`` in
+    ``out_dir`` if the folder holds another run: its run.json differs (a count
+    in ``growable`` may grow), or a row of games.jsonl is not a planned game
+    (the only check for a folder without run.json).  Changes nothing:
+    :func:`write_run_config` records ``config`` afterwards."""
+    out_dir = Path(out_dir)
+    old = read_run_config(out_dir)
+    differences = config_differences(old, _as_json(config), growable) if old is not None else []
+    if differences:
+        raise RunConfigError(f"{out_dir} holds another run: its {RUN_FILE} differs from this run's settings: "
+                             f"{_listing(differences)}. Nothing was changed: rerun with the folder's settings "
+                             f"to resume it, or choose another --out")
+    outside = rows_outside_plan(rows, specs)
+    if outside:
+        why = "" if old is not None else f" (it has no {RUN_FILE}: an older version's run)"
+        raise RunConfigError(f"{out_dir} holds another run{why}: games in its {GAMES_FILE} are not games of this "
+                             f"run: {_listing(outside)}. Nothing was changed: rerun with the folder's settings "
+                             f"to resume it, or choose another --out")
+
+
+
+
+
+__all__ = ["DamagedFileError", "DamagedLine", "GAMES_FILE", "GamesFile", "RUN_FILE", "RowError", "RunConfigError",
+           "check_row", "check_run", "config_differences", "drop_damaged", "read_rows", "read_run_config",
+           "record_from_row", "replay_row", "rows_outside_plan", "scan_games", "scenario_files",
+           "write_run_config"]
