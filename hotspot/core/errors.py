@@ -95,3 +95,17 @@ MESSAGES = {
     ERR_NOT_A_LOSS: "that counter cannot take the pending loss (infantry of the losing side in that hex)",
     ERR_COMBINED: "a counter made by combining may not split again this phase (10.0, R10.2)",
 }
+
+
+def short_repr(value, limit: int = 80) -> str:
+    """``repr(value)`` for an error message, at most ``limit`` characters; never
+    raises (an int of more digits than Python turns into text is shown by its
+    size, a value whose repr fails by its type)."""
+    try:
+        text = repr(value)
+    except ValueError:  # sys.get_int_max_str_digits(): 4300 digits by default
+        text = f"<an integer of {int(value).bit_length()} bits>" if isinstance(value, int) else \
+            f"<a {type(value).__name__} holding an integer too long to print>"
+    except Exception:  # noqa: BLE001 - a hostile object's __repr__
+        text = f"<a {type(value).__name__}>"
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -25,7 +25,7 @@ from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_
                       apply_action, current_player, legal_action_mask, start)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .dice import script_dice, seed_state
-from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK
+from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK, short_repr
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
 from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
 from .observation import observe
@@ -35,7 +35,7 @@ from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PH
                          PHASE_LETTERS, PHASE_OVER, PHASE_T_COMBAT, PHASE_Z_COMBAT,
                          POOL_NAMES, RESULT_NAMES, RulesOptions, SIDE_NAMES, TECHNOCRAT,
                          TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
-from .state import STATE_DTYPE, from_bytes, to_bytes
+from .state import STATE_DTYPE, StateError, from_bytes, to_bytes
 from .victory import end_game
 
 
@@ -159,7 +159,7 @@ class Game:
 
     def _error(self, action) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
+            raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {short_repr(action)}")
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:  # also beyond 64 bits: refused before compiled code sees it
             return ERR_BAD_ACTION
@@ -171,7 +171,7 @@ class Game:
         code = self._error(action)
         if code != OK:
             raise IllegalActionError(action, code,
-                                     f"illegal action {int(action)} ({self.action_to_string(int(action))}) "
+                                     f"illegal action {short_repr(int(action))} ({self.action_to_string(int(action))}) "
                                      f"in turn {self.turn}, phase {PHASE_LETTERS[self.phase]}: "
                                      f"{explain_error(self.s, int(action), code)}")
         ev, ev_n = event_buffer() if events else no_events()
@@ -224,10 +224,13 @@ class Game:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "Game":
-        """A game from state bytes; its record replays from this state (``initial_state``)."""
+        """A game from state bytes; its record replays from this state (``initial_state``).
+
+        Refuses bytes that are not exactly one valid state with ``StateError``
+        (a ``ValueError``) naming the field (``state.from_bytes``)."""
         states = from_bytes(data)
         if states.shape[0] != 1:
-            raise ValueError(f"expected the bytes of one state, got {states.shape[0]}")
+            raise StateError(f"state bytes: expected the bytes of one state, got a batch of {states.shape[0]}")
         initial = base64.b64encode(states.tobytes()).decode("ascii")
         return cls(_state=states, _record=GameRecord(None, 0, [], initial_state=initial))
 
@@ -236,7 +239,7 @@ def action_to_string(s, action: int) -> str:
     """A short description of ``action`` in state ``s``."""
     a = int(action)
     if not 0 <= a < NUM_ACTIONS:
-        return f"out-of-range action {a}"
+        return f"out-of-range action {short_repr(a)}"
     phase = int(s["phase"])
     if a < A_SELECT_UNIT:
         k = a - A_SELECT_PIECE

@@ -57,6 +57,14 @@ class GameRecord:
         initial = data.get("initial_state")
         if initial is None and not isinstance(scenario, dict):
             raise RecordError("record field 'scenario' must be a scenario object")
+        if scenario is not None:
+            if not isinstance(scenario, dict):
+                raise RecordError("record field 'scenario' must be a scenario object (or null with 'initial_state')")
+            from .scenario import ScenarioError, validate_scenario
+            try:
+                validate_scenario(scenario)
+            except ScenarioError as exc:
+                raise RecordError(f"record field 'scenario' is not a valid scenario: {exc}") from None
         if initial is not None:
             if not isinstance(initial, str):
                 raise RecordError("record field 'initial_state' must be a base64 string")
@@ -104,7 +112,10 @@ class GameRecord:
             raise RecordError(f"{path}: {exc}") from None
 
     def replay(self):
-        """The game this record describes, replayed action by action (a ``Game``)."""
+        """The game this record describes, replayed action by action (a ``Game``).
+
+        Raises ``RecordError`` if its starting position is not valid or an
+        action is illegal at its point."""
         from .game import Game, IllegalActionError
         from .scenario import ScenarioError
         if self.initial_state is not None:

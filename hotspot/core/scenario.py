@@ -49,12 +49,14 @@ import json
 import os
 import re
 import secrets
+import sys
 import warnings
 from importlib import resources
 
 import numpy as np
 
 from .dice import seed_state
+from .errors import short_repr
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP, PERIMETER, cell_of, col_row
 from .placement import blank_state, place_piece, place_unit, position_errors, shape_error
 from .rules_data import (DEFAULT_RULES, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PHASE_LETTERS, PHASE_OVER,
@@ -100,6 +102,24 @@ class ScenarioError(ValueError):
 
 def _is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _int_digits_limit() -> int:
+    """The most digits Python turns an int into text (and JSON) with; 0: no limit."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    return get() if get is not None else 0
+
+
+def check_seed(seed, what: str = "seed") -> int:
+    """A dice seed: a non-negative integer that a game record can save (JSON
+    writes integers of at most ``sys.get_int_max_str_digits()`` digits, 4300
+    by default).  Raises :class:`ScenarioError` naming ``what``."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ScenarioError(f"{what}: must be a non-negative integer, got {short_repr(seed)}")
+    limit = _int_digits_limit()
+    if limit and seed >= 10 ** limit:
+        raise ScenarioError(f"{what}: an integer of more than {limit} digits (a game record could not save it)")
+    return int(seed)
 
 
 def _type_name(value) -> str:
@@ -539,8 +559,10 @@ def scenario_to_state(data, seed: int) -> np.ndarray:
     The dice are seeded with ``seed`` (``dice.seed_state``) and the scenario's
     rules options are set; play has not begun: call ``actions.start`` on
     ``states[0]``.  Raises :class:`ScenarioError` (and returns nothing) if the
-    scenario is malformed or illegal.
+    scenario is malformed or illegal, or ``seed`` is not a seed
+    (:func:`check_seed`).
     """
+    seed = check_seed(seed)
     states, _ = _build(data)
     try:
         seed_state(states[0], seed)
@@ -651,6 +673,10 @@ def load_scenario(name_or_path) -> dict:
         if seed_text == "":
             seed = secrets.randbits(63)
         elif re.fullmatch(r"[0-9]+", seed_text):
+            limit = _int_digits_limit()
+            if limit and len(seed_text.lstrip("0")) > limit:
+                raise ScenarioError(f"scenario name 'random:...' ({len(seed_text)} characters): the seed after "
+                                    f"'random:' has more than {limit} digits")
             seed = int(seed_text)
         else:
             raise ScenarioError(f"scenario name {name_or_path!r}: the seed after 'random:' must be a "

@@ -12,7 +12,9 @@ Action space
     An illegal action raises ``hotspot.IllegalActionError`` naming the
     reason, and the env is unchanged (``illegal_action="raise"``, the
     default); with ``illegal_action="lose"`` (pgx's convention) it ends the
-    episode as a loss for the learner (reward -1, terminated) instead.
+    episode as a loss for the learner (reward -1, terminated) instead.  An
+    action that is not an integer (an int, numpy integer or 0-d integer
+    array; not a bool) raises ``TypeError`` in both modes, unchanged.
 Observation
     ``Dict(board, units, pieces, globals)`` of int arrays, see
     ``hotspot.env.encoding``: hex planes for terrain, pieces, units by side
@@ -41,7 +43,8 @@ Arguments
     ``max_turns`` (a positive int, or None for no limit).
 Seeding
     ``reset(seed=s)`` fixes the episode: position, dice and the opponent's
-    randomness; later ``reset()`` calls continue a fixed chain of episode
+    randomness (``s`` a non-negative integer of any size, else ``ValueError``
+    and nothing changes); later ``reset()`` calls continue a fixed chain of episode
     seeds (``episodes.next_episode_seed``), exactly as ``HotspotVectorEnv``.
 """
 from __future__ import annotations
@@ -54,7 +57,7 @@ from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
 from hotspot.core.errors import ERR_BAD_ACTION
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
-from hotspot.core.errors import MESSAGES, OK
+from hotspot.core.errors import MESSAGES, OK, short_repr
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
@@ -66,6 +69,15 @@ from .rendering import render_state
 from .encoding import encode, new_observation, observation_shapes, scratch_state
 from .episodes import mix64, next_episode_seed, outcome, reset_game, step_game
 from .templates import build_templates
+
+
+def action_index(action) -> int:
+    """An environment's action as a Python int: an int, a numpy integer or a 0-d
+    integer array (not a bool); anything else is a ``TypeError``."""
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
+            isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+        raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {short_repr(action)}")
+    return int(action)
 
 
 def side_index(side) -> int:
@@ -113,8 +125,9 @@ def observation_space() -> spaces.Dict:
 
 
 def seed_to_episode(seed: int) -> np.uint64:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    """The episode seed of ``reset(seed=seed)``; ``ValueError`` unless ``seed`` is a non-negative integer."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {short_repr(seed)}")
     return np.uint64(mix64(np.uint64(int(seed) % 2**64)))
 
 
@@ -148,9 +161,11 @@ class HotspotEnv(gym.Env):
 
     # ----------------------------------------------------------- gymnasium
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        if seed is not None:
-            self._episode_seed = seed_to_episode(seed)
+        # a seed that is not a non-negative integer is refused (ValueError) before anything changes
+        episode = None if seed is None else seed_to_episode(seed)
+        super().reset(seed=None if seed is None else int(seed))
+        if episode is not None:
+            self._episode_seed = episode
         elif self._episode_seed is None:
             self._episode_seed = seed_to_episode(int(self.np_random.integers(2**63)))
         else:
@@ -171,15 +186,12 @@ class HotspotEnv(gym.Env):
         s = self.states[0]
         if int(s["phase"]) == PHASE_OVER or self._illegal_end:
             raise RuntimeError("the episode is over: call reset() before step()")
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
-                isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
-            raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {action!r}")
-        a = int(action)
+        a = action_index(action)
         # an index outside the action space (even beyond 64 bits) is refused before compiled code sees it
         code = int(action_error(s, a)) if 0 <= a < NUM_ACTIONS else ERR_BAD_ACTION
         if code != OK:
             if self.illegal_action == "raise":
-                raise IllegalActionError(a, code, f"illegal action {a} ({action_to_string(s, a)}): "
+                raise IllegalActionError(a, code, f"illegal action {short_repr(a)} ({action_to_string(s, a)}): "
                                                   f"{MESSAGES[code]}")
             self._illegal_end = True
             self.mask[:] = False

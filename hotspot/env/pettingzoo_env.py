@@ -24,6 +24,10 @@ Termination and truncation
 Arguments
     ``scenario``, ``rules``, ``fog``, ``render_mode`` ("ansi", "rgb_array"),
     ``random_pool``, ``max_turns``: as ``HotspotEnv``.
+Illegal actions
+    ``step`` raises ``hotspot.IllegalActionError`` naming the reason for an
+    integer the rules do not allow now (the game is unchanged) and
+    ``TypeError`` for anything that is not an integer (as ``HotspotEnv``).
 Requires the ``pettingzoo`` extra.
 """
 from __future__ import annotations
@@ -33,7 +37,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
-from hotspot.core.errors import MESSAGES, OK
+from hotspot.core.errors import ERR_BAD_ACTION, MESSAGES, OK, short_repr
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
@@ -43,7 +47,7 @@ from hotspot.core.state import STATE_DTYPE
 from .rendering import render_state
 from .encoding import encode, new_observation, scratch_state
 from .episodes import next_episode_seed, reset_game
-from .hotspot_env import observation_space, seed_to_episode
+from .hotspot_env import action_index, observation_space, seed_to_episode
 from .templates import build_templates
 
 
@@ -115,10 +119,11 @@ class HotspotAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.states[0]
-        a = int(action)
-        code = int(action_error(s, a))
+        a = action_index(action)  # TypeError unless an integer
+        # an index outside the action space (even beyond 64 bits) is refused before compiled code sees it
+        code = int(action_error(s, a)) if 0 <= a < NUM_ACTIONS else ERR_BAD_ACTION
         if code != OK:
-            raise IllegalActionError(a, code, f"{agent}: illegal action {a} ({action_to_string(s, a)}): "
+            raise IllegalActionError(a, code, f"{agent}: illegal action {short_repr(a)} ({action_to_string(s, a)}): "
                                               f"{MESSAGES[code]}")
         ev, ev_n = no_events()
         apply_action(s, a, ev, ev_n)

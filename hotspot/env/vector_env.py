@@ -17,8 +17,11 @@ step after a game ends resets it, ignores its action and returns its first
 observation with reward 0.  The opponent must be a compiled policy (a
 built-in name, or an ``Agent`` with a ``policy_id``).  ``reset(seed=s)`` seeds
 game ``i`` as ``HotspotEnv.reset(seed=s + i)`` would, so the vector env agrees
-game for game with N single envs.  An illegal action in any game raises
-``IllegalActionError`` naming the game, and no game changes.
+game for game with N single envs; ``reset(seed=[s0, s1, ...])`` gives each
+game its own seed (one a game).  A seed that is not a non-negative integer
+raises ``ValueError`` before anything changes.  ``step`` takes an integer
+array of shape ``(num_envs,)`` (else ``ValueError``); an illegal action in
+any game raises ``IllegalActionError`` naming the game, and no game changes.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from hotspot.core.actions import NUM_ACTIONS, action_error
-from hotspot.core.errors import MESSAGES
+from hotspot.core.errors import MESSAGES, short_repr
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.state import STATE_DTYPE
@@ -80,17 +83,22 @@ class HotspotVectorEnv(VectorEnv):
         self._started = False
 
     def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        if seed is None:
-            seed = int(self.np_random.integers(2**62))
+        # every seed is checked (ValueError) before anything changes
         if isinstance(seed, (list, tuple, np.ndarray)):
-            if len(seed) != self.num_envs:
-                raise ValueError(f"{len(seed)} seeds for {self.num_envs} games")
-            seeds = [int(x) for x in seed]
+            if (isinstance(seed, np.ndarray) and seed.ndim != 1) or len(seed) != self.num_envs:
+                raise ValueError(f"seed: a list of seeds holds one seed a game ({self.num_envs}), got "
+                                 f"{'shape ' + str(np.shape(seed)) if isinstance(seed, np.ndarray) else len(seed)}")
+            episodes = [seed_to_episode(x) for x in seed]
+            super().reset(seed=int(seed[0]))
         else:
-            seeds = [int(seed) + i for i in range(self.num_envs)]
-        for i, x in enumerate(seeds):
-            self.seeds[i] = seed_to_episode(x)
+            if seed is not None:
+                seed_to_episode(seed)
+            super().reset(seed=None if seed is None else int(seed))
+            if seed is None:
+                seed = int(self.np_random.integers(2**62))
+            episodes = [seed_to_episode(int(seed) + i) for i in range(self.num_envs)]
+        for i, e in enumerate(episodes):
+            self.seeds[i] = e
         self.needs_reset[:] = False
         o = self._obs
         vector_reset(self.states, self.templates, self.seeds, self.side, self.policy, self.opp_rng, self.fog,
@@ -101,7 +109,10 @@ class HotspotVectorEnv(VectorEnv):
     def step(self, actions):
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
+        try:
+            actions = np.asarray(actions)
+        except (ValueError, TypeError, OverflowError) as exc:  # ragged lists and the like
+            raise ValueError(f"actions must be {self.num_envs} integers, got {short_repr(actions)} ({exc})") from None
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got shape {actions.shape} "
                              f"dtype {actions.dtype}")
