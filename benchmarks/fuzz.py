@@ -172,6 +172,30 @@ def refused(exc: BaseException, *allowed: type) -> str:
     return f"refused:{type(exc).__name__}"
 
 
+# Failures already fixed on another branch, not yet merged: (target, folder of the
+# hotspot package the exception comes from, why).  Counted as "known:<why>",
+# not as failures; delete an entry once its branch is merged.
+KNOWN_ISSUES = [
+    ("cli_args", "hotspot/arena/", "arena input checks (counts <= 0, damaged games.jsonl): branch arena-files"),
+]
+
+
+def known_issue(target_name: str, exc: BaseException) -> str | None:
+    """The KNOWN_ISSUES entry that ``exc`` (raised in ``target_name``) matches, if any:
+    the deepest frame of the hotspot package in its traceback lies in the entry's folder."""
+    deepest = None
+    tb = exc.__traceback__
+    while tb is not None:
+        path = os.path.abspath(tb.tb_frame.f_code.co_filename)
+        if path.startswith(HOTSPOT_DIR):
+            deepest = "hotspot/" + path[len(HOTSPOT_DIR):].replace(os.sep, "/")
+        tb = tb.tb_next
+    for name, folder, why in KNOWN_ISSUES:
+        if name == target_name and deepest is not None and deepest.startswith(folder):
+            return why
+    return None
+
+
 def same(before, after, what: str) -> None:
     """A refused input changed nothing: the snapshots are identical."""
     if before != after:
@@ -182,7 +206,8 @@ def same(before, after, what: str) -> None:
 def _r(x) -> str:
     """repr for a message, shortened; never raises (an int too long to print is shown by its size)."""
     try:
-        text = repr(x)
+        with _any_int_prints():
+            text = repr(x)
     except Exception:  # noqa: BLE001
         text = f"<{type(x).__name__} that cannot be printed>"
     return text if len(text) <= 200 else text[:197] + "..."
@@ -194,11 +219,28 @@ def check(condition, message: str) -> None:
 
 
 # ------------------------------------------------------------------ inputs
+@contextlib.contextmanager
+def _any_int_prints():
+    """Python refuses to turn ints of over 4300 digits into text; the harness's
+    own reprs of inputs may (the library's messages may not)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:
+        yield
+        return
+    before = get()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
 def describe(x) -> dict:
     """An input as JSON: its repr (shortened) and a base64 pickle that --replay reads."""
     try:
-        r = repr(x)
-    except Exception as exc:  # noqa: BLE001 - e.g. a 5000-digit int in a container
+        with _any_int_prints():
+            r = repr(x)
+    except Exception as exc:  # noqa: BLE001 - a hostile __repr__
         r = f"<repr failed: {type(exc).__name__}>"
     if len(r) > 2000:
         r = r[:2000] + f"... ({len(r)} characters)"
@@ -1157,7 +1199,7 @@ def _vec_actions(spec, env):
     if dtype == "object":
         arr = np.array(values + [None], dtype=object)[:-1]
     elif dtype == "str":
-        arr = np.array([str(v)[:20] for v in values])
+        arr = np.array([_r(v)[:20] for v in values])
     elif dtype in ("float32", "float64", "bool"):
         arr = np.array([float(v) if abs(v) < 2**1000 else float("inf") for v in values]).astype(dtype)
     else:
@@ -1427,6 +1469,8 @@ def cli_strategy(ctx):
         if draw(s.integers(0, 9)) == 0:
             args.insert(draw(s.integers(0, len(args))), draw(s.sampled_from(CLI_JUNK)))
         tail = list(CLI_TAIL.get(command, []))
+        if command in ("arena", "balance") and "--games" not in args:
+            tail += ["--games", "1"]  # not the default 100 a pairing or cell
         if command == "balance" and "--search-deployment" in args:
             tail += SEARCH_TAIL
         return args + tail
@@ -1462,7 +1506,13 @@ def check_cli(ctx, argv):
         check(err.getvalue().strip() != "", f"exit {code} without a message")
         exc = ctx["error"]
         if exc is not None and not isinstance(exc, OSError):  # the OS's own errors name the path
-            refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
+            try:
+                refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
+            except BaseException:
+                known = known_issue("cli_args", exc)
+                if known is None:
+                    raise
+                return f"known:{known}"
         return f"refused:exit {code}"
     return "accepted"
 
@@ -1502,7 +1552,7 @@ def _no_setup(workdir):
 
 
 def _ints(ctx):
-    return st().integers(0, 10)
+    return st().integers(0, 1000)
 
 
 @target("_selftest_indexerror", "fails: raises IndexError", _no_setup, _ints, both=False)
@@ -1585,7 +1635,9 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
         finally:
             faulthandler.cancel_dump_traceback_later()
         dt = time.perf_counter() - t0
-        stats["max_example_s"] = max(stats["max_example_s"], dt)
+        if dt > stats["max_example_s"]:
+            stats["max_example_s"] = dt
+            stats["slowest"] = {"example": n, "seconds": dt, "input": describe(x)}
         if dt > deadline:
             stats["slow"] += 1
             fail(x, "slow", f"the example took {dt:.2f} s, more than the deadline of {deadline} s")
@@ -1606,6 +1658,7 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
             "accepted": accepted, "refused": refusals, "failures": stats["failed"], "slow": stats["slow"],
             "failure_examples": failures, "wall_s": wall, "setup_s": setup_s,
             "examples_per_s": stats["examples"] / wall if wall else None, "max_example_s": stats["max_example_s"],
+            "slowest_example": stats.get("slowest"),
             "deadline_s": deadline, "seed": seed, "both_expected": t.both, "died": None}
 
 

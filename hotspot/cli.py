@@ -37,6 +37,8 @@ def _random_game(scenario: str, seed: int, agent_seed: int | None, max_turns=Non
     from .core.game import Game
     from .core.rollout import random_action
     game = Game(scenario, seed=seed, max_turns=max_turns)
+    if agent_seed is not None and agent_seed < 0:
+        raise ValueError(f"--agent-seed must be a non-negative integer, got {agent_seed}")
     rng = np.array([np.random.SeedSequence(seed if agent_seed is None else agent_seed)
                     .generate_state(1, dtype=np.uint64)[0]], dtype=np.uint64)
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)

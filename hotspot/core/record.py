@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import short_repr
+
 RECORD_FORMAT = "hotspot-record"
 RECORD_VERSION = 1
 
@@ -47,9 +49,9 @@ class GameRecord:
         if not isinstance(data, dict):
             raise RecordError(f"a game record is a JSON object, got {type(data).__name__}")
         if data.get("format") != RECORD_FORMAT:
-            raise RecordError(f"not a hotspot game record (format is {data.get('format')!r})")
+            raise RecordError(f"not a hotspot game record (format is {short_repr(data.get('format'))})")
         if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"record version {data.get('version')!r} is not supported (expected {RECORD_VERSION})")
+            raise RecordError(f"record version {short_repr(data.get('version'))} is not supported (expected {RECORD_VERSION})")
         unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result", "initial_state", "max_turns"}
         if unknown:
             raise RecordError(f"unknown keys in game record: {sorted(unknown)}")
@@ -57,14 +59,8 @@ class GameRecord:
         initial = data.get("initial_state")
         if initial is None and not isinstance(scenario, dict):
             raise RecordError("record field 'scenario' must be a scenario object")
-        if scenario is not None:
-            if not isinstance(scenario, dict):
-                raise RecordError("record field 'scenario' must be a scenario object (or null with 'initial_state')")
-            from .scenario import ScenarioError, validate_scenario
-            try:
-                validate_scenario(scenario)
-            except ScenarioError as exc:
-                raise RecordError(f"record field 'scenario' is not a valid scenario: {exc}") from None
+        if scenario is not None and not isinstance(scenario, dict):
+            raise RecordError("record field 'scenario' must be a scenario object (or null with 'initial_state')")
         if initial is not None:
             if not isinstance(initial, str):
                 raise RecordError("record field 'initial_state' must be a base64 string")
@@ -75,20 +71,20 @@ class GameRecord:
                 raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
         seed = data.get("seed")
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise RecordError(f"record field 'seed' must be a non-negative integer, got {seed!r}")
+            raise RecordError(f"record field 'seed' must be a non-negative integer, got {short_repr(seed)}")
         actions = data.get("actions")
         if not isinstance(actions, list):
             raise RecordError("record field 'actions' must be a list of integers")
         for i, a in enumerate(actions):
             if isinstance(a, bool) or not isinstance(a, int):
-                raise RecordError(f"actions[{i}] must be an integer, got {a!r}")
+                raise RecordError(f"actions[{i}] must be an integer, got {short_repr(a)}")
         result = data.get("result", "")
         if not isinstance(result, str):
             raise RecordError("record field 'result' must be a string")
         max_turns = data.get("max_turns")
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
                                       or not 1 <= max_turns <= 10000):
-            raise RecordError(f"record field 'max_turns' must be an integer in [1, 10000], got {max_turns!r}")
+            raise RecordError(f"record field 'max_turns' must be an integer in [1, 10000], got {short_repr(max_turns)}")
         return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial,
                    max_turns=max_turns)
 
@@ -132,5 +128,5 @@ class GameRecord:
             try:
                 game.apply_action(a)
             except IllegalActionError as exc:
-                raise RecordError(f"actions[{i}] = {a} does not replay: {exc}") from None
+                raise RecordError(f"actions[{i}] = {short_repr(a)} does not replay: {exc}") from None
         return game

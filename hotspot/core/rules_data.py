@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields
 
 import numpy as np
 
+from .errors import short_repr
+
 # ---------------------------------------------------------------- sides (3.1)
 ZIEGLER = 0
 TECHNOCRAT = 1
@@ -314,26 +316,26 @@ class RulesOptions:
         for name, (lo, hi) in self._RANGES.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-                raise ValueError(f"rules option {name!r} must be an integer in [{lo}, {hi}], got {value!r}")
+                raise ValueError(f"rules option {name!r} must be an integer in [{lo}, {hi}], got {short_repr(value)}")
         for name in ("two_hex_turn_after_collision", "forbid_molten_entry", "cia_enabled"):
             if not isinstance(getattr(self, name), (bool, int, np.integer)) or getattr(self, name) not in (0, 1):
-                raise ValueError(f"rules option {name!r} must be true or false, got {getattr(self, name)!r}")
+                raise ValueError(f"rules option {name!r} must be true or false, got {short_repr(getattr(self, name))}")
         for name, choices in CHOICE_OPTIONS.items():
             if getattr(self, name) not in choices:
                 raise ValueError(f"rules option {name!r} must be one of {list(choices)}, "
-                                 f"got {getattr(self, name)!r}")
+                                 f"got {short_repr(getattr(self, name))}")
         defaults = RulesOptions.__dataclass_fields__
         for name in ("damage_rating", "attack", "defense", "movement"):
             allowed = set(defaults[name].default_factory())
             given = getattr(self, name)
             if not isinstance(given, dict):
-                raise ValueError(f"rules option {name!r} must be a mapping, got {given!r}")
+                raise ValueError(f"rules option {name!r} must be a mapping, got {short_repr(given)}")
             for key, value in given.items():
                 if key not in allowed:
-                    raise ValueError(f"rules option {name!r} has unknown key {key!r}; "
+                    raise ValueError(f"rules option {name!r} has unknown key {short_repr(key)}; "
                                      f"known keys: {sorted(allowed)}")
                 if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 99:
-                    raise ValueError(f"rules option {name}[{key!r}] must be an integer in [0, 99]")
+                    raise ValueError(f"rules option {name}[{short_repr(key)}] must be an integer in [0, 99]")
             merged = dict(defaults[name].default_factory())
             merged.update(given)
             object.__setattr__(self, name, merged)
@@ -364,7 +366,7 @@ class RulesOptions:
                                  "limit (5.0, D19 revised); a harness's max_turns truncates a game "
                                  "without a winner instead")
             if key not in known:
-                raise ValueError(f"unknown rules option {key!r}; known options: {sorted(known)}")
+                raise ValueError(f"unknown rules option {short_repr(key)}; known options: {sorted(known)}")
         return cls(**values)
 
     def to_dict(self) -> dict:
@@ -413,7 +415,7 @@ def unit_type_from_key(key: str) -> int:
     """``'ziegler_infantry'`` -> Z_INFANTRY, ``'technocrat_heavy_beamer'`` -> T_HEAVY_BEAMER."""
     side, _, name = key.partition("_")
     if side not in SIDE_NAMES:
-        raise ValueError(f"unknown unit {key!r}")
+        raise ValueError(f"unknown unit {short_repr(key)}")
     return unit_type(SIDE_NAMES.index(side), name)
 
 

@@ -134,14 +134,14 @@ def _check_keys(where: str, entry: dict, allowed: tuple, required: tuple) -> Non
                             f"known keys: {list(allowed)}")
     for key in required:
         if key not in entry:
-            raise ScenarioError(f"{where}: missing required key {key!r}")
+            raise ScenarioError(f"{where}: missing required key {short_repr(key)}")
 
 
 def _hex_cell(where: str, what: str, value) -> int:
     """The cell of a JSON ``[col, row]``; refuses bad types and hexes outside the playable area (D3)."""
     if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(_is_int(v) for v in value)):
-        raise ScenarioError(f"{where}: {what} must be [col, row] (two integers), got {value!r}")
+        raise ScenarioError(f"{where}: {what} must be [col, row] (two integers), got {short_repr(value)}")
     col, row = int(value[0]), int(value[1])
     try:
         return cell_of(col, row)
@@ -192,7 +192,7 @@ def _to_roman(n: int) -> str:
 def _parse_label(where: str, kind: int, ident) -> int:
     """The label number of a piece id: letters for crustals (2.2.2), a number for platforms (2.2.3)."""
     if not isinstance(ident, str):
-        raise ScenarioError(f"{where}: id must be a string, got {_type_name(ident)} {ident!r}")
+        raise ScenarioError(f"{where}: id must be a string, got {_type_name(ident)} {short_repr(ident)}")
     if kind == PLATFORM:
         if re.fullmatch(r"[0-9]{1,3}", ident):
             n = int(ident)
@@ -200,16 +200,16 @@ def _parse_label(where: str, kind: int, ident) -> int:
             n = _roman(ident)
             if n is None:
                 raise ScenarioError(f"{where}: an attack platform's id is a number, \"1\" or \"I\" "
-                                    f"(2.2.3), got {ident!r}")
+                                    f"(2.2.3), got {short_repr(ident)}")
     else:
         if not re.fullmatch(r"[A-Z]{1,2}", ident):
             raise ScenarioError(f"{where}: a crustal's id is one or two capital letters (2.2.2), "
-                                f"got {ident!r}")
+                                f"got {short_repr(ident)}")
         n = 0
         for ch in ident:
             n = n * 26 + (ord(ch) - ord("A") + 1)
     if not 1 <= n <= MAX_LABEL:
-        raise ScenarioError(f"{where}: id {ident!r} is out of range (label 1..{MAX_LABEL})")
+        raise ScenarioError(f"{where}: id {short_repr(ident)} is out of range (label 1..{MAX_LABEL})")
     return n
 
 
@@ -258,10 +258,10 @@ def _build(data) -> tuple[np.ndarray, dict]:
         raise ScenarioError(f"scenario: must be an object, got {_type_name(data)}")
     _check_keys("scenario", data, TOP_KEYS, ("format", "version"))
     if data["format"] != FORMAT:
-        raise ScenarioError(f"format: must be {FORMAT!r}, got {data['format']!r}")
+        raise ScenarioError(f"format: must be {FORMAT!r}, got {short_repr(data['format'])}")
     if not _is_int(data["version"]) or data["version"] not in READABLE_VERSIONS:
         raise ScenarioError(f"version: this library reads versions {list(READABLE_VERSIONS)}, "
-                            f"got {data['version']!r}")
+                            f"got {short_repr(data['version'])}")
     if data["version"] == 1:
         for key in ("forces", "deploy"):
             if key in data:
@@ -288,11 +288,11 @@ def _build(data) -> tuple[np.ndarray, dict]:
 
     turn = data.get("turn", 1)
     if not _is_int(turn) or turn < 1:
-        raise ScenarioError(f"turn: must be an integer >= 1 (4.0), got {turn!r}")
+        raise ScenarioError(f"turn: must be an integer >= 1 (4.0), got {short_repr(turn)}")
     phase_letter = data.get("phase", "A")
     if not isinstance(phase_letter, str) or phase_letter not in _PLAYABLE_PHASES:
         raise ScenarioError(f"phase: must be one of the letters {''.join(_PLAYABLE_PHASES)} (4.0), "
-                            f"got {phase_letter!r}")
+                            f"got {short_repr(phase_letter)}")
 
     pieces_in = data.get("pieces", [])
     units_in = data.get("units", [])
@@ -347,15 +347,15 @@ def _parse_setup(data) -> tuple[list[int], set]:
                             f"got {_type_name(given)}")
     for side_name, entry in given.items():
         if side_name not in SIDE_NAMES:
-            raise ScenarioError(f"forces: unknown side {side_name!r}; known: {list(SIDE_NAMES)}")
+            raise ScenarioError(f"forces: unknown side {short_repr(side_name)}; known: {list(SIDE_NAMES)}")
         if not isinstance(entry, dict):
             raise ScenarioError(f"forces.{side_name}: must be an object, got {_type_name(entry)}")
         keys = {POOL_KEYS[i]: i for i in range(len(POOL_KEYS)) if SIDE_NAMES[int(POOL_SIDE[i])] == side_name}
         for key, value in entry.items():
             if key not in keys:
-                raise ScenarioError(f"forces.{side_name}: unknown key {key!r}; known keys: {list(keys)}")
+                raise ScenarioError(f"forces.{side_name}: unknown key {short_repr(key)}; known keys: {list(keys)}")
             if not _is_int(value) or not 0 <= value <= 99:
-                raise ScenarioError(f"forces.{side_name}.{key}: must be an integer in [0, 99], got {value!r}")
+                raise ScenarioError(f"forces.{side_name}.{key}: must be an integer in [0, 99], got {short_repr(value)}")
             forces[keys[key]] = int(value)
     deploy_in = data.get("deploy", [])
     if deploy_in == "all":
@@ -366,9 +366,9 @@ def _parse_setup(data) -> tuple[list[int], set]:
     deploy = set()
     for i, part in enumerate(deploy_in):
         if not isinstance(part, str) or part not in DEPLOY_PARTS:
-            raise ScenarioError(f"deploy[{i}]: unknown part {part!r}; known parts: {list(DEPLOY_PARTS)}")
+            raise ScenarioError(f"deploy[{i}]: unknown part {short_repr(part)}; known parts: {list(DEPLOY_PARTS)}")
         if part in deploy:
-            raise ScenarioError(f"deploy[{i}]: {part!r} is listed twice")
+            raise ScenarioError(f"deploy[{i}]: {short_repr(part)} is listed twice")
         deploy.add(part)
     return forces, deploy
 
@@ -431,7 +431,7 @@ def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dic
         _check_keys(where, p, PIECE_KEYS, ("kind", "hexes"))
         kind_name = p["kind"]
         if not isinstance(kind_name, str) or kind_name not in SCENARIO_KINDS:
-            raise ScenarioError(f"{where}: unknown kind {kind_name!r}; known kinds: {list(SCENARIO_KINDS)}")
+            raise ScenarioError(f"{where}: unknown kind {short_repr(kind_name)}; known kinds: {list(SCENARIO_KINDS)}")
         kind = PIECE_NAMES.index(kind_name)
         hexes = p["hexes"]
         if not isinstance(hexes, (list, tuple)):
@@ -449,22 +449,22 @@ def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dic
             label = _parse_label(where, kind, p["id"])
             family = used_labels[kind == PLATFORM]
             if label in family:
-                raise ScenarioError(f"{where}: id {p['id']!r} is also the id of {family[label]}")
+                raise ScenarioError(f"{where}: id {short_repr(p['id'])} is also the id of {family[label]}")
             family[label] = where
         damage = p.get("damage", 0)
         if not _is_int(damage):
-            raise ScenarioError(f"{where}: damage must be an integer, got {damage!r}")
+            raise ScenarioError(f"{where}: damage must be an integer, got {short_repr(damage)}")
         default_controller = "technocrat" if kind == PLATFORM else "ziegler"
         controller = p.get("controller", default_controller)
         if controller not in SIDE_NAMES:
-            raise ScenarioError(f"{where}: controller must be one of {list(SIDE_NAMES)}, got {controller!r}")
+            raise ScenarioError(f"{where}: controller must be one of {list(SIDE_NAMES)}, got {short_repr(controller)}")
         neutralized = p.get("neutralized", False)
         if not isinstance(neutralized, bool):
-            raise ScenarioError(f"{where}: neutralized must be true or false, got {neutralized!r}")
+            raise ScenarioError(f"{where}: neutralized must be true or false, got {short_repr(neutralized)}")
         control_turn = p.get("control_turn", 0)
         if not _is_int(control_turn) or not 0 <= control_turn <= turn:
             raise ScenarioError(f"{where}: control_turn must be an integer from 0 to the turn ({turn}) "
-                                f"(15.4), got {control_turn!r}")
+                                f"(15.4), got {short_repr(control_turn)}")
         if kind == PLATFORM and turn > rules.platform_turns:
             raise ScenarioError(f"{where}: attack platforms break up in the Crustal Control phase of "
                                 f"turn {rules.platform_turns} (14.5); none can be in play on turn {turn}")
@@ -505,7 +505,7 @@ def _build_units(states, units_in) -> list[dict]:
         _check_keys(where, u, UNIT_KEYS, ("side", "type", "hex"))
         side_name = u["side"]
         if side_name not in SIDE_NAMES:
-            raise ScenarioError(f"{where}: side must be one of {list(SIDE_NAMES)}, got {side_name!r}")
+            raise ScenarioError(f"{where}: side must be one of {list(SIDE_NAMES)}, got {short_repr(side_name)}")
         side = SIDE_NAMES.index(side_name)
         if not isinstance(u["type"], str):
             raise ScenarioError(f"{where}: type must be a string, got {_type_name(u['type'])}")
@@ -515,7 +515,7 @@ def _build_units(states, units_in) -> list[dict]:
             raise ScenarioError(f"{where}: {exc}") from None
         squads = u.get("squads", 1)
         if not _is_int(squads):
-            raise ScenarioError(f"{where}: squads must be an integer, got {squads!r}")
+            raise ScenarioError(f"{where}: squads must be an integer, got {short_repr(squads)}")
         cell = _hex_cell(where, "hex", u["hex"])
         hx = _hex_json(cell)
         if not ON_MAP[cell]:
@@ -679,7 +679,7 @@ def load_scenario(name_or_path) -> dict:
                                     f"'random:' has more than {limit} digits")
             seed = int(seed_text)
         else:
-            raise ScenarioError(f"scenario name {name_or_path!r}: the seed after 'random:' must be a "
+            raise ScenarioError(f"scenario name {short_repr(name_or_path)}: the seed after 'random:' must be a "
                                 f"non-negative integer")
         return random_setup(seed)
     if isinstance(name_or_path, str) and re.fullmatch(r"[A-Za-z0-9_\-]+", name_or_path):
@@ -687,7 +687,7 @@ def load_scenario(name_or_path) -> dict:
         if resource.is_file():
             return validate_scenario(_read_json(resource.read_text(encoding="utf-8"), name_or_path))
         if not os.path.exists(name_or_path):
-            raise ScenarioError(f"scenario {name_or_path!r}: no such built-in scenario "
+            raise ScenarioError(f"scenario {short_repr(name_or_path)}: no such built-in scenario "
                                 f"(built-in: {builtin_scenarios() + ['random', 'random:SEED']}) "
                                 f"and no such file")
     if not isinstance(name_or_path, (str, os.PathLike)):
@@ -832,13 +832,13 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
     dict of overrides or None) is stored in the scenario and its limits used.
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        raise ValueError(f"seed must be a non-negative integer, got {short_repr(seed)}")
     counts = dict(crustal_hexes=crustal_hexes, ziegler_squads=ziegler_squads, hovercraft=hovercraft,
                   platforms=platforms, technocrat_squads=technocrat_squads, engineers=engineers,
                   crawlers=crawlers, heavy_beamers=heavy_beamers)
     for key, value in counts.items():
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"random_setup: {key} must be a non-negative integer, got {value!r}")
+            raise ValueError(f"random_setup: {key} must be a non-negative integer, got {short_repr(value)}")
     rules = _coerce_rules(rules)
     rng = np.random.default_rng(int(seed))
     max_crustals = MAX_PIECES - 1 - platforms
