@@ -472,7 +472,10 @@ def mutate_json(draw, doc, json_safe: bool = True):
     s = st()
     doc = copy.deepcopy(doc)
     for _ in range(draw(s.integers(0, 3))):
-        path = draw(s.sampled_from(json_paths(doc)))
+        paths = json_paths(doc)
+        depth = draw(s.sampled_from((1, 2, 3, 4, 99)))  # shallow fields as often as deep ones
+        paths = [q for q in paths if len(q) <= depth] or paths
+        path = draw(s.sampled_from(paths))
         value = _get(doc, path)
         op = draw(s.sampled_from(("replace", "tweak", "tweak", "tweak", "delete", "insert", "wrap")))
         if op == "replace":
@@ -496,7 +499,8 @@ def mutate_json(draw, doc, json_safe: bool = True):
             elif isinstance(value, bool):
                 new = draw(s.sampled_from((not value, 0, 1, None)))
             elif isinstance(value, int):
-                new = draw(s.one_of(s.integers(value - 3, value + 3), s.sampled_from(INTERESTING_INTS)))
+                new = draw(s.one_of(s.integers(value - 3, value + 3), s.sampled_from(INTERESTING_INTS),
+                                    *(() if json_safe else (huge_ints(),))))
             elif isinstance(value, str):
                 new = draw(s.one_of(s.sampled_from(WORDS), s.text(max_size=6)))
             elif isinstance(value, list) and value:

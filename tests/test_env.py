@@ -392,3 +392,70 @@ def test_vector_env_on_open_agrees_with_the_core():
         # a finished game's mask is empty: its next step resets it (next-step autoreset)
         actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
+
+
+def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer():
+    """reset(seed=...) takes a non-negative integer of any size (a numpy integer
+    too); anything else is a ValueError raised before anything changes, not
+    gymnasium's own error (issue 10, found by benchmarks/fuzz.py)."""
+    env = HotspotEnv()
+    obs, info = env.reset(seed=3)
+    before = env.states.tobytes()
+    for seed in (-1, 1.5, "3", True, [3], 10 ** 5000 * -1):
+        with pytest.raises(ValueError, match="seed must be a non-negative integer"):
+            env.reset(seed=seed)
+        assert env.states.tobytes() == before
+    again, _ = env.reset(seed=np.int64(3))
+    assert all((again[k] == obs[k]).all() for k in obs)
+    env.reset(seed=10 ** 5000)
+
+
+def test_vector_env_seed_lists_and_bad_seeds():
+    """reset(seed=[s0, s1]) seeds each game as HotspotEnv.reset(seed=si) would; a
+    seed list of the wrong length or holding a bad seed, or a bad seed, is a
+    ValueError and no game changes (issue 10: seed lists reached gymnasium,
+    which refused them)."""
+    venv = HotspotVectorEnv(num_envs=2)
+    obs, _ = venv.reset(seed=[11, 5])
+    for i, seed in enumerate((11, 5)):
+        single, _ = HotspotEnv().reset(seed=seed)
+        assert all((obs[k][i] == single[k]).all() for k in single)
+    before = venv.states.tobytes(), venv.seeds.tobytes()
+    for seed in ([1], [1, 2, 3], [1, -1], [1, "x"], np.array([[1, 2]]), -1, 2.5, [[[[]]]]):
+        with pytest.raises(ValueError, match="seed"):
+            venv.reset(seed=seed)
+        assert (venv.states.tobytes(), venv.seeds.tobytes()) == before
+
+
+def test_vector_env_step_refuses_ragged_actions_with_value_error():
+    """Actions numpy cannot make an array of (a ragged list) are a ValueError
+    naming the expected shape, and no game changes (issue 10)."""
+    venv = HotspotVectorEnv(num_envs=2)
+    venv.reset(seed=0)
+    before = venv.states.tobytes()
+    for actions in ([[1, 2], [3]], [1, [2]], {"a": 1}, None, "12"):
+        with pytest.raises(ValueError, match="actions must be 2 integers"):
+            venv.step(actions)
+    assert venv.states.tobytes() == before
+
+
+def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
+    """The AEC env's step takes an integer action like HotspotEnv: anything else
+    is a TypeError (a float or a string was truncated or parsed), an integer
+    outside the action space at any size is an IllegalActionError (it reached
+    the compiled check and raised numba's or numpy's errors), and the game is
+    unchanged (issue 10, found by benchmarks/fuzz.py)."""
+    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    env = HotspotAECEnv()
+    env.reset(seed=1)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    before = env.states.tobytes()
+    for action in (str(legal), float(legal), None, [legal], True, np.float64(legal)):
+        with pytest.raises(TypeError, match="an action is an integer"):
+            env.step(action)
+    for action in (2 ** 70, -1, np.uint64(2 ** 64 - 1), 10 ** 5000):
+        with pytest.raises(IllegalActionError):
+            env.step(action)
+    assert env.states.tobytes() == before
+    env.step(np.int16(legal))
+    assert env.states.tobytes() != before

@@ -33,8 +33,8 @@ ROOT = Path(__file__).resolve().parent.parent
 FUZZ = ROOT / "benchmarks" / "fuzz.py"
 SEED = 1
 # examples per target: a few hundred, sized so that the file runs in ~2 minutes once compiled
-EXAMPLES = {"state_bytes": 250, "record": 200, "scenario_file": 200, "actions": 400, "env_step": 250,
-            "vector_env_step": 150, "pettingzoo_step": 250, "cli_args": 150}
+EXAMPLES = {"state_bytes": 300, "record": 300, "scenario_file": 300, "actions": 500, "env_step": 300,
+            "vector_env_step": 250, "pettingzoo_step": 300, "cli_args": 300}
 # generous: on a fresh checkout the first target compiles the core
 TIMEOUT_S = 900
 

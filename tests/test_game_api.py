@@ -284,3 +284,61 @@ def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
             GameRecord.load(path)
         with pytest.raises(ScenarioError, match=name):
             load_scenario(str(path))
+
+
+def test_integers_too_long_to_print_get_their_documented_errors():
+    """Python cannot print an int of over 4300 digits; a refusal's message must
+    not need to (issue 10, found by benchmarks/fuzz.py): such an action is an
+    IllegalActionError, a list holding one a TypeError, and the game is unchanged."""
+    game = Game("standard", seed=1)
+    before = game.to_bytes()
+    huge = 10 ** 5000
+    with pytest.raises(IllegalActionError, match="bits"):
+        game.apply_action(huge)
+    with pytest.raises(IllegalActionError):
+        game.apply_action(-huge)
+    with pytest.raises(TypeError, match="an action is an integer"):
+        game.why_illegal([huge])
+    assert game.to_bytes() == before and game.record.actions == []
+
+
+def test_game_from_bytes_refuses_a_batch_with_state_error():
+    """Game.from_bytes takes the bytes of one state: a batch is a StateError (issue 10)."""
+    from hotspot.core.state import StateError
+    data = Game("standard", seed=1).to_bytes()
+    with pytest.raises(StateError, match="batch of 2"):
+        Game.from_bytes(data + data)
+
+
+def test_seeds_are_non_negative_integers_a_record_can_save():
+    """A dice seed is a non-negative integer that a game record can write as JSON
+    (at most 4300 digits): others are ScenarioErrors naming the seed, as is a
+    'random:SEED' name whose seed is too long to read (issue 10)."""
+    from hotspot.core.scenario import ScenarioError, load_scenario
+    for seed in (10 ** 5000, -(10 ** 5000), -1, 1.5, "7", True):
+        with pytest.raises(ScenarioError, match="seed"):
+            Game("standard", seed=seed)
+    game = Game("standard", seed=10 ** 4000)  # large but savable: the record round trips
+    assert GameRecord.from_dict(game.record.to_dict()).replay().to_bytes() == game.to_bytes()
+    with pytest.raises(ScenarioError, match="more than 4300 digits"):
+        load_scenario("random:" + "9" * 5000)
+
+
+def test_record_fields_of_the_wrong_type_are_record_errors():
+    """A record's scenario is an object (or null when it has an initial_state);
+    replaying a hand-built record with an action too long to print is a
+    RecordError (issue 10)."""
+    game = Game.from_bytes(Game("standard", seed=2).to_bytes())
+    data = game.record.to_dict()
+    data["scenario"] = 5
+    with pytest.raises(RecordError, match="'scenario'"):
+        GameRecord.from_dict(data)
+    record = GameRecord(None, 0, [10 ** 5000], initial_state=game.record.initial_state)
+    with pytest.raises(RecordError, match="actions\\[0\\]"):
+        record.replay()
+
+
+def test_cli_play_refuses_a_negative_agent_seed(capsys):
+    """hotspot play --agent-seed -1 exits 2 with a message naming the option (issue 10)."""
+    assert cli_main(["play", "--agent-seed", "-1", "--max-turns", "1"]) == 2
+    assert "--agent-seed must be a non-negative integer" in capsys.readouterr().err

@@ -462,3 +462,20 @@ def test_version_1_file_with_turn_limit_still_loads(tmp_path):
     s = states[0]
     assert s["rules"]["cia_enabled"] == 0 and int(s["max_turns"]) == 0
     assert "turn_limit" not in s["rules"].dtype.names
+
+
+@pytest.mark.parametrize("where, sign", [("turn", 1), ("pieces[0].id", 1), ("rules.platform_turns", 1),
+                                         ("units[0].squads", -1), ("units[0].hex", 1)])
+def test_integers_too_long_to_print_are_scenario_errors(where, sign):
+    """A scenario dict holding an int of over 4300 digits (which Python cannot
+    print) is refused with a ScenarioError naming the entry, not a ValueError
+    from building the message (issue 10, found by benchmarks/fuzz.py)."""
+    data = copy.deepcopy(load_scenario("standard"))
+    target = data
+    *path, last = where.split(".")
+    for key in path:
+        name, _, index = key.partition("[")
+        target = target[name][int(index[:-1])] if index else target.setdefault(name, {})
+    target[last] = sign * 10 ** 5000 if last != "hex" else [7, sign * 10 ** 5000]
+    with pytest.raises(ScenarioError, match=where.split(".")[0].split("[")[0]):
+        validate_scenario(data)

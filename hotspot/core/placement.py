@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .errors import short_repr
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP, col_row, direction_between
 from .rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, ONE_HEX, PIECE_NAMES,
                          PIECE_SIZE, PLATFORM, SIDE_NAMES, TECHNOCRAT, TRIANGULAR, TWO_HEX,
@@ -78,7 +79,7 @@ def place_piece(state, kind: int, cells: list[int], controller: int | None = Non
         raise ValueError("attack platforms are always the Technocrat's (2.2.3)")
     rating = int(s["rules"]["damage_rating"][kind])
     if not 0 <= damage < max(rating, 1):
-        raise ValueError(f"damage {damage} must be at least 0 and below the damage rating {rating} (14.6)")
+        raise ValueError(f"damage {short_repr(damage)} must be at least 0 and below the damage rating {rating} (14.6)")
     if neutralized and (kind == PLATFORM or controller != TECHNOCRAT):
         raise ValueError("only a Technocrat-controlled crustal can be neutralized (15.4)")
     s["piece_kind"][k] = kind
@@ -101,9 +102,9 @@ def place_unit(state, unit_type: int, cell: int, squads: int = 1) -> int:
         raise ValueError(f"unknown unit type {unit_type!r}")
     if UNIT_IS_INFANTRY[unit_type]:
         if not 1 <= squads <= 3:
-            raise ValueError(f"an infantry counter holds 1, 2 or 3 squads (10.0), got {squads}")
+            raise ValueError(f"an infantry counter holds 1, 2 or 3 squads (10.0), got {short_repr(squads)}")
     elif squads != 1:
-        raise ValueError(f"a {UNIT_NAMES[unit_type]} counter has no squads to set (got {squads})")
+        raise ValueError(f"a {UNIT_NAMES[unit_type]} counter has no squads to set (got {short_repr(squads)})")
     if not (0 <= cell < len(ON_MAP)) or not ON_MAP[cell]:
         raise ValueError(f"cell {cell} is not on the map")
     if s["board"][cell] < 0:

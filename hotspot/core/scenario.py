@@ -68,7 +68,7 @@ from .rules_data import (DEFAULT_RULES, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PHASE_
                          RulesOptions, unit_type)
 from .setup import pools_fit, setup_phase_for
 from .stacking import side_limit, stacking_ok, total_limit
-from .state import MAX_PIECES, MAX_UNITS
+from .state import LAST_TURN, MAX_PIECES, MAX_UNITS
 from .units import count_units
 
 FORMAT = "hotspot-scenario"
@@ -146,7 +146,7 @@ def _hex_cell(where: str, what: str, value) -> int:
     try:
         return cell_of(col, row)
     except ValueError:
-        raise ScenarioError(f"{where}: {what} [{col}, {row}] is outside the playable area "
+        raise ScenarioError(f"{where}: {what} [{short_repr(col)}, {short_repr(row)}] is outside the playable area "
                             f"(the map, D1, and the margin pieces may drift into, D3)") from None
 
 
@@ -287,8 +287,9 @@ def _build(data) -> tuple[np.ndarray, dict]:
         raise ScenarioError(f"rules: {exc}") from None
 
     turn = data.get("turn", 1)
-    if not _is_int(turn) or turn < 1:
-        raise ScenarioError(f"turn: must be an integer >= 1 (4.0), got {short_repr(turn)}")
+    if not _is_int(turn) or not 1 <= turn <= LAST_TURN:
+        raise ScenarioError(f"turn: must be an integer >= 1 (4.0) and <= {LAST_TURN} (the state's turn counter), "
+                            f"got {short_repr(turn)}")
     phase_letter = data.get("phase", "A")
     if not isinstance(phase_letter, str) or phase_letter not in _PLAYABLE_PHASES:
         raise ScenarioError(f"phase: must be one of the letters {''.join(_PLAYABLE_PHASES)} (4.0), "
