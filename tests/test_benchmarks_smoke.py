@@ -271,3 +271,22 @@ def test_committed_soak_meets_the_issue():
     assert doc["summary"]["games"]["random"] >= 10**6 and doc["summary"]["games"]["scripted"] >= 10**4
     assert doc["summary"]["violations"] == 0
     assert doc["summary"]["boundscheck_ok"] is True and doc["summary"]["boundscheck_games"] > 0
+
+
+def test_fuzz_tiny(tmp_path):
+    """The fuzz script (issue 10) runs every target in a child process of its
+    own (two at a time here) and writes one row per target: examples, outcomes
+    by kind, failures with their inputs; a tiny run of the current library
+    has no failure."""
+    out = tmp_path / "fuzz.json"
+    proc = run([BENCH / "fuzz.py", "--tiny", "--jobs", "2", "--out", out])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "fuzz", {"targets", "examples", "failures", "crashed", "ok"},
+              {"target", "examples", "outcomes", "accepted", "refused", "failures", "failure_examples", "wall_s",
+               "child_wall_s", "died"})
+    public = {"state_bytes", "record", "scenario_file", "actions", "env_step", "vector_env_step",
+              "pettingzoo_step", "cli_args"}
+    assert {r["target"] for r in doc["rows"]} == public
+    assert doc["summary"]["ok"] and doc["summary"]["failures"] == 0 and doc["summary"]["crashed"] == []
+    assert all(r["examples"] == 10 and sum(r["outcomes"].values()) == 10 for r in doc["rows"])
+    assert "child s" in proc.stdout
