@@ -649,7 +649,7 @@ def state_bytes_strategy(ctx):
     @s.composite
     def strategy(draw):
         kind = draw(s.sampled_from(("field",) * 6 + ("byte", "bits", "valid", "random", "random_v3",
-                                                     "length", "batch", "v2")))
+                                                     "length", "batch", "v2", "type")))
         data = bytearray(draw(s.sampled_from(base)))
         if kind == "field":
             set_fields(draw, data)
@@ -680,6 +680,13 @@ def state_bytes_strategy(ctx):
             data = bytearray(_to_v2(bytes(data)))
             if draw(s.booleans()):
                 data[draw(s.integers(2, len(data) - 1))] = draw(s.integers(0, 255))
+        elif kind == "type":  # not bytes: bytes-like ones are read, others are a TypeError
+            how = draw(s.sampled_from(("bytearray", "memoryview", "str", "list", "None", "ndarray", "int")))
+            value = {"bytearray": lambda: bytearray(data), "memoryview": lambda: memoryview(bytes(data)),
+                     "str": lambda: bytes(data).decode("latin-1"), "list": lambda: list(data[:16]),
+                     "None": lambda: None, "ndarray": lambda: np.frombuffer(bytes(data), np.uint8),
+                     "int": lambda: len(data)}[how]()
+            return value, draw(picks_strategy())
         return bytes(data), draw(picks_strategy())
 
     return strategy()
@@ -698,11 +705,13 @@ def check_state_bytes(ctx, x):
     try:
         states = from_bytes(data, source="fuzzed bytes")
     except Exception as exc:  # noqa: BLE001 - judged by refused()
-        label = refused(exc, StateError)
+        label = refused(exc, StateError, TypeError)
+        check(isinstance(exc, TypeError) == (not isinstance(data, (bytes, bytearray, memoryview))),
+              f"{type(exc).__name__} for a {type(data).__name__}: TypeError is for what is not bytes")
         try:
             Game.from_bytes(data)
         except Exception as exc2:  # noqa: BLE001
-            refused(exc2, StateError)
+            refused(exc2, type(exc))
         else:
             raise ContractError("Game.from_bytes accepted bytes that state.from_bytes refused")
         return label
@@ -717,8 +726,8 @@ def check_state_bytes(ctx, x):
             exercise(Game.from_bytes(states[i:i + 1].tobytes()), picks)
         return "accepted:batch"
     game = Game.from_bytes(data)
-    exercise(game, picks, expect_bytes=data if len(data) == STATE_BYTES else None)
-    return "accepted"
+    exercise(game, picks, expect_bytes=bytes(data) if len(data) == STATE_BYTES else None)
+    return "accepted" if isinstance(data, bytes) else f"accepted:{type(data).__name__}"
 
 
 # ------------------------------------------------------------------ record
@@ -802,7 +811,8 @@ def scenario_strategy(ctx):
     seeds = s.one_of(s.integers(0, 2**64), s.sampled_from(INTERESTING_INTS), huge_ints(), s.integers(),
                      junk_values(False))
     names = s.one_of(s.sampled_from(("standard", "open", "random", "random:0", "random:", "random:-1", "random:x",
-                                     "random: 1", "random:1.5", "nope", "", "-", "hotspot", "random:random:1")),
+                                     "random: 1", "random:1.5", "nope", "", "-", "hotspot", "random:random:1", "a\x00b",
+                                     "standard\x00", "\x00")),
                      s.builds(lambda d: "random:" + d, s.text("0123456789", min_size=1, max_size=30)),
                      s.sampled_from((4290, 4301, 5000)).map(lambda n: "random:" + "9" * n),
                      s.text("abcdefxyzABZ019_-:", max_size=12))
@@ -1348,11 +1358,11 @@ CLI_VALUES = {
                  "random:" + "9" * 5000, "nope", "scen.json", "bad.json", "nonutf8.json", "missing.json", "",
                  "dir", "rec.json"),
     "scenarios": ("standard", "standard,open", "standard,,", ",", "random:1,x", "scen.json,bad.json", ""),
-    "record": ("out.json", "dir", "sub/none/x.json", "rec.json/x", ""),
-    "html": ("out.html", "dir", "sub/none/x.html", ""),
-    "out": ("out", "dir", "rec.json", "sub/none/x", "", "."),
+    "record": ("out.json", "dir", "sub/none/x.json", "rec.json/x", "", "a\x00b"),
+    "html": ("out.html", "dir", "sub/none/x.html", "", "a\x00b"),
+    "out": ("out", "dir", "rec.json", "sub/none/x", "", ".", "a\x00b"),
     "file": ("rec.json", "rec_initial.json", "bad.json", "nonutf8.json", "empty.json", "scen.json", "games.jsonl",
-             "bad_games.jsonl", "missing.json", "dir", "deep.json", "huge.json"),
+             "bad_games.jsonl", "missing.json", "dir", "deep.json", "huge.json", "rec\x00.json", "\x00"),
     "name": ("standard", "open", "random:5", "random:x", "nope", "scen.json", "bad.json", "missing.json", "",
              "rec.json"),
     "game": ("0", "1", "3", "-1", "99", "x", "99999999999999999999"),
@@ -1510,7 +1520,8 @@ def check_cli(ctx, argv):
     if code != 0:
         check(err.getvalue().strip() != "", f"exit {code} without a message")
         exc = ctx["error"]
-        if exc is not None and not isinstance(exc, OSError):  # the OS's own errors name the path
+        # the OS's own errors name the path (a NUL in a path is Python's ValueError, not an OSError)
+        if exc is not None and not isinstance(exc, OSError) and str(exc) != "embedded null byte":
             try:
                 refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
             except BaseException:

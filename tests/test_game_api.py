@@ -342,3 +342,13 @@ def test_cli_play_refuses_a_negative_agent_seed(capsys):
     """hotspot play --agent-seed -1 exits 2 with a message naming the option (issue 10)."""
     assert cli_main(["play", "--agent-seed", "-1", "--max-turns", "1"]) == 2
     assert "--agent-seed must be a non-negative integer" in capsys.readouterr().err
+
+
+def test_file_names_with_a_nul_are_refused_by_the_loaders(tmp_path):
+    """A path the OS cannot take (a NUL character) is the loader's documented
+    error naming it, not Python's ValueError (issue 10, found by benchmarks/fuzz.py)."""
+    from hotspot.core.scenario import ScenarioError, load_scenario
+    with pytest.raises(ScenarioError, match="not a usable file name"):
+        load_scenario(str(tmp_path / "a\x00b.json"))
+    with pytest.raises(RecordError, match="not a usable file name"):
+        GameRecord.load(str(tmp_path / "a\x00b.json"))

@@ -94,11 +94,15 @@ class GameRecord:
     @classmethod
     def load(cls, path) -> "GameRecord":
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:
             raise RecordError(f"{path}: cannot read the record: {exc.strerror}") from None
         except UnicodeDecodeError as exc:
             raise RecordError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+        except ValueError as exc:  # a name the OS cannot take, e.g. with a NUL character
+            raise RecordError(f"{short_repr(str(path))}: not a usable file name ({exc})") from None
+        try:
+            data = json.loads(text)
         except (json.JSONDecodeError, RecursionError, ValueError) as exc:
             # ValueError: e.g. an integer of more digits than Python converts
             raise RecordError(f"{path}: not valid JSON ({type(exc).__name__}: {exc})") from None

@@ -701,6 +701,8 @@ def load_scenario(name_or_path) -> dict:
         raise ScenarioError(f"{path}: cannot read the scenario file: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         raise ScenarioError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+    except ValueError as exc:  # a name the OS cannot take, e.g. with a NUL character
+        raise ScenarioError(f"{short_repr(path)}: not a usable file name ({exc})") from None
     try:
         return validate_scenario(_read_json(text, path))
     except ScenarioError as exc:
