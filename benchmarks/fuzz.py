@@ -1,9 +1,9 @@
 """Fuzzing (issue 10): hypothesis-drawn hostile input at every entry point.
 
     python benchmarks/fuzz.py                              # every target, 1,000 examples each
-    python benchmarks/fuzz.py --examples 100000            # the long run (BENCHMARKS.md, "Fuzzing")
+    python benchmarks/fuzz.py --examples 100000 --jobs 2   # the long run (BENCHMARKS.md, "Fuzzing")
     python benchmarks/fuzz.py --target record --examples 200 --seed 3
-    python benchmarks/fuzz.py --replay fuzz-work/state_bytes/last_input.json   # one saved input again
+    python benchmarks/fuzz.py --replay WORKDIR/state_bytes/last_input.json   # one saved input again
     python benchmarks/fuzz.py --tiny                       # smoke sizes
 
 The contract every target checks: an input is either *accepted*, and then
@@ -26,7 +26,9 @@ Targets (``--target``, default all):
                   kind and rules choice) with fields set to drawn values,
                   bytes set or bits flipped; random bytes of the state's
                   length (with and without a valid version); wrong lengths;
-                  batches; version-2 layouts.  Refusal: ``StateError``.
+                  batches; version-2 layouts; bytearray, memoryview and
+                  things that are not bytes.  Refusal: ``StateError``
+                  (``TypeError`` for what is not bytes).
 ``record``        ``GameRecord.load`` then ``replay`` on record files as
                   bytes: real records mutated as JSON (values replaced by
                   junk, deleted, added, ``initial_state`` bytes changed) and
@@ -63,7 +65,10 @@ Targets (``--target``, default all):
                   and junk values; each call bounded to a second or so
                   (``--max-turns 1``, one worker, at most 2 games, no Ray,
                   no search agent).  It must return or exit with 0 or 2,
-                  print a message when not 0, and never a traceback.
+                  print a message when not 0, and never a traceback; the
+                  exception behind an error message must be a deliberate
+                  refusal of the hotspot package (or the OS's error naming
+                  a path).
 
 Isolation: without ``--in-process`` every target runs in a child process
 (this script with ``--in-process``), so a crash inside compiled code kills
@@ -73,7 +78,10 @@ input.  Before each example the child writes the input to
 ``<workdir>/<target>/last_input.json`` (``--replay`` runs it again) and
 ``faulthandler`` writes the Python stack of a crash or hang next to it.
 Failures keep their input (repr and base64 pickle).  Exit status 1 if any
-target failed.
+target failed.  The workdir (``--workdir``, default a temporary folder) is
+removed after a run without failures unless it was given.  Hypothesis runs
+with a fixed ``--seed``, no example database and no shrinking, in runs of
+``CHUNK`` examples (its memory grows with the examples of a run).
 """
 from __future__ import annotations
 
@@ -171,30 +179,6 @@ def refused(exc: BaseException, *allowed: type) -> str:
         raise ContractError(f"{type(exc).__name__} ({exc}) was not raised by a raise statement of the hotspot "
                             f"package that names it: it came from {path}:{line}") from exc
     return f"refused:{type(exc).__name__}"
-
-
-# Failures already fixed on another branch, not yet merged: (target, folder of the
-# hotspot package the exception comes from, why).  Counted as "known:<why>",
-# not as failures; delete an entry once its branch is merged.
-KNOWN_ISSUES = [
-    ("cli_args", "hotspot/arena/", "arena input checks (counts <= 0, damaged games.jsonl): branch arena-files"),
-]
-
-
-def known_issue(target_name: str, exc: BaseException) -> str | None:
-    """The KNOWN_ISSUES entry that ``exc`` (raised in ``target_name``) matches, if any:
-    the deepest frame of the hotspot package in its traceback lies in the entry's folder."""
-    deepest = None
-    tb = exc.__traceback__
-    while tb is not None:
-        path = os.path.abspath(tb.tb_frame.f_code.co_filename)
-        if path.startswith(HOTSPOT_DIR):
-            deepest = "hotspot/" + path[len(HOTSPOT_DIR):].replace(os.sep, "/")
-        tb = tb.tb_next
-    for name, folder, why in KNOWN_ISSUES:
-        if name == target_name and deepest is not None and deepest.startswith(folder):
-            return why
-    return None
 
 
 def same(before, after, what: str) -> None:
@@ -1522,13 +1506,7 @@ def check_cli(ctx, argv):
         exc = ctx["error"]
         # the OS's own errors name the path (a NUL in a path is Python's ValueError, not an OSError)
         if exc is not None and not isinstance(exc, OSError) and str(exc) != "embedded null byte":
-            try:
-                refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
-            except BaseException:
-                known = known_issue("cli_args", exc)
-                if known is None:
-                    raise
-                return f"known:{known}"
+            refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
         return f"refused:exit {code}"
     return "accepted"
 
@@ -1613,6 +1591,8 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
 
     workdir.mkdir(parents=True, exist_ok=True)
     last_input = workdir / "last_input.json"
+    crash_log = open(workdir / "faulthandler.txt", "w")  # noqa: SIM115 - open for the process' life
+    faulthandler.enable(file=crash_log)
     t_setup = time.perf_counter()
     ctx = t.setup(workdir)
     setup_s = time.perf_counter() - t_setup
@@ -1620,13 +1600,11 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
     outcomes: dict = {}
     failures: list = []
     stats = {"examples": 0, "failed": 0, "slow": 0, "max_example_s": 0.0}
-    crash_log = open(workdir / "faulthandler.txt", "w")  # noqa: SIM115 - open for the process' life
-    faulthandler.enable(file=crash_log)
 
     def fail(x, kind, message, tb=""):
         stats["failed"] += 1
         if len(failures) < MAX_FAILURES_KEPT:
-            failures.append({"example": stats["examples"], "kind": kind, "message": message[-3000:],
+            failures.append({"example": stats["examples"], "kind": kind, "message": message[:3000],
                              "traceback": tb[-4000:], "input": describe(x)})
         if log:
             log(f"  {t.name}: FAILURE at example {stats['examples']}: {kind}: {message[:300]}")
