@@ -299,3 +299,18 @@ def test_record_with_an_invalid_scenario_is_a_record_error():
     record = GameRecord.from_dict(data)
     with pytest.raises(RecordError, match="'scenario'"):
         record.replay()
+
+
+def test_action_count_leaves_room_to_count_a_game(sound):
+    """n_actions (int32) is at most 2**30 in state bytes from outside, so that a
+    game goes on counting without the counter wrapping: a count near 2**31 - 1
+    was accepted and wrapped negative two actions later, breaking the
+    invariant it had passed (found by benchmarks/fuzz.py, issue 10)."""
+    states = sound[0].copy()
+    states[0]["n_actions"] = 2**30
+    game = Game.from_bytes(to_bytes(states))
+    game.apply_action(int(game.legal_actions()[0]))
+    assert I.state_fault(game.s) == (I.OK, 0)
+    states[0]["n_actions"] = 2**30 + 1
+    with pytest.raises(StateError, match="n_actions"):
+        Game.from_bytes(to_bytes(states))

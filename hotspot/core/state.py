@@ -60,6 +60,9 @@ DICE_QUEUE = 32
 LAST_TURN = 32767
 MAX_REVEALED = 8
 STATE_VERSION = 3
+# from_bytes refuses a larger n_actions (int32): a game goes on counting from
+# there, and does not count another 2**30 actions before the int32 wraps
+MAX_LOADED_ACTIONS = 2**30
 
 # piece_flags
 PF_DONE = 1  # has finished its crustal movement this phase
@@ -184,8 +187,9 @@ def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
 
     Every state is checked against every invariant of docs/state-layout.md
     (``integrity.check_states``) before it is returned, so compiled code never
-    sees corrupt bytes; refusals raise :class:`StateError` (a ``ValueError``)
-    naming ``source``, the state and the field."""
+    sees corrupt bytes, and its ``n_actions`` must leave the counter room
+    (at most ``MAX_LOADED_ACTIONS``); refusals raise :class:`StateError` (a
+    ``ValueError``) naming ``source``, the state and the field."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{source} must be bytes, got {type(data).__name__}")
     data = bytes(data)
@@ -203,4 +207,8 @@ def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
                              f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
     from .integrity import check_states  # integrity imports this module
     check_states(states, source)
+    big = np.nonzero(states["n_actions"] > MAX_LOADED_ACTIONS)[0]
+    if big.size:
+        raise StateError(f"{source}: state {int(big[0])}: n_actions {int(states['n_actions'][big[0]])} is above "
+                         f"2**30: the int32 count of actions applied would wrap as the game goes on")
     return states
