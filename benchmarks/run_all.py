@@ -250,8 +250,23 @@ on the reference machine to fill this in.
 """
 
 
+#: BENCHMARKS.md from this line on is written by hand (analysis, the soak, the
+#: fuzzing) and kept as it is when the measured part above it is rewritten
+HAND_WRITTEN_MARKER = "<!-- Hand-written below: run_all.py --write-benchmarks-md keeps this part. -->"
+
+
+def hand_written_part() -> str:
+    """The part of the current BENCHMARKS.md from HAND_WRITTEN_MARKER on ("" if none)."""
+    try:
+        text = BENCHMARKS_MD.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+    i = text.find(HAND_WRITTEN_MARKER)
+    return "" if i < 0 else "\n" + text[i:]
+
+
 def benchmarks_md(doc: dict | None) -> str:
-    return METHOD_MD + (PLACEHOLDER_MD if doc is None else report_markdown(doc))
+    return METHOD_MD + (PLACEHOLDER_MD if doc is None else report_markdown(doc)) + hand_written_part()
 
 
 # ------------------------------------------------------------------- main

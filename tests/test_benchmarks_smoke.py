@@ -290,3 +290,19 @@ def test_fuzz_tiny(tmp_path):
     assert doc["summary"]["ok"] and doc["summary"]["failures"] == 0 and doc["summary"]["crashed"] == []
     assert all(r["examples"] == 10 and sum(r["outcomes"].values()) == 10 for r in doc["rows"])
     assert "child s" in proc.stdout
+
+
+def test_rewriting_benchmarks_md_keeps_the_hand_written_part():
+    """run_all.py --write-benchmarks-md rewrites the measured part of
+    BENCHMARKS.md and keeps everything from its hand-written marker on (the
+    analysis, the soak and the fuzzing results are not lost)."""
+    import sys
+    sys.path.insert(0, str(BENCH))
+    try:
+        import run_all
+    finally:
+        sys.path.remove(str(BENCH))
+    current = (ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")
+    tail = current[current.index(run_all.HAND_WRITTEN_MARKER):]
+    assert "## Soak" in tail and "## Fuzzing" in tail
+    assert run_all.benchmarks_md(None).endswith(tail)
