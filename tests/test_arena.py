@@ -525,3 +525,16 @@ def test_deployment_search_refuses_bad_arguments(tmp_path):
         search_deployment("ziegler", candidates=2, finalists=3, out=tmp_path)
     with pytest.raises(ArenaError, match="losses"):
         search_deployment("ziegler", rules={"losses": "robot"}, out=tmp_path)
+
+
+def test_random_seed_too_long_to_read_is_refused_by_name(tmp_path, capsys):
+    """A scenario 'random:SEED' whose seed has more digits than Python reads
+    (4300) is refused with a message saying so, in the arena and the balance
+    grid, before any game (found by benchmarks/fuzz.py, issue 10)."""
+    name = "random:" + "9" * 5000
+    with pytest.raises(ArenaError, match="more than 4300 digits"):
+        run_arena(agents=["random"], games=1, scenario=name, out=tmp_path / "a", workers=1, progress=False)
+    assert main(["balance", "--scenarios", name, "--games", "1", "--pair", "random:random", "--workers", "1",
+                 "--no-progress", "--no-plot", "--out", str(tmp_path / "b")]) == 2
+    assert "more than 4300 digits" in capsys.readouterr().err
+    assert not (tmp_path / "a" / "games.jsonl").exists()

@@ -161,11 +161,11 @@ _RANDOM_SEEDED = re.compile(r"random:([0-9]+)")
 
 @functools.lru_cache(maxsize=64)
 def _fixed_scenario(scenario: str, rules: str) -> dict:
-    from hotspot.core.scenario import load_scenario, random_setup
+    from hotspot.core.scenario import load_scenario, random_name_seed, random_setup
     overrides = json.loads(rules)
     m = _RANDOM_SEEDED.fullmatch(scenario)
     if m:
-        data = random_setup(int(m.group(1)), overrides or None)
+        data = random_setup(random_name_seed(scenario), overrides or None)  # ScenarioError past 4300 digits
     elif scenario == "random":
         raise ArenaError("scenario 'random' draws a setup per game; it has no fixed scenario")
     else:

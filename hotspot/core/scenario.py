@@ -659,6 +659,21 @@ def _read_json(text: str, source: str):
         raise ScenarioError(f"{source}: not a usable JSON scenario ({type(exc).__name__}: {exc})") from None
 
 
+def random_name_seed(name: str) -> int:
+    """The seed of a scenario name ``"random:SEED"``: a :class:`ScenarioError`
+    unless SEED is a non-negative integer Python can read (at most
+    ``sys.get_int_max_str_digits()`` digits, 4300 by default)."""
+    _, _, seed_text = name.partition(":")
+    if not re.fullmatch(r"[0-9]+", seed_text):
+        raise ScenarioError(f"scenario name {short_repr(name)}: the seed after 'random:' must be a "
+                            f"non-negative integer")
+    limit = _int_digits_limit()
+    if limit and len(seed_text) > limit:
+        raise ScenarioError(f"scenario name 'random:...' ({len(seed_text)} characters): the seed after "
+                            f"'random:' has more than {limit} digits")
+    return int(seed_text)
+
+
 def load_scenario(name_or_path) -> dict:
     """A checked, normalized scenario dict.
 
@@ -670,18 +685,7 @@ def load_scenario(name_or_path) -> dict:
     if isinstance(name_or_path, dict):
         return validate_scenario(name_or_path)
     if isinstance(name_or_path, str) and (name_or_path == "random" or name_or_path.startswith("random:")):
-        _, _, seed_text = name_or_path.partition(":")
-        if seed_text == "":
-            seed = secrets.randbits(63)
-        elif re.fullmatch(r"[0-9]+", seed_text):
-            limit = _int_digits_limit()
-            if limit and len(seed_text.lstrip("0")) > limit:
-                raise ScenarioError(f"scenario name 'random:...' ({len(seed_text)} characters): the seed after "
-                                    f"'random:' has more than {limit} digits")
-            seed = int(seed_text)
-        else:
-            raise ScenarioError(f"scenario name {short_repr(name_or_path)}: the seed after 'random:' must be a "
-                                f"non-negative integer")
+        seed = secrets.randbits(63) if name_or_path == "random" else random_name_seed(name_or_path)
         return random_setup(seed)
     if isinstance(name_or_path, str) and re.fullmatch(r"[A-Za-z0-9_\-]+", name_or_path):
         resource = resources.files("hotspot").joinpath("scenarios", f"{name_or_path}.json")
