@@ -48,9 +48,10 @@ from hotspot.core.integrity import FAULTS, state_fault
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import CHOICE_OPTIONS, PHASE_OVER
 
-F_NO_ACTION = len(FAULTS)  # a game not over with no legal action
+F_NO_MOVE = len(FAULTS)  # the player returned no action in a game not over
 F_REFUSED = len(FAULTS) + 1  # an action from the mask refused by action_error
-VIOLATIONS = FAULTS + ("no legal action in a game not over", "an action of the mask refused by action_error")
+VIOLATIONS = FAULTS + ("the player returned no action in a game not over",
+                       "an action of the mask refused by action_error")
 SCENARIOS = ("standard", "open")
 MAX_ACTIONS = 10**6  # a safety stop; a game is over long before (max_turns)
 
@@ -71,7 +72,7 @@ def soak_games(states, policy, rng, max_actions, actions, fault, where):
             side = current_player(s)
             a = policy_action(policy, s, mask, rng[i], side)
             if a < 0:
-                code, j = F_NO_ACTION, n
+                code, j = F_NO_MOVE, n
                 break
             if action_error(s, a) != OK:
                 code, j = F_REFUSED, a

@@ -169,6 +169,14 @@ def _break_free_unit(s):
     s["unit_cell"][u] = 200
 
 
+def _break_dead_end(s):
+    """A combat phase with no hex holding both sides: the rules would have ended it (12.1, 4.0)."""
+    s["phase"] = 2  # C, Ziegler combat
+    s["sel_piece"] = -1
+    s["sel_unit"] = -1
+    assert not ((s["cell_units"][:, 0] > 0) & (s["cell_units"][:, 1] > 0)).any()
+
+
 BREAKS = [
     ("unit on a cell beyond the grid", _break_unit_cell, I.F_UNIT_CELL),
     ("unit on an off-map cell", _break_unit_off_board, I.F_UNIT_CELL),
@@ -194,6 +202,7 @@ BREAKS = [
     ("a revealed hex beyond the grid", _break_revealed, I.F_REVEALED),
     ("a force pool left in play", _break_pool, I.F_POOL),
     ("a free unit slot standing on a hex", _break_free_unit, I.F_UNIT_CELL),
+    ("a game not over with no legal action", _break_dead_end, I.F_NO_ACTION),
 ]
 
 
@@ -228,10 +237,12 @@ def test_setup_invariants(sound):
     assert I.state_fault(bad[0])[0] == I.F_SETUP_ITEM
     bad = states.copy()
     bad[0]["pool"][0] = 120  # more crustal hexes than the free piece slots can hold
-    assert I.state_fault(bad[0])[0] == I.OK
-    assert "cannot all be set up" in I.state_errors(bad)[0]
-    with pytest.raises(StateError, match="cannot all be set up"):
+    # nothing can be chosen (every choice would leave a pool unplaceable), and the pools do not fit
+    assert I.state_fault(bad[0])[0] == I.F_NO_ACTION
+    with pytest.raises(StateError, match="no legal action"):
         from_bytes(to_bytes(bad))
+    from hotspot.core.setup import pools_fit
+    assert pools_fit(bad[0]) == 0  # the Ziegler crustal hexes are what cannot be placed
 
 
 def test_rules_record_is_checked(sound):

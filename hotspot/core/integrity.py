@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._jit import jit
+from .actions import NUM_ACTIONS, legal_action_mask
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP
 from .rules_data import (CENTRAL, ITEM_PIECE_KIND, ITEM_POOL, ITEM_SIDE, LONG,
                          NO_PIECE, NO_UNIT, NUM_ITEMS, NUM_PHASES, NUM_POOLS, NUM_UNIT_TYPES,
@@ -72,12 +73,13 @@ FAULTS = (
     "setup_item/setup_cell: not a pending item of the side setting up (D21)",     # 33
     "loss_side/loss_cell/loss_reason/loss_elim: not a pending owner-chosen loss (D22)",  # 34
     "revealed: not -1 or a map hex (13.3, D20)",                                  # 35
+    "phase: the player to move has no legal action in a game not over (4.0)",     # 36
 )
 F_VERSION, F_TURN, F_PHASE, F_RESULT, F_SEL_PIECE, F_SEL_UNIT, F_DICE_LEN, F_DICE_QUEUE, F_HEADER, \
     F_PIECE_KIND, F_PIECE_SLOTS, F_PIECE_SHAPE, F_PIECE_OFF_MAP, F_BOARD, F_DAMAGE, F_CONTROLLER, \
     F_NEUTRALIZED, F_CONTROL_TURN, F_PIECE_MOVES, F_PIECE_FLAGS, F_PIECE_STRESS, F_LABEL, \
     F_UNIT_TYPE, F_SQUADS, F_UNIT_CELL, F_UNIT_FROM, F_UNIT_MOVES, F_UNIT_FLAGS, F_CELL_UNITS, \
-    F_MAX_TURNS, F_POOL, F_POOL_FIT, F_SETUP_ITEM, F_LOSS, F_REVEALED = range(1, len(FAULTS))
+    F_MAX_TURNS, F_POOL, F_POOL_FIT, F_SETUP_ITEM, F_LOSS, F_REVEALED, F_NO_ACTION = range(1, len(FAULTS))
 
 
 @jit
@@ -288,7 +290,9 @@ def state_fault(s):
 
     Safe on any bytes: every value is range-checked before it is used as an
     index.  Stacking (9.1, 9.2) is not an invariant of a state: the rules
-    resolve overstacking (12.6) and a scenario checks it (``position_errors``)."""
+    resolve overstacking (12.6) and a scenario checks it (``position_errors``).
+    The last check, that a game not over has a legal action, runs the legal
+    mask, which is safe once everything before it holds."""
     code, i = _header_fault(s)
     if code != OK:
         return code, i
@@ -343,7 +347,18 @@ def state_fault(s):
         for side in range(2):
             if s["cell_units"][c, side] != counts[c, side]:
                 return F_CELL_UNITS, c
-    return _setup_fault(s)
+    code, i = _setup_fault(s)
+    if code != OK:
+        return code, i
+    # 4.0: play never stops in a position with no decision (a combat phase with
+    # no combat left, an item chosen that fits nowhere): the rules always move
+    # on, so such a state cannot arise; judged with the one legality check
+    if s["phase"] != PHASE_OVER:
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        legal_action_mask(s, mask)
+        if not mask.any():
+            return F_NO_ACTION, 0
+    return OK, 0
 
 
 @jit
