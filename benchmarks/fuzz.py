@@ -836,12 +836,13 @@ def check_scenario(ctx, x):
             data = validate_scenario(payload)
         except Exception as exc:  # noqa: BLE001
             label = refused(exc, ScenarioError)
-            try:
-                Game(payload, seed=0)
-            except Exception as exc2:  # noqa: BLE001
-                refused(exc2, ScenarioError)
-            else:
-                raise ContractError("Game accepted a scenario dict that validate_scenario refused")
+            if isinstance(payload, dict):  # Game also takes a name or a path (a str): not comparable
+                try:
+                    Game(payload, seed=0)
+                except Exception as exc2:  # noqa: BLE001
+                    refused(exc2, ScenarioError)
+                else:
+                    raise ContractError("Game accepted a scenario dict that validate_scenario refused")
             if original is not None:
                 check(_same_json(original, payload), "validate_scenario changed the dict it was given")
             return label + " (dict)"
