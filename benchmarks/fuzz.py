@@ -21,7 +21,7 @@ is a failure too.
 
 Targets (``--target``, default all):
 
-``state_bytes``   ``state.from_bytes`` / ``Game.from_bytes`` on real states
+``state_bytes``   ``core.from_bytes`` / ``Game.from_bytes`` on real states
                   (from games played a few random actions, every scenario
                   kind and rules choice) with fields set to drawn values,
                   bytes set or bits flipped; random bytes of the state's
@@ -315,7 +315,7 @@ def exercise(game, picks, expect_bytes: bytes | None = None, replay: bool = True
     from hotspot.core.actions import NUM_ACTIONS
     from hotspot.core.integrity import FAULTS, state_fault
     from hotspot.core.record import GameRecord
-    from hotspot.env.encoding import encode, new_observation, scratch_state
+    from hotspot.features.encoding import encode, new_observation, scratch_state
     from hotspot.env.rendering import render_state
 
     def invariants(where):
@@ -683,11 +683,12 @@ def _setup_states(workdir):
     return {"states": pool_state_bytes(), "slots": _field_slots()}
 
 
-@target("state_bytes", "state.from_bytes / Game.from_bytes on mutated real states, random bytes, wrong lengths, "
+@target("state_bytes", "core.from_bytes / Game.from_bytes on mutated real states, random bytes, wrong lengths, "
         "batches and version-2 layouts: StateError, or a game that works", _setup_states, state_bytes_strategy)
 def check_state_bytes(ctx, x):
     from hotspot import Game
-    from hotspot.core.state import STATE_BYTES, StateError, from_bytes
+    from hotspot.core.integrity import from_bytes
+    from hotspot.core.state import STATE_BYTES, StateError
     data, picks = x
     try:
         states = from_bytes(data, source="fuzzed bytes")
@@ -700,7 +701,7 @@ def check_state_bytes(ctx, x):
         except Exception as exc2:  # noqa: BLE001
             refused(exc2, type(exc))
         else:
-            raise ContractError("Game.from_bytes accepted bytes that state.from_bytes refused")
+            raise ContractError("Game.from_bytes accepted bytes that core.from_bytes refused")
         return label
     if states.shape[0] != 1:
         try:

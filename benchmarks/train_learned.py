@@ -56,7 +56,8 @@ from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import T_ENGINEER
 from hotspot.core.state import STATE_DTYPE
-from hotspot.env.hotspot_env import HotspotEnv, side_index
+from hotspot.core.rules_data import side_index
+from hotspot.env.hotspot_env import HotspotEnv
 
 
 def _hex_distance(c0, r0, c1, r1):

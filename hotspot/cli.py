@@ -63,6 +63,7 @@ def cmd_play(args) -> int:
 
 
 def cmd_replay(args) -> int:
+    from .core.game import Game
     from .core.record import GameRecord
     if str(args.file).endswith(".jsonl"):
         from .arena.folder import record_from_row, scan_games
@@ -84,7 +85,7 @@ def cmd_replay(args) -> int:
         if args.game is not None:
             raise ValueError("--game is for an arena games.jsonl file")
         record = GameRecord.load(args.file)
-    game = record.replay()
+    game = Game.from_record(record)
     print(game.render())
     result = (f"no winner: stopped after turn {game.turn} by max_turns (D19)" if game.is_truncated()
               else game.result())

@@ -19,6 +19,7 @@ from hotspot.arena.registry import UnknownAgentError, unregister_agent
 from hotspot.arena.stats import format_table
 from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
 from hotspot.cli import main
+from hotspot.core.game import Game
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 Z = 1.959963984540054  # the 97.5% normal quantile
@@ -153,7 +154,7 @@ def test_compiled_and_python_paths_play_the_same_game_and_replay(scenario):
     assert game.record.actions == fast["actions"] and len(fast["actions"]) == fast["actions_count"]
     if scenario == "random":
         assert fast["setup"] == f"random:{setup_seed(spec.seed)}"
-    assert record_from_row(json.loads(json.dumps(fast))).replay().result() == fast["result"]
+    assert Game.from_record(record_from_row(json.loads(json.dumps(fast)))).result() == fast["result"]
 
 
 def test_mixed_game_takes_the_python_path(pyrandom):
@@ -496,7 +497,7 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
     import json
     from hotspot.arena.deployment import FINAL_SEED_OFFSET, search_deployment
     from hotspot.arena.match import game_seed
-    from hotspot.arena.runner import read_rows
+    from hotspot.arena import read_rows
     from hotspot.core import Game
     from hotspot.core.scenario import load_scenario
     out = tmp_path / "search"

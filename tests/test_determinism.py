@@ -73,7 +73,7 @@ def test_replay_from_record(tmp_path):
         game.apply_action(int(random_action(game.s, mask, rng, 0)))
     path = tmp_path / "game.json"
     game.record.save(path)
-    replayed = GameRecord.load(path).replay()
+    replayed = Game.from_record(GameRecord.load(path))
     assert replayed.to_bytes() == game.to_bytes()
     assert replayed.result() == game.result()
 

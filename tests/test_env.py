@@ -352,7 +352,7 @@ def test_env_plays_the_setup_phases_of_open(side):
     in the mask until its set-up is done, and the episode runs to its end."""
     from hotspot.core.actions import A_SETUP_CHOOSE
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, RULEBOOK_FORCES
-    from hotspot.env.encoding import GLOBAL_FEATURES
+    from hotspot.features.encoding import GLOBAL_FEATURES
     env = HotspotEnv(scenario="open", side=side, opponent="random", max_turns=60)
     obs, info = env.reset(seed=4)
     s = env.states[0]

@@ -100,9 +100,10 @@ def test_a_documented_type_from_inside_a_library_is_a_failure(tmp_path):
 
 
 def test_refused_accepts_only_deliberate_documented_exceptions():
-    """refused(): a StateError raised by state.from_bytes is a refusal; the same
+    """refused(): a StateError raised by core.from_bytes is a refusal; the same
     call with another documented type re-raises it; an IndexError never passes."""
-    from hotspot.core.state import StateError, from_bytes
+    from hotspot.core.integrity import from_bytes
+    from hotspot.core.state import StateError
     with pytest.raises(StateError) as info:
         from_bytes(b"\x00" * 7)
     assert fuzz.refused(info.value, StateError) == "refused:StateError"

@@ -65,7 +65,7 @@ def test_max_turns_truncation_has_no_winner_and_replays():
     assert game.result() == "ongoing" and "no winner" in game.render()
     data = game.record.to_dict()
     assert data["max_turns"] == 1
-    replayed = GameRecord.from_dict(data).replay()
+    replayed = Game.from_record(GameRecord.from_dict(data))
     assert replayed.is_truncated() and replayed.to_bytes() == game.to_bytes()
 
 
@@ -103,7 +103,7 @@ def test_corrupt_bytes_and_records_are_refused(tmp_path):
         GameRecord.from_dict(record)
     record["actions"] = [NUM_ACTIONS + 1]
     with pytest.raises(RecordError, match=r"actions\[0\]"):
-        GameRecord.from_dict(record).replay()
+        Game.from_record(GameRecord.from_dict(record))
 
 
 def test_returns_and_concession():
@@ -170,13 +170,13 @@ def test_cli_play(capsys, tmp_path):
     assert cli_main(["play", "--seed", "3", "--scenario", "standard", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "Result:" in out and "Pieces:" in out
-    replayed = GameRecord.load(record).replay()
+    replayed = Game.from_record(GameRecord.load(record))
     assert replayed.is_terminal()
     # --max-turns (D19 revised): a stop without a winner, said as such
     assert cli_main(["play", "--seed", "3", "--max-turns", "1", "--quiet", "--record", str(record)]) == 0
     out = capsys.readouterr().out
     assert "no winner" in out and "max-turns" in out
-    assert GameRecord.load(record).max_turns == 1 and GameRecord.load(record).replay().is_truncated()
+    assert GameRecord.load(record).max_turns == 1 and Game.from_record(GameRecord.load(record)).is_truncated()
     with pytest.raises(SystemExit):
         cli_main(["play", "--max-turns", "0.5"])
     assert "--max-turns" in capsys.readouterr().err
@@ -191,7 +191,7 @@ def test_game_from_bytes_records_and_replays_mid_phase():
     restored = Game.from_bytes(game.to_bytes())
     _play_some(restored, 60, seed=3)
     data = restored.record.to_dict()
-    replayed = GameRecord.from_dict(data).replay()
+    replayed = Game.from_record(GameRecord.from_dict(data))
     assert replayed.to_bytes() == restored.to_bytes()
     data["initial_state"] = "@@not base64@@"
     with pytest.raises(RecordError, match="initial_state"):
@@ -228,7 +228,7 @@ def test_version_2_state_bytes_still_load():
     rules' turn_limit is dropped, the new fields start empty, and the game
     plays on exactly as the same position in v3."""
     import numpy as np
-    from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE, from_bytes
+    from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE
     game = Game("standard", seed=5)
     for _ in range(30):
         game.apply_action(int(game.legal_actions()[0]))
@@ -319,7 +319,7 @@ def test_seeds_are_non_negative_integers_a_record_can_save():
         with pytest.raises(ScenarioError, match="seed"):
             Game("standard", seed=seed)
     game = Game("standard", seed=10 ** 4000)  # large but savable: the record round trips
-    assert GameRecord.from_dict(game.record.to_dict()).replay().to_bytes() == game.to_bytes()
+    assert Game.from_record(GameRecord.from_dict(game.record.to_dict())).to_bytes() == game.to_bytes()
     with pytest.raises(ScenarioError, match="more than 4300 digits"):
         load_scenario("random:" + "9" * 5000)
 
@@ -335,7 +335,7 @@ def test_record_fields_of_the_wrong_type_are_record_errors():
         GameRecord.from_dict(data)
     record = GameRecord(None, 0, [10 ** 5000], initial_state=game.record.initial_state)
     with pytest.raises(RecordError, match="actions\\[0\\]"):
-        record.replay()
+        Game.from_record(record)
 
 
 def test_cli_play_refuses_a_negative_agent_seed(capsys):

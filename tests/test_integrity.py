@@ -1,7 +1,7 @@
 """The state's invariants (docs/state-layout.md) and validated loading (issue 10).
 
 ``hotspot.core.integrity.state_fault`` is the one check of every invariant;
-``state.from_bytes`` (and so ``Game.from_bytes`` and a record's
+``hotspot.core.from_bytes`` (and so ``Game.from_bytes`` and a record's
 ``initial_state``) runs it before any compiled rule sees the bytes.  Each
 test below breaks one invariant of a real position and checks that the
 check names it, and that the loaders refuse it with ``StateError``.
@@ -20,7 +20,8 @@ from hotspot.core.placement import position_errors
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.rules_data import (NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_T_SETUP, PHASE_Z_SETUP,
                                      PLATFORM, T_ENGINEER, TWO_HEX, Z_INFANTRY)
-from hotspot.core.state import STATE_DTYPE, StateError, from_bytes, to_bytes
+from hotspot.core.integrity import from_bytes
+from hotspot.core.state import STATE_DTYPE, StateError, to_bytes
 
 
 def played(scenario="standard", actions=40, seed=3):
@@ -309,7 +310,7 @@ def test_record_with_an_invalid_scenario_is_a_record_error():
     data["scenario"] = {"format": "hotspot-scenario"}
     record = GameRecord.from_dict(data)
     with pytest.raises(RecordError, match="'scenario'"):
-        record.replay()
+        Game.from_record(record)
 
 
 def test_action_count_leaves_room_to_count_a_game(sound):

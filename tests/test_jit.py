@@ -41,6 +41,8 @@ def calls_wrapper(a):
     return thin_wrapper(a, 1)
 
 
+@pytest.mark.skipif(not __import__("hotspot.core._jit", fromlist=["HOOK"]).HOOK,
+                    reason="the general-types hook is off on this numba (or HOTSPOT_NUMBA_HOOK=0)")
 def test_one_version_per_general_argument_types():
     x8 = np.array([1, 2, 3], dtype=np.int8)
     x16 = np.array([7, -2], dtype=np.int16)
@@ -134,3 +136,73 @@ def test_importing_and_compiling_writes_nothing_into_the_package(tmp_path):
     before = cache_files()
     _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg2"), NUMBA_CACHE_DIR="")
     assert cache_files() == before
+
+
+# ----------------------------------------------------------------- numba's private API (issue 11)
+FALLBACK_PROBE = '''
+import json
+import numpy as np
+import hotspot.core._jit as J
+
+@J.jit(cache=False)
+def add(a, b):
+    return a + b
+
+@J.jit(cache=False)
+def caller(x8):
+    return add(x8[0], 1) + add(np.int64(2), 3)
+
+print(json.dumps({"hook": J.HOOK, "value": int(caller(np.array([5], dtype=np.int8))),
+                  "versions": len(add.signatures)}))
+'''
+
+
+def _fallback_probe(**env):
+    import json
+    import subprocess
+    import sys
+    full = dict(os.environ)
+    full.update(env)
+    proc = subprocess.run([sys.executable, "-c", FALLBACK_PROBE], env=full, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_without_the_private_hook_the_same_code_compiles_and_agrees():
+    """The fallback (HOTSPOT_NUMBA_HOOK=0, or a numba outside HOOK_NUMBA_VERSIONS):
+    plain njit, the same values, one version per call-site type combination."""
+    off = _fallback_probe(HOTSPOT_NUMBA_HOOK="0")
+    assert off["hook"] is False and off["value"] == 11
+    assert off["versions"] >= 2  # numba's own specializations per call-site types (int8, int64, literals)
+    on = _fallback_probe()
+    import hotspot.core._jit as J
+    assert on["hook"] is J.HOOK and on["value"] == 11
+    if J.HOOK:
+        assert on["versions"] == 1
+
+
+def test_the_hook_is_installed_only_on_checked_numba_versions(monkeypatch):
+    import numba
+
+    import hotspot.core._jit as J
+    lo, hi = J.HOOK_NUMBA_VERSIONS
+    monkeypatch.setattr(numba, "__version__", f"{hi[0]}.{hi[1] + 1}.0")
+    assert J.hook_enabled() is False
+    monkeypatch.setattr(numba, "__version__", f"{lo[0]}.{lo[1]}.0")
+    assert J.hook_enabled() is True
+    monkeypatch.setenv("HOTSPOT_NUMBA_HOOK", "0")
+    assert J.hook_enabled() is False
+
+
+def test_private_numba_attributes_are_read_only_in_the_jit_module():
+    """Issue 11: no module but core/_jit.py touches numba's private attributes."""
+    import re
+    from pathlib import Path
+
+    import hotspot
+    root = Path(hotspot.__file__).parent
+    private = re.compile(r"\._cache\b|_cache_file|_index_path|get_call_template|_compiler\b|numba\.core\.")
+    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
+                 if p.name != "_jit.py" and private.search(p.read_text(encoding="utf-8"))]
+    assert offenders == []

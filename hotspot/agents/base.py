@@ -11,6 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+# The ids of the compiled policies (``hotspot.agents.policies.policy_action``
+# dispatches on them inside compiled loops: numba needs a static call, so a
+# new compiled policy adds its id here and its branch there).
+POLICY_RANDOM = 0
+POLICY_SCRIPTED = 1
+POLICY_NAMES = ("random", "scripted")
+
 
 class Agent:
     """Base class.  Subclasses implement :meth:`act`."""

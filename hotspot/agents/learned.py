@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
-from hotspot.env.encoding import GLOBAL_FEATURES, encode_info_state, new_observation
+from hotspot.features.encoding import GLOBAL_FEATURES, encode_info_state, new_observation
 
 from .base import Agent
 

@@ -19,11 +19,11 @@ from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import random_action
 from hotspot.core.rules_data import PHASE_OVER
 
-POLICY_RANDOM = 0
-POLICY_SCRIPTED = 1
-POLICY_NAMES = ("random", "scripted")
+from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
+from .scripted import scripted_action
 
-from .scripted import scripted_action  # noqa: E402  (after the ids: scripted reads none of them)
+__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "play_games", "play_policy_until", "policy_action"]
+
 
 
 @jit(inline=True)

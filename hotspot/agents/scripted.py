@@ -4,7 +4,7 @@ Hand-written heuristics that play the evident plans of the game, honest about
 hidden information (D20): every decision is made from the side's information
 state (``observation.observe(s, side, fog=True)``) and the legal-action mask,
 never from the state itself.  The only randomness is the player's own
-generator ``rng[slot]`` (splitmix64, as ``core.rollout``): the seeded variety
+generator ``rng[slot]`` (``core.dice.splitmix64``): the seeded variety
 of the set-up plan, and in play only when the heuristics find nothing to do
 and no END_PHASE/END_PIECE is legal.  Of an enemy stack seen only by its
 count and top counter (9.5) a hidden counter is reckoned at two factors, an
@@ -79,11 +79,11 @@ from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVE
                                   A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, current_player,
                                   legal_action_mask)
 from hotspot.core.combat import odds_column
-from hotspot.core.crustal_movement import NUM_MANEUVERS
+from hotspot.core.crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT, NUM_MANEUVERS
 from hotspot.core.hexgrid import (CENTRAL_CELLS, CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL,
                                   DISTANCE_TO_EDGE, NEIGHBOUR, NUM_CELLS, ON_MAP, cell_of)
 from hotspot.core.observation import observe
-from hotspot.core.crustal_movement import _rotated
+from hotspot.core.crustal_movement import rotated_about
 from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PHASE_CONTROL,
                                      PHASE_OVER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
@@ -94,10 +94,8 @@ from hotspot.core.rules_data import (LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, P
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_DONE
 
-from .base import Agent
+from .base import POLICY_SCRIPTED, Agent
 from .scripted_setup import setup_decide
-
-POLICY_ID = 1  # hotspot.agents.policies.POLICY_SCRIPTED (not imported: policies imports this module)
 
 NC = NUM_CELLS
 
@@ -634,23 +632,23 @@ def _geom(kind, c0, c1, c2, m, out):
     if c0 < 0:
         return 0
     if kind == ONE_HEX or kind == PLATFORM:
-        if m < 6:
+        if m < M_FORWARD:  # M_STEP + direction
             out[0, 0] = NEIGHBOUR[c0, m]
             return 1
         return 0
     if kind == TRIANGULAR:
-        if m < 6:
+        if m < M_FORWARD:  # M_STEP + direction
             out[0, 0] = NEIGHBOUR[c0, m]
             out[0, 1] = NEIGHBOUR[c1, m]
             out[0, 2] = NEIGHBOUR[c2, m]
             return 1
-        if m >= 9:
-            p = (m - 9) // 2
-            turn = 2 if (m - 9) % 2 == 0 else 4
+        if m >= M_ROTATE:
+            p = (m - M_ROTATE) // 2
+            turn = 2 if (m - M_ROTATE) % 2 == 0 else 4
             pc = c0 if p == 0 else (c1 if p == 1 else c2)
-            out[0, 0] = c0 if p == 0 else _rotated(pc, c0, turn)
-            out[0, 1] = c1 if p == 1 else _rotated(pc, c1, turn)
-            out[0, 2] = c2 if p == 2 else _rotated(pc, c2, turn)
+            out[0, 0] = c0 if p == 0 else rotated_about(pc, c0, turn)
+            out[0, 1] = c1 if p == 1 else rotated_about(pc, c1, turn)
+            out[0, 2] = c2 if p == 2 else rotated_about(pc, c2, turn)
             return 1
         return 0
     if kind == TWO_HEX or kind == LONG:
@@ -660,7 +658,7 @@ def _geom(kind, c0, c1, c2, m, out):
         ahead = NEIGHBOUR[c0, d]
         if ahead < 0:
             return 0
-        if m == 6:
+        if m == M_FORWARD:
             out[0, 0] = ahead
             out[0, 1] = c0
             out[1, 0] = NEIGHBOUR[ahead, d]
@@ -669,18 +667,18 @@ def _geom(kind, c0, c1, c2, m, out):
                 out[0, 2] = c1
                 out[1, 2] = c0
             return 2
-        if kind == TWO_HEX and (m == 7 or m == 8):
-            side = 1 if m == 7 else 5
+        if kind == TWO_HEX and (m == M_TURN_LEFT or m == M_TURN_RIGHT):
+            side = 1 if m == M_TURN_LEFT else 5
             out[0, 0] = ahead
             out[0, 1] = c0
             out[1, 0] = ahead
             out[1, 1] = NEIGHBOUR[c0, (d + side) % 6]
             return 2
-        if kind == LONG and (m == 11 or m == 12):
-            turn = 1 if m == 11 else 5
+        if kind == LONG and (m == M_ROTATE + 2 or m == M_ROTATE + 3):  # about the centre (slot 1)
+            turn = 1 if m == M_ROTATE + 2 else 5
             out[0, 1] = c1
-            out[0, 0] = _rotated(c1, c0, turn)
-            out[0, 2] = _rotated(c1, c2, turn)
+            out[0, 0] = rotated_about(c1, c0, turn)
+            out[0, 2] = rotated_about(c1, c2, turn)
             return 1
     return 0
 
@@ -1643,7 +1641,7 @@ class ScriptedAgent(Agent):
     when the agent's generator starts from the same seed."""
 
     name = "scripted"
-    policy_id = POLICY_ID
+    policy_id = POLICY_SCRIPTED
 
     def __init__(self, seed: int | None = None):
         self._work = make_work()

@@ -6,7 +6,7 @@ The plan is *stateless*: every decision is re-derived from the side's
 information state ``o`` (D20: the board, the force pools and what the side
 sees of the other's stacks) and the legal-action mask, so it needs no memory
 between calls and can only play legal actions.  Its variety comes from the
-player's own generator ``rng[slot]`` (splitmix64, as ``core.rollout``; never
+player's own generator ``rng[slot]`` (``core.dice.splitmix64``; never
 the dice): each candidate hex gets a seeded random bonus, and the item to
 place next is a seeded draw, so different seeds give different deployments
 and the same seed the same one.
@@ -71,7 +71,8 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
 from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE,
                                   MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS, NUM_MAP_HEXES, axial, col_row)
-from hotspot.core.rollout import _splitmix, random_choice
+from hotspot.core.dice import splitmix64
+from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEAMER,
                                      ITEM_HOVERCRAFT, ITEM_LONG, ITEM_ONE_HEX, ITEM_PIECE_KIND,
                                      ITEM_PLATFORM, ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3,
@@ -124,7 +125,7 @@ AQ, AR, SECTOR, DCEN, DEDGE = _build_tables()
 
 @jit
 def _rand(rng, slot):
-    rng[slot], z = _splitmix(rng[slot])
+    rng[slot], z = splitmix64(rng[slot])
     return z
 
 

@@ -52,15 +52,15 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.hexgrid import CENTRAL_COL, CENTRAL_ROW, NUM_CELLS, axial, cell_of, col_row
-from hotspot.core.rollout import _splitmix
+from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL
+from hotspot.core.dice import splitmix64
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, PHASE_OVER,
-                                     PLATFORM, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
-                                     T_INFANTRY, TECHNOCRAT, TECHNOCRAT_WIN, UNIT_IS_INFANTRY,
-                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, PHASE_OVER, PLATFORM,
+                                     T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT,
+                                     UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+from hotspot.core.victory import side_return
 
 try:  # the scripted player as the rollout policy when it is there
     from hotspot.agents.policies import POLICY_SCRIPTED
@@ -92,26 +92,14 @@ EVAL_WEIGHTS = np.array([
 ], dtype=np.float64)
 
 
-def _dcen_table():
-    centre = axial(CENTRAL_COL, CENTRAL_ROW)
-    out = np.zeros(NUM_CELLS, dtype=np.int64)
-    for c in range(NUM_CELLS):
-        q, r = axial(*col_row(c))
-        dq, dr = q - centre[0], r - centre[1]
-        out[c] = max(0, (abs(dq) + abs(dr) + abs(dq + dr)) // 2 - 1)
-    out.setflags(write=False)
-    return out
-
-
-DCEN = _dcen_table()  # hexes from the Central Crustal (0 on it)
-assert DCEN[cell_of(CENTRAL_COL, CENTRAL_ROW)] == 0
+DCEN = DISTANCE_TO_CENTRAL  # hexes from the Central Crustal (0 on it, D2)
 
 # ------------------------------------------------------------------ compiled search
 
 
 @jit
 def _rand(rng):
-    rng[0], z = _splitmix(rng[0])
+    rng[0], z = splitmix64(rng[0])
     return z
 
 
@@ -221,12 +209,7 @@ def evaluate(s, side, w):
     """The value of state ``s`` for ``side`` in [-1, 1]: the result if the game
     is over, else a heuristic (the Technocrat's progress)."""
     if s["phase"] == PHASE_OVER:
-        r = s["result"]
-        if r == TECHNOCRAT_WIN:
-            return 1.0 if side == TECHNOCRAT else -1.0
-        if r == ZIEGLER_WIN:
-            return 1.0 if side == ZIEGLER else -1.0
-        return 0.0
+        return side_return(s, side)
     eng = 0
     engd = 0.0
     mat_t = 0.0
@@ -422,12 +405,10 @@ class MCTSAgent(Agent):
         self.searched = 0
 
     def _next_seed(self) -> np.uint64:
-        """splitmix64 on Python ints: the seed of the next decision's search."""
-        self._seed = (self._seed + 0x9E3779B97F4A7C15) & _MASK64
-        z = self._seed
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        return np.uint64(z ^ (z >> 31))
+        """The seed of the next decision's search (the agent's splitmix64 stream)."""
+        state, z = splitmix64(np.uint64(self._seed))
+        self._seed = int(state)
+        return np.uint64(z)
 
     def act(self, info_state, mask, side) -> int:
         o = np.asarray(info_state)

@@ -15,7 +15,8 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
 from .folder import DamagedFileError, RowError, RunConfigError, record_from_row, replay_row, scan_games
 from .match import ArenaError, GameSpec, game_seed, play_game
 from .registry import available_agents, make_agent, register_agent
-from .runner import read_rows, run_games
+from .folder import read_rows
+from .runner import run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)

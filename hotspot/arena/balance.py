@@ -34,8 +34,8 @@ from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
-from .stats import format_table, interval_text, wilson_interval, write_csv
-from .tournament import _json_safe, _mean, check_agents, dropped_text, is_draw, parse_pairings
+from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
+from .tournament import check_agents, dropped_text, is_draw, parse_pairings
 
 CELL_FIELDS = ["cell", "scenario", "rules", "max_turns", "technocrat", "ziegler", "games", "planned",
                "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
@@ -173,9 +173,9 @@ def cell_table(rows, cells, specs) -> list[dict]:
         entry.update({"games": n, "planned": planned.get(k, 0), "technocrat_wins": tw,
                       "ziegler_wins": n - tw - draws, "draws": draws,
                       "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                      "truncated_rate": _mean(float(r["truncated"]) for r in rs),
-                      "mean_turns": _mean(r["turns"] for r in rs),
-                      "mean_actions": _mean(r["actions_count"] for r in rs)})
+                      "truncated_rate": mean(float(r["truncated"]) for r in rs),
+                      "mean_turns": mean(r["turns"] for r in rs),
+                      "mean_actions": mean(r["actions_count"] for r in rs)})
         out.append(entry)
     return out
 
@@ -331,7 +331,7 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int =
     out = Path(out)
     if plot and any(t["games"] for t in table):
         summary["plot"] = str(plot_balance(table, out / "balance.png"))
-    (out / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n", encoding="utf-8")
+    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
     csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
     write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
     summary["text"] = report_text(table, summary)

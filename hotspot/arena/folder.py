@@ -129,7 +129,7 @@ def check_row(row) -> str:
 
     The scenario is not loaded here (a random setup costs about 20 ms to
     build): :func:`record_from_row` loads it through the scenario loader."""
-    from hotspot.core.game import check_max_turns
+    from hotspot.core.limits import check_max_turns
     if not isinstance(row, dict):
         raise RowError(f"not a JSON object (a {type(row).__name__})")
     for name in ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path"):

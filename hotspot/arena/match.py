@@ -34,23 +34,32 @@ from __future__ import annotations
 
 import functools
 import json
-import os
+import multiprocessing
 import re
+import sys
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from hotspot.agents.policies import policy_action
-from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, start
-from hotspot.core.dice import seed_state
+from hotspot.agents.scripted import make_work, scripted_decide
+from hotspot.core._jit import is_cached, jit
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
+from hotspot.core.dice import mix64_int
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH, no_events
-from hotspot.core.game import check_max_turns
-from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import (ONGOING, PHASE_OVER, RESULT_NAMES, SIDE_NAMES,
-                                     TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.game import Game, IllegalActionError
+from hotspot.core.limits import DEFAULT_MAX_TURNS, check_max_turns
+from hotspot.core.observation import observe
+from hotspot.core.record import GameRecord
+from hotspot.core.rollout import random_action
+from hotspot.core.scenario import (ScenarioError, load_scenario, random_name_seed, random_setup,
+                                   scenario_to_state, start_states, with_rules)
+from hotspot.core.state import STATE_DTYPE
+from hotspot.core.rules_data import (ONGOING, PHASE_OVER, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT, ZIEGLER,
+                                     RulesOptions)
+from hotspot.core.victory import winner as winning_side
 
 from .registry import make_agent
 
@@ -70,30 +79,22 @@ class ArenaError(ValueError):
 # ------------------------------------------------------------ seeds
 
 
-def mix64(x: int) -> int:
-    """splitmix64's finalizer on Python ints: a well-mixed 64-bit function of x."""
-    z = (int(x) + 0x9E3779B97F4A7C15) & MASK64
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-    return z ^ (z >> 31)
-
-
 def game_seed(master_seed: int, index: int) -> int:
     """The seed of game ``index`` of a run with ``--seed master_seed`` (63 bits).
 
     It does not depend on the agents, the side or the scenario: game ``i`` of
     every pairing, side and cell has the same dice (common random numbers)."""
-    return mix64((mix64((int(master_seed) & MASK64) ^ _K_GAME) + int(index)) & MASK64) >> 1
+    return mix64_int((mix64_int((int(master_seed) & MASK64) ^ _K_GAME) + int(index)) & MASK64) >> 1
 
 
 def agent_seeds(seed: int) -> tuple[int, int]:
     """(Ziegler agent seed, Technocrat agent seed) of game seed ``seed`` (64-bit ints)."""
-    return tuple(mix64((int(seed) & MASK64) ^ k) for k in _K_AGENT)
+    return tuple(mix64_int((int(seed) & MASK64) ^ k) for k in _K_AGENT)
 
 
 def setup_seed(seed: int) -> int:
     """The random-setup seed (D12) of game seed ``seed`` for ``scenario="random"``."""
-    return mix64((int(seed) & MASK64) ^ _K_SETUP) >> 1
+    return mix64_int((int(seed) & MASK64) ^ _K_SETUP) >> 1
 
 
 # ------------------------------------------------------------ game specs
@@ -161,7 +162,6 @@ _RANDOM_SEEDED = re.compile(r"random:([0-9]+)")
 
 @functools.lru_cache(maxsize=64)
 def _fixed_scenario(scenario: str, rules: str) -> dict:
-    from hotspot.core.scenario import load_scenario, random_name_seed, random_setup
     overrides = json.loads(rules)
     m = _RANDOM_SEEDED.fullmatch(scenario)
     if m:
@@ -170,16 +170,7 @@ def _fixed_scenario(scenario: str, rules: str) -> dict:
         raise ArenaError("scenario 'random' draws a setup per game; it has no fixed scenario")
     else:
         data = load_scenario(scenario)
-    return _with_rules(data, overrides)
-
-
-def _with_rules(data: dict, overrides: dict) -> dict:
-    data = dict(data)
-    if overrides:
-        merged = dict(data.get("rules") or {})
-        merged.update(overrides)
-        data["rules"] = merged
-    return data
+    return with_rules(data, overrides)
 
 
 def scenario_data(scenario: str, rules: str, seed: int) -> tuple[dict, str]:
@@ -189,17 +180,14 @@ def scenario_data(scenario: str, rules: str, seed: int) -> tuple[dict, str]:
     ``"random:N"`` with N the game's :func:`setup_seed`."""
     rules = canonical_rules(rules)
     if scenario == "random":
-        from hotspot.core.scenario import random_setup
         n = setup_seed(seed)
         overrides = json.loads(rules)
-        return _with_rules(random_setup(n, overrides or None), overrides), f"random:{n}"
+        return with_rules(random_setup(n, overrides or None), overrides), f"random:{n}"
     return _fixed_scenario(scenario, rules), scenario
 
 
 def check_scenario(scenario: str, rules=None) -> None:
     """Raise a clear error now (not in a worker) if the scenario or the rules are bad."""
-    from hotspot.core.rules_data import RulesOptions
-    from hotspot.core.scenario import ScenarioError
     rules = canonical_rules(rules)
     try:
         if scenario == "random":
@@ -213,7 +201,6 @@ def check_scenario(scenario: str, rules=None) -> None:
 
 @functools.lru_cache(maxsize=16)
 def _template(scenario: str, rules: str) -> np.ndarray:
-    from hotspot.core.scenario import scenario_to_state
     return scenario_to_state(_fixed_scenario(scenario, rules), 0)
 
 
@@ -221,18 +208,13 @@ def initial_state(spec: GameSpec, data: dict | None = None) -> np.ndarray:
     """The started state (shape (1,)) of a game: what ``Game(scenario, seed)`` starts from.
 
     ``data``: the game's scenario dict if already at hand (``scenario_data``)."""
-    from hotspot.core.scenario import scenario_to_state
     if spec.scenario == "random":
         if data is None:
             data = scenario_data(spec.scenario, spec.rules, spec.seed)[0]
-        states = scenario_to_state(data, spec.seed)
+        template = scenario_to_state(data, spec.seed)
     else:
-        states = _template(spec.scenario, canonical_rules(spec.rules)).copy()
-        seed_state(states[0], int(spec.seed))
-    states[0]["max_turns"] = check_max_turns(spec.max_turns)
-    ev, ev_n = no_events()
-    start(states[0], ev, ev_n)
-    return states
+        template = _template(spec.scenario, canonical_rules(spec.rules))
+    return start_states(template, int(spec.seed), spec.max_turns)
 
 
 # ------------------------------------------------------------ the compiled game
@@ -295,10 +277,9 @@ def play_compiled(s, policy_z: int, policy_t: int, rng: np.ndarray,
 def _outcome(s) -> tuple[str | None, bool, int]:
     """(winner side name, or None for a game stopped by max_turns; truncated; turns)."""
     r = int(s["result"])
-    if r == TECHNOCRAT_WIN:
-        return "technocrat", bool(s["truncated"]), int(s["turn"])
-    if r == ZIEGLER_WIN:
-        return "ziegler", bool(s["truncated"]), int(s["turn"])
+    w = int(winning_side(s))
+    if w >= 0:
+        return SIDE_NAMES[w], bool(s["truncated"]), int(s["turn"])
     if r == ONGOING and int(s["phase"]) == PHASE_OVER and s["truncated"]:
         return None, True, int(s["turn"])  # D19 revised: a truncation, no winner: a draw
     raise ArenaError(f"the game has no winner (result {RESULT_NAMES[r] if 0 <= r < len(RESULT_NAMES) else r})")
@@ -364,7 +345,6 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
 
 
 def _play_python(spec: GameSpec, agents, policies, rng, data=None):
-    from hotspot.core.game import Game, IllegalActionError
     if data is None:
         data, _ = scenario_data(spec.scenario, spec.rules, spec.seed)
     game = Game(data, seed=int(spec.seed), max_turns=spec.max_turns)
@@ -405,11 +385,10 @@ def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> No
     spec = GameSpec("warm-up", "random", "random", 0, 0)
     rng = np.array(agent_seeds(0), dtype=np.uint64)
     helper = None
-    if compiled and workers > 1 and not _cached(play_match):
+    if compiled and workers > 1 and not is_cached(play_match):
         from concurrent.futures import ProcessPoolExecutor
 
-        from .runner import _pool_context
-        helper = ProcessPoolExecutor(max_workers=1, mp_context=_pool_context())
+        helper = ProcessPoolExecutor(max_workers=1, mp_context=pool_context())
         job = helper.submit(_compile_scripted)
     try:
         states = initial_state(spec)
@@ -425,26 +404,24 @@ def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> No
     if compiled:
         play_compiled(states[0], 0, 0, rng, 64 * 1024)
     if python:
-        from hotspot.core.game import Game
         game = Game(scenario_data(spec.scenario, spec.rules, 0)[0], seed=0, max_turns=spec.max_turns)
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         game.observation(game.current_player())
         policy_action(0, game.s, mask, rng, game.current_player())
 
 
-def _cached(dispatcher) -> bool:
-    """Whether numba's on-disk cache holds ``dispatcher`` (False when unsure)."""
-    try:
-        return os.path.exists(dispatcher._cache._cache_file._index_path)
-    except AttributeError:  # numba's cache internals moved: assume cold
-        return False
+def pool_context():
+    """The multiprocessing context of worker pools: ``fork`` where there is
+    one (Linux), so that the workers share the compiled code the parent
+    warmed up; None (the platform's default) elsewhere."""
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
+    return None
 
 
 def _compile_rules(s) -> None:
     """Compile the rules and the random player (the part of ``play_match`` that
     is not the scripted player), on a copy of the started state ``s``."""
-    from hotspot.core.observation import observe
-    from hotspot.core.rollout import random_action
     s = s.copy()
     ev, ev_n = no_events()
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -459,8 +436,6 @@ def _compile_scripted() -> None:
     """Compile the scripted player's heuristics (run in a helper process by
     :func:`warm_up`).  The state is a blank one marked over: the call returns
     at once; what matters is the compiled code it leaves in numba's cache."""
-    from hotspot.agents.scripted import make_work, scripted_decide
-    from hotspot.core.state import STATE_DTYPE
     o = np.zeros(1, dtype=STATE_DTYPE)
     o["phase"] = PHASE_OVER
     scripted_decide(o[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), 0, np.ones(1, dtype=np.uint64), 0,
@@ -472,7 +447,6 @@ def _compile_scripted() -> None:
 
 def record_from_row(row: dict):
     """The ``GameRecord`` of a games.jsonl row: replays to the recorded result."""
-    from hotspot.core.record import GameRecord
     data, _ = scenario_data(row["scenario"], canonical_rules(row.get("rules")), int(row["seed"]))
     return GameRecord(scenario=data, seed=int(row["seed"]), actions=[int(a) for a in row["actions"]],
                       result=row.get("result", ""), max_turns=row.get("max_turns"))
@@ -480,7 +454,7 @@ def record_from_row(row: dict):
 
 def replay_row(row: dict):
     """Replay a row and check it ends as recorded; returns the replayed ``Game``."""
-    game = record_from_row(row).replay()
+    game = Game.from_record(record_from_row(row))
     if not game.is_terminal():
         raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
     winner = SIDE_NAMES[game.winner()] if game.winner() >= 0 else None

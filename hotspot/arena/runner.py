@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import multiprocessing
 import numbers
 import os
 import sys
@@ -29,8 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import folder
-from .folder import GAMES_FILE, DamagedLine, read_rows  # noqa: F401  (read_rows: this module's API before .folder)
-from .match import ArenaError, GameSpec, run_task, warm_up
+from .folder import GAMES_FILE, DamagedLine
+from .match import ArenaError, GameSpec, pool_context, run_task, warm_up
 from .registry import policy_id_of
 
 #: the counts of a run's configuration that a rerun may raise (game i's seed
@@ -147,13 +146,6 @@ def _progress(total: int, enabled: bool, desc: str):
     return tqdm(total=total, unit="game", desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
 
 
-def _pool_context():
-    # fork shares the compiled code of the parent (warmed up before) with the workers
-    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("fork")
-    return None
-
-
 def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
               address: str | None = None, chunk: int | None = None, max_games: int | None = None,
               progress: bool = True, desc: str = "games", config: dict | None = None,
@@ -250,7 +242,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
 
 
 def _run_pool(tasks, workers, finished) -> None:
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=_pool_context())
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=pool_context())
     futures = {}
     try:
         futures = {pool.submit(run_task, task): task for task in tasks}

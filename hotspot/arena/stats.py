@@ -231,3 +231,21 @@ def interval_text(lo: float, hi: float, digits: int = 3) -> str:
     if math.isnan(lo):
         return "-"
     return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+
+
+def mean(values) -> float:
+    """The mean of ``values`` (any iterable of numbers); NaN for none."""
+    values = list(values)
+    return sum(values) / len(values) if values else math.nan
+
+
+def json_safe(value):
+    """``value`` with every NaN or infinite float (in nested dicts and lists)
+    replaced by None, so that it is valid JSON."""
+    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
+        return None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return value

@@ -24,7 +24,7 @@ from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import available_agents, default_agents, is_available, registered_agents
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
-from .stats import bradley_terry, format_table, interval_text, wilson_interval, write_csv
+from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
                "draws", "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns",
@@ -114,11 +114,6 @@ def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_
             "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
 
 
-def _mean(values):
-    values = list(values)
-    return sum(values) / len(values) if values else math.nan
-
-
 def side_table(rows, specs) -> list[dict]:
     """One entry per (pairing, Technocrat agent, Ziegler agent), in plan order."""
     order, planned = [], {}
@@ -144,10 +139,10 @@ def side_table(rows, specs) -> list[dict]:
         out.append({"pairing": k[0], "technocrat": k[1], "ziegler": k[2], "games": n, "planned": planned[k],
                     "technocrat_wins": tw, "ziegler_wins": n - tw - draws, "draws": draws,
                     "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                    "truncated_rate": _mean(float(r["truncated"]) for r in rs),
-                    "mean_turns": _mean(r["turns"] for r in rs),
-                    "mean_actions": _mean(r["actions_count"] for r in rs),
-                    "mean_wall_s": _mean(r["wall_s"] for r in rs)})
+                    "truncated_rate": mean(float(r["truncated"]) for r in rs),
+                    "mean_turns": mean(r["turns"] for r in rs),
+                    "mean_actions": mean(r["actions_count"] for r in rs),
+                    "mean_wall_s": mean(r["wall_s"] for r in rs)})
     return out
 
 
@@ -168,8 +163,8 @@ def head_to_head(rows, pairings) -> list[dict]:
         lo, hi = wilson_interval(score, n)
         out.append({"agent_a": a, "agent_b": b, "games": n, "a_wins": aw, "b_wins": n - aw - draws,
                     "draws": draws, "a_score": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                    "a_as_technocrat_win_rate": _mean(points(r, a) for r in at),
-                    "a_as_ziegler_win_rate": _mean(points(r, a) for r in az)})
+                    "a_as_technocrat_win_rate": mean(points(r, a) for r in at),
+                    "a_as_ziegler_win_rate": mean(points(r, a) for r in az)})
     return out
 
 
@@ -199,9 +194,9 @@ def ratings_table(rows, agents=None) -> list[dict]:
         t = [r for r in vs if r["technocrat"] == a]
         z = [r for r in vs if r["ziegler"] == a]
         entry["technocrat_games"] = len(t)
-        entry["technocrat_win_rate"] = _mean(points(r, "technocrat", by="side") for r in t)
+        entry["technocrat_win_rate"] = mean(points(r, "technocrat", by="side") for r in t)
         entry["ziegler_games"] = len(z)
-        entry["ziegler_win_rate"] = _mean(points(r, "ziegler", by="side") for r in z)
+        entry["ziegler_win_rate"] = mean(points(r, "ziegler", by="side") for r in z)
         entry["anchor"] = anchor
     return table
 
@@ -218,9 +213,9 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "warm_up_s": None if result is None else round(result.warm_up_s, 3),
         "dropped_lines": [] if result is None else [d.line for d in result.dropped],
         "games_wall_s": round(sum(r["wall_s"] for r in rows), 3),
-        "mean_turns": _mean(r["turns"] for r in rows),
-        "mean_actions": _mean(r["actions_count"] for r in rows),
-        "truncated_rate": _mean(float(r["truncated"]) for r in rows),
+        "mean_turns": mean(r["turns"] for r in rows),
+        "mean_actions": mean(r["actions_count"] for r in rows),
+        "truncated_rate": mean(float(r["truncated"]) for r in rows),
         "draws": sum(is_draw(r) for r in rows),
         "sides": sides,
         "head_to_head": head_to_head(rows, pairings),
@@ -229,20 +224,10 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
     return summary
 
 
-def _json_safe(value):
-    if isinstance(value, float) and (math.isnan(value) or math.isinf(value)):
-        return None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_json_safe(v) for v in value]
-    return value
-
-
 def write_summary(summary: dict, out_dir, csv_rows, csv_fields) -> None:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "summary.json").write_text(json.dumps(_json_safe(summary), indent=1) + "\n", encoding="utf-8")
+    (out_dir / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
     write_csv(out_dir / "summary.csv", csv_rows, csv_fields)
 
 

@@ -15,9 +15,12 @@ from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_
 from .batch import legal_action_mask_batch, set_max_turns, status_batch, step_batch
 from .events import event_buffer, no_events
 from .observation import observe
-from .rules_data import (PHASE_OVER, RulesOptions, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER,
-                         ZIEGLER_WIN)
-from .state import STATE_BYTES, STATE_DTYPE, StateError, from_bytes, to_bytes
+from .rollout import play_random_batch, random_action
+from .rules_data import PHASE_OVER, RulesOptions, TECHNOCRAT, ZIEGLER
+from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
+from .integrity import from_bytes
+from .state import STATE_BYTES, STATE_DTYPE, StateError, to_bytes
+from .victory import side_return
 
 
 def init(scenario="standard", seeds=0, rules=None, max_turns=None) -> np.ndarray:
@@ -27,26 +30,9 @@ def init(scenario="standard", seeds=0, rules=None, max_turns=None) -> np.ndarray
     ``RulesOptions`` or a dict of overrides; ``max_turns`` None (no limit,
     5.0) or the turn after which a game is truncated without a winner (D19).
     """
-    from .game import check_max_turns
-    limit = check_max_turns(max_turns)
-    from .scenario import load_scenario, scenario_to_state
-    data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
-    if rules is not None:
-        overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
-        RulesOptions.from_dict(overrides)  # refuse a wrong option here, naming it (turn_limit: D19)
-        merged = dict(data.get("rules") or {})
-        merged.update(overrides)
-        data["rules"] = merged
+    data = with_rules(scenario, rules)
     seeds = [seeds] if np.ndim(seeds) == 0 else list(seeds)
-    first = scenario_to_state(data, int(seeds[0]))
-    first[0]["max_turns"] = limit
-    states = np.repeat(first, len(seeds))
-    from .dice import seed_state
-    ev, ev_n = no_events()
-    for i, seed in enumerate(seeds):
-        seed_state(states[i], int(seed))
-        start(states[i], ev, ev_n)
-    return states
+    return start_states(scenario_to_state(data, seeds[0]), seeds, max_turns)
 
 
 def is_terminal(s) -> bool:
@@ -54,25 +40,19 @@ def is_terminal(s) -> bool:
 
 
 def returns(s) -> np.ndarray:
-    """(+1, -1) rewards indexed by side (0 Ziegler, 1 Technocrat); zeros while the game goes on."""
-    out = np.zeros(2)
-    r = int(s["result"])
-    if r == TECHNOCRAT_WIN:
-        out[:] = (-1.0, 1.0)
-    elif r == ZIEGLER_WIN:
-        out[:] = (1.0, -1.0)
-    return out
+    """(+1, -1) rewards indexed by side (0 Ziegler, 1 Technocrat); zeros while
+    the game goes on or when a harness stopped it (``victory.side_return``)."""
+    return np.array([side_return(s, ZIEGLER), side_return(s, TECHNOCRAT)])
 
 
 from .game import Game, IllegalActionError  # noqa: E402  (facade over the above)
 from .record import GameRecord, RecordError  # noqa: E402
-from .scenario import ScenarioError  # noqa: E402
 
 __all__ = [
     "A_COMBINE", "A_END_PHASE", "A_END_PIECE", "A_MANEUVER", "A_SELECT_PIECE", "A_SELECT_UNIT",
     "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "GameRecord", "IllegalActionError",
     "RecordError", "ScenarioError", "StateError",
     "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
-    "is_terminal", "legal_action_mask", "legal_action_mask_batch", "no_events", "observe",
+    "is_terminal", "legal_action_mask", "legal_action_mask_batch", "no_events", "observe", "play_random_batch", "random_action",
     "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
 ]

@@ -19,6 +19,15 @@ other versions not used for :data:`KEEP_DAYS` days are removed.  Only the
 package's own functions are pointed there: numba's ``CACHE_DIR`` setting is
 changed while one of them is decorated and restored at once, so other numba
 code in the process caches where it always does.
+
+numba's private API is touched in this module only, in two guarded places:
+:func:`_get_call_template` (one machine-code version per general argument
+types, which halves the cold compile time) replaces a dispatcher's
+``get_call_template`` only on the numba versions it was checked against
+(:data:`HOOK_NUMBA_VERSIONS`) and unless ``HOTSPOT_NUMBA_HOOK=0``; on any
+other numba the package compiles with plain ``njit`` (the same results,
+more versions, a slower first compile).  :func:`is_cached` reads numba's
+cache index path and answers False where numba moved it.
 """
 import hashlib
 import os
@@ -31,6 +40,7 @@ from pathlib import Path
 from types import MethodType
 
 import numba
+import numba.core.dispatcher
 from numba import njit, types
 from numba.core import config as numba_config
 from numba.core import typing
@@ -110,6 +120,28 @@ def _general(t):
     return t
 
 
+#: numba (major, minor) versions whose ``Dispatcher.get_call_template`` the
+#: hook below reproduces (its body is the same from 0.59 to 0.68); outside
+#: this range the hook is not installed
+HOOK_NUMBA_VERSIONS = ((0, 59), (0, 68))
+
+
+def hook_enabled() -> bool:
+    """Whether :func:`jit` installs the general-types hook (see the module doc)."""
+    if os.environ.get("HOTSPOT_NUMBA_HOOK", "1").strip() == "0":
+        return False
+    try:
+        version = tuple(int(part) for part in numba.__version__.split(".")[:2])
+    except ValueError:
+        return False
+    lo, hi = HOOK_NUMBA_VERSIONS
+    return (lo <= version <= hi and hasattr(numba.core.dispatcher.Dispatcher, "get_call_template")
+            and hasattr(typing, "make_concrete_template"))
+
+
+HOOK = hook_enabled()
+
+
 def _get_call_template(self, args, kws):
     # numba's own Dispatcher.get_call_template, except that the version it
     # compiles is for the general argument types (see _general): numba would
@@ -145,6 +177,17 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = F
             options["inline"] = "always"
         with _package_cache():
             dispatcher = njit(**options)(f)
-        dispatcher.get_call_template = MethodType(_get_call_template, dispatcher)
+        if HOOK:
+            dispatcher.get_call_template = MethodType(_get_call_template, dispatcher)
         return dispatcher
     return decorate if fn is None else decorate(fn)
+
+
+def is_cached(dispatcher) -> bool:
+    """Whether numba's on-disk cache holds a version of ``dispatcher`` (False
+    when unsure).  Reads numba's private cache attributes, here only, guarded:
+    a numba that moved them gets False ("compile it"), never an error."""
+    try:
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
+    except AttributeError:
+        return False

@@ -37,7 +37,6 @@ once (switching away from it a second time ends its move); a counter made by
 combining may not split again in the phase; set-up choices commit.  So every
 sequence of legal actions ends every phase in a bounded number of actions.
 """
-import numpy as np
 
 from ._jit import jit
 from .breakdowns import can_combine, can_split, combine, split
@@ -54,9 +53,8 @@ from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE, E
                      ERR_PIECE_CANNOT_MOVE, ERR_PIECE_DONE, ERR_UNIT_DONE, ERR_WRONG_PHASE, OK)
 from .events import EV_ACTION, log_event
 from .regular_movement import finish_unit, step_error, step_unit
-from .rules_data import (CENTRAL, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_CONTROL, PHASE_OVER,
-                         PHASE_PLAYER, PHASE_Z_SECOND, PLATFORM, UNIT_IS_INFANTRY, UNIT_SIDE,
-                         Z_HOVERCRAFT)
+from .rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, PHASE_Z_SECOND,
+                         UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT)
 from .sequence import (advance, begin_phase, end_phase, is_combat_phase, is_crustal_phase,
                        is_movement_phase, piece_movable_by)
 from .setup import (NUM_FACINGS, choose_item, facing_error, hex_error, is_setup_phase, item_error,

@@ -9,7 +9,7 @@ from numba import prange
 
 from ._jit import jit
 
-from .actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
+from .actions import action_error, apply_action, current_player, legal_action_mask
 from .errors import OK
 from .events import EV_WIDTH
 from .rules_data import PHASE_OVER
@@ -50,5 +50,5 @@ def set_max_turns(states, max_turns) -> None:
     none (the rulebook's 5.0), or a positive turn after whose Crustal Control
     phase a game stops with no winner (``truncated`` 1, returns 0).  A game
     already past that turn stops at the end of its current turn."""
-    from .game import check_max_turns
+    from .limits import check_max_turns
     states["max_turns"] = check_max_turns(max_turns)

@@ -45,7 +45,7 @@ NUM_MANEUVERS = 15
 
 
 @jit
-def _rotated(pivot, cell, turn):
+def rotated_about(pivot, cell, turn):
     """The cell adjacent to ``pivot`` in the direction of ``cell`` turned by ``turn`` sixths."""
     for d in range(6):
         if NEIGHBOUR[pivot, d] == cell:
@@ -75,10 +75,10 @@ def maneuver_cells(s, k, m):
             p = (m - M_ROTATE) // 2
             turn = 2 if (m - M_ROTATE) % 2 == 0 else 4
             if p == 0:
-                return 1, c0, _rotated(c0, c1, turn), _rotated(c0, c2, turn), -1, -1, -1
+                return 1, c0, rotated_about(c0, c1, turn), rotated_about(c0, c2, turn), -1, -1, -1
             if p == 1:
-                return 1, _rotated(c1, c0, turn), c1, _rotated(c1, c2, turn), -1, -1, -1
-            return 1, _rotated(c2, c0, turn), _rotated(c2, c1, turn), c2, -1, -1, -1
+                return 1, rotated_about(c1, c0, turn), c1, rotated_about(c1, c2, turn), -1, -1, -1
+            return 1, rotated_about(c2, c0, turn), rotated_about(c2, c1, turn), c2, -1, -1, -1
         return 0, -1, -1, -1, -1, -1, -1
     if kind == TWO_HEX or kind == LONG:
         d = facing(s, k)
@@ -95,7 +95,7 @@ def maneuver_cells(s, k, m):
             return 2, ahead, c0, -1, ahead, NEIGHBOUR[c0, (d + side) % 6], -1
         if kind == LONG and (m == M_ROTATE + 2 or m == M_ROTATE + 3):  # 6.6b: about the centre
             turn = 1 if m == M_ROTATE + 2 else 5
-            return 1, _rotated(c1, c0, turn), c1, _rotated(c1, c2, turn), -1, -1, -1
+            return 1, rotated_about(c1, c0, turn), c1, rotated_about(c1, c2, turn), -1, -1, -1
     return 0, -1, -1, -1, -1, -1, -1
 
 

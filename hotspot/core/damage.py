@@ -16,7 +16,7 @@ from ._jit import jit
 from .dice import roll_die
 from .events import (BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, EV_DAMAGE, EV_STRESS,
                      log_event)
-from .pieces import break_up, is_crustal, partly_off_map
+from .pieces import break_up, partly_off_map
 from .rules_data import (CENTRAL, CHART_STRESS, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_PLAYER,
                          PLATFORM, STRESS_MOVING_SIDE, UNIT_SIDE)
 from .state import MAX_PIECES, MAX_UNITS, UF_SPLIT, UF_STARTED

@@ -17,13 +17,34 @@ _SIX = np.uint64(6)
 
 
 @jit
+def splitmix64(x):
+    """One step of the splitmix64 generator (Steele, Lea and Flood 2014) from
+    state ``x`` (uint64): ``(next state, 64 random bits)``.  The package's one
+    generator: the dice, the agents' own generators and every seed derivation
+    use it."""
+    x = x + _GOLDEN
+    z = (x ^ (x >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return x, z ^ (z >> np.uint64(31))
+
+
+@jit
+def mix64(x):
+    """splitmix64's output for state ``x``: a well-mixed 64-bit function of x
+    (used to derive independent seeds from one seed)."""
+    return splitmix64(x)[1]
+
+
+def mix64_int(x: int) -> int:
+    """:func:`mix64` for a Python integer (taken modulo 2**64)."""
+    return int(mix64(np.uint64(int(x) % (1 << 64))))
+
+
+@jit
 def next_random(s):
     """Advance the state's splitmix64 generator; return 64 random bits."""
-    z = s["rng"] + _GOLDEN
-    s["rng"] = z
-    z = (z ^ (z >> np.uint64(30))) * _MIX1
-    z = (z ^ (z >> np.uint64(27))) * _MIX2
-    return z ^ (z >> np.uint64(31))
+    s["rng"], z = splitmix64(s["rng"])
+    return z
 
 
 @jit

@@ -17,26 +17,29 @@ the state (seeded here) or from scripted rolls (``script_dice``).
 from __future__ import annotations
 
 import base64
+import binascii
 
 import numpy as np
 
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
                       A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS, action_error,
-                      apply_action, current_player, legal_action_mask, start)
+                      apply_action, current_player, legal_action_mask)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
-from .dice import script_dice, seed_state
+from .dice import script_dice
 from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK, short_repr
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
 from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
+from .limits import check_max_turns
 from .observation import observe
-from .record import GameRecord
+from .record import GameRecord, RecordError
 from .render import piece_name, render_text, unit_name
-from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_CONTROL,
-                         PHASE_LETTERS, PHASE_OVER, PHASE_T_COMBAT, PHASE_Z_COMBAT,
-                         POOL_NAMES, RESULT_NAMES, RulesOptions, SIDE_NAMES, TECHNOCRAT,
-                         TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
-from .state import STATE_DTYPE, StateError, from_bytes, to_bytes
-from .victory import end_game
+from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_CONTROL, PHASE_LETTERS,
+                         PHASE_OVER, PHASE_T_COMBAT, PHASE_Z_COMBAT, POOL_NAMES, RESULT_NAMES, side_index,
+                         TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
+from .integrity import from_bytes
+from .state import STATE_DTYPE, StateError, to_bytes
+from .victory import end_game, side_return, winner
 
 
 class IllegalActionError(ValueError):
@@ -46,26 +49,6 @@ class IllegalActionError(ValueError):
         super().__init__(message)
         self.action = action
         self.code = code
-
-
-def check_max_turns(max_turns) -> int:
-    """A harness's turn limit (D19 revised) as stored in the state: 0 for None (no limit)."""
-    if max_turns is None:
-        return 0
-    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)) \
-            or not 1 <= max_turns <= 10000:
-        raise ValueError(f"max_turns must be None (no limit) or an integer in [1, 10000], got {max_turns!r}")
-    return int(max_turns)
-
-
-def _side_index(side) -> int:
-    if isinstance(side, str):
-        if side.lower() not in SIDE_NAMES:
-            raise ValueError(f"unknown side {side!r}; expected one of {SIDE_NAMES}")
-        return SIDE_NAMES.index(side.lower())
-    if side in (ZIEGLER, TECHNOCRAT) and not isinstance(side, bool):
-        return int(side)
-    raise ValueError(f"unknown side {side!r}; expected 0/'ziegler' or 1/'technocrat'")
 
 
 class Game:
@@ -88,19 +71,9 @@ class Game:
             self.state = _state
             self.record = _record
             return
-        from .scenario import load_scenario, scenario_to_state
-        data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
-        if rules is not None:
-            overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
-            RulesOptions.from_dict(overrides)  # refuse a wrong option here, naming it (turn_limit: D19)
-            merged = dict(data.get("rules") or {})
-            merged.update(overrides)
-            data["rules"] = merged
+        data = with_rules(scenario, rules)
         limit = check_max_turns(max_turns)
-        self.state = scenario_to_state(data, seed)
-        self.state[0]["max_turns"] = limit
-        ev, ev_n = no_events()
-        start(self.state[0], ev, ev_n)
+        self.state = start_states(scenario_to_state(data, seed), seed, max_turns)
         self.record = GameRecord(scenario=data, seed=int(seed), max_turns=limit or None)
 
     # ------------------------------------------------------------ queries
@@ -132,17 +105,12 @@ class Game:
 
     def winner(self) -> int:
         """0 Ziegler, 1 Technocrat, -1 while the game goes on."""
-        r = int(self.s["result"])
-        return {TECHNOCRAT_WIN: TECHNOCRAT, ZIEGLER_WIN: ZIEGLER}.get(r, -1)
+        return int(winner(self.s))
 
     def returns(self) -> np.ndarray:
-        """+1 for the winner, -1 for the loser, 0 for both while the game goes on."""
-        w = self.winner()
-        out = np.zeros(2)
-        if w >= 0:
-            out[w] = 1.0
-            out[1 - w] = -1.0
-        return out
+        """+1 for the winner, -1 for the loser, 0 for both while the game goes on
+        (indexed by side: 0 Ziegler, 1 Technocrat)."""
+        return np.array([side_return(self.s, ZIEGLER), side_return(self.s, TECHNOCRAT)])
 
     def legal_action_mask(self) -> np.ndarray:
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -185,7 +153,7 @@ class Game:
 
     def concede(self, side) -> None:
         """5.0: ``side`` concedes; the other side wins (not an action of the learning space)."""
-        side = _side_index(side)
+        side = side_index(side)
         if self.is_terminal():
             raise ValueError("the game is already over")
         ev, ev_n = no_events()
@@ -200,7 +168,7 @@ class Game:
     def observation(self, side, fog: bool = True) -> np.ndarray:
         """The state as ``side`` may see it (D20); ``fog=False`` is full observability."""
         out = np.zeros(1, dtype=STATE_DTYPE)
-        observe(self.s, _side_index(side), bool(fog), out[0])
+        observe(self.s, side_index(side), bool(fog), out[0])
         return out
 
     def render(self) -> str:
@@ -227,12 +195,36 @@ class Game:
         """A game from state bytes; its record replays from this state (``initial_state``).
 
         Refuses bytes that are not exactly one valid state with ``StateError``
-        (a ``ValueError``) naming the field (``state.from_bytes``)."""
+        (a ``ValueError``) naming the field (``hotspot.core.from_bytes``)."""
         states = from_bytes(data)
         if states.shape[0] != 1:
             raise StateError(f"state bytes: expected the bytes of one state, got a batch of {states.shape[0]}")
         initial = base64.b64encode(states.tobytes()).decode("ascii")
         return cls(_state=states, _record=GameRecord(None, 0, [], initial_state=initial))
+
+
+    @classmethod
+    def from_record(cls, record: GameRecord) -> "Game":
+        """The game ``record`` describes, replayed action by action.
+
+        Raises ``RecordError`` if its starting position is not valid or an
+        action is illegal at its point."""
+        if record.initial_state is not None:
+            try:
+                game = cls.from_bytes(base64.b64decode(record.initial_state))
+            except (binascii.Error, ValueError) as exc:
+                raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
+        else:
+            try:
+                game = cls(record.scenario, seed=record.seed, max_turns=record.max_turns)
+            except ScenarioError as exc:
+                raise RecordError(f"record field 'scenario' is not a valid scenario: {exc}") from None
+        for i, a in enumerate(record.actions):
+            try:
+                game.apply_action(a)
+            except IllegalActionError as exc:
+                raise RecordError(f"actions[{i}] = {short_repr(a)} does not replay: {exc}") from None
+        return game
 
 
 def action_to_string(s, action: int) -> str:

@@ -1,7 +1,7 @@
 """Is this a state the compiled rules can be given?  Every invariant of
 docs/state-layout.md, checked before anything from outside reaches the core.
 
-State bytes (``state.from_bytes``, ``Game.from_bytes``), a record's
+State bytes (``hotspot.core.from_bytes``, ``Game.from_bytes``), a record's
 ``initial_state`` and the arena's saved games all pass through
 :func:`check_states`; the soak (``benchmarks/soak.py``) runs :func:`state_fault`
 after every action of millions of games.
@@ -25,7 +25,8 @@ from .rules_data import (CENTRAL, ITEM_PIECE_KIND, ITEM_POOL, ITEM_SIDE, LONG,
                          PHASE_Z_SETUP, PIECE_SIZE, PLATFORM, POOL_SIDE, RULES_DTYPE, TECHNOCRAT,
                          TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_SIDE, ZIEGLER, RulesOptions)
 from .setup import pools_fit
-from .state import DICE_QUEUE, MAX_PIECES, MAX_UNITS, STATE_DTYPE, STATE_VERSION, StateError
+from .state import (DICE_QUEUE, MAX_LOADED_ACTIONS, MAX_PIECES, MAX_UNITS, STATE_DTYPE, STATE_VERSION, StateError,
+                    decode_bytes)
 
 # Bits that may be set (docs/state-layout.md, "Flags").
 PIECE_FLAG_BITS = 1 | 2 | 4 | 8  # PF_DONE, PF_NEUTRALIZE_TRIED, PF_STARTED, PF_SKIPPED
@@ -415,3 +416,20 @@ def check_states(states, source: str = "state bytes") -> None:
 
 __all__ = ["FAULTS", "StateError", "state_fault", "batch_faults", "rules_error", "state_errors",
            "check_states"]
+
+
+def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
+    """A batch of states from bytes made by ``state.to_bytes``.
+
+    Every state is checked against every invariant of docs/state-layout.md
+    (:func:`check_states`) before it is returned, so compiled code never sees
+    corrupt bytes, and its ``n_actions`` must leave the counter room (at most
+    ``state.MAX_LOADED_ACTIONS``); refusals raise ``StateError`` (a
+    ``ValueError``) naming ``source``, the state and the field."""
+    states = decode_bytes(data, source)
+    check_states(states, source)
+    big = np.nonzero(states["n_actions"] > MAX_LOADED_ACTIONS)[0]
+    if big.size:
+        raise StateError(f"{source}: state {int(big[0])}: n_actions {int(states['n_actions'][big[0]])} is above "
+                         f"2**30: the int32 count of actions applied would wrap as the game goes on")
+    return states

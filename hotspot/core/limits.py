@@ -25,13 +25,23 @@ scripted player attacks.
 """
 from __future__ import annotations
 
-from .game import check_max_turns
+import numpy as np
 
 #: the default ``max_turns`` of the environments, the arena, the balance tool
 #: and ``hotspot play`` (a harness's limit; None would be the rulebook's none)
 DEFAULT_MAX_TURNS = 200
 
 __all__ = ["DEFAULT_MAX_TURNS", "check_max_turns", "parse_max_turns"]
+
+
+def check_max_turns(max_turns) -> int:
+    """A harness's turn limit (D19 revised) as stored in the state: 0 for None (no limit)."""
+    if max_turns is None:
+        return 0
+    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)) \
+            or not 1 <= max_turns <= 10000:
+        raise ValueError(f"max_turns must be None (no limit) or an integer in [1, 10000], got {max_turns!r}")
+    return int(max_turns)
 
 
 def parse_max_turns(text) -> int | None:

@@ -22,7 +22,6 @@ Technocrat, so core helpers that look a unit's side up by type (e.g. through
 ``units.unit_side``) must not be run on an information state; use
 ``cell_units`` (exact per side) or the observer's own side instead.
 """
-import numpy as np
 
 from ._jit import jit
 from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, ZIEGLER

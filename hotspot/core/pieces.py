@@ -5,7 +5,6 @@ cells of a piece and move with it.  Slot order of ``piece_cells`` gives a
 piece its facing: slot 0 is the front of two-hex and long crustals, slot 1
 the rear of a two-hex crustal and the centre of a long one.
 """
-import numpy as np
 
 from ._jit import jit
 from .events import ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_OFF_MAP, log_event

@@ -10,10 +10,9 @@ import numpy as np
 
 from .errors import short_repr
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP, col_row, direction_between
-from .rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, ONE_HEX, PIECE_NAMES,
-                         PIECE_SIZE, PLATFORM, SIDE_NAMES, TECHNOCRAT, TRIANGULAR, TWO_HEX,
-                         UNIT_IS_INFANTRY, UNIT_NAMES, UNIT_SIDE, ZIEGLER, NUM_UNIT_TYPES,
-                         PHASE_OVER)
+from .rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PIECE_NAMES, PIECE_SIZE, PLATFORM,
+                         TECHNOCRAT, TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_NAMES, UNIT_SIDE, ZIEGLER,
+                         NUM_UNIT_TYPES)
 from .state import MAX_PIECES, MAX_UNITS, empty_states
 from .pieces import place_central
 from .setup import setup_unit

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import short_repr
+from .integrity import from_bytes
 
 RECORD_FORMAT = "hotspot-record"
 RECORD_VERSION = 1
@@ -65,7 +66,6 @@ class GameRecord:
             if not isinstance(initial, str):
                 raise RecordError("record field 'initial_state' must be a base64 string")
             try:
-                from .state import from_bytes
                 from_bytes(base64.b64decode(initial, validate=True))
             except (binascii.Error, ValueError) as exc:
                 raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
@@ -110,27 +110,3 @@ class GameRecord:
             return cls.from_dict(data)
         except RecordError as exc:
             raise RecordError(f"{path}: {exc}") from None
-
-    def replay(self):
-        """The game this record describes, replayed action by action (a ``Game``).
-
-        Raises ``RecordError`` if its starting position is not valid or an
-        action is illegal at its point."""
-        from .game import Game, IllegalActionError
-        from .scenario import ScenarioError
-        if self.initial_state is not None:
-            try:
-                game = Game.from_bytes(base64.b64decode(self.initial_state))
-            except (binascii.Error, ValueError) as exc:
-                raise RecordError(f"record field 'initial_state' is corrupt: {exc}") from None
-        else:
-            try:
-                game = Game(self.scenario, seed=self.seed, max_turns=self.max_turns)
-            except ScenarioError as exc:
-                raise RecordError(f"record field 'scenario' is not a valid scenario: {exc}") from None
-        for i, a in enumerate(self.actions):
-            try:
-                game.apply_action(a)
-            except IllegalActionError as exc:
-                raise RecordError(f"actions[{i}] = {short_repr(a)} does not replay: {exc}") from None
-        return game

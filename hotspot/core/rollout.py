@@ -16,17 +16,9 @@ from numba import prange
 
 from ._jit import jit
 from .actions import NUM_ACTIONS, apply_action, legal_action_mask
+from .dice import splitmix64
 from .events import EV_WIDTH
 from .rules_data import PHASE_OVER
-
-
-@jit
-def _splitmix(x):
-    x = x + np.uint64(0x9E3779B97F4A7C15)
-    z = x
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x, z ^ (z >> np.uint64(31))
 
 
 @jit
@@ -45,7 +37,7 @@ def random_choice(mask, rng, slot):
             n += 1
     if n == 0:
         return -1
-    rng[slot], z = _splitmix(rng[slot])
+    rng[slot], z = splitmix64(rng[slot])
     pick = int(z % np.uint64(n))
     for a in range(NUM_ACTIONS):
         if mask[a]:

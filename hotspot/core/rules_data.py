@@ -20,6 +20,15 @@ ZIEGLER = 0
 TECHNOCRAT = 1
 SIDE_NAMES = ("ziegler", "technocrat")
 
+
+def side_index(side) -> int:
+    """A side given as 0/1 or a name (any case) as its index; ``ValueError`` otherwise."""
+    if isinstance(side, str) and side.lower() in SIDE_NAMES:
+        return SIDE_NAMES.index(side.lower())
+    if isinstance(side, (int, np.integer)) and not isinstance(side, (bool, np.bool_)) and side in (ZIEGLER, TECHNOCRAT):
+        return int(side)
+    raise ValueError(f"unknown side {short_repr(side)}; expected 'ziegler' or 'technocrat' (or 0/1)")
+
 # -------------------------------------------------------- unit types (2.2.1)
 NO_UNIT = 0
 Z_INFANTRY = 1

@@ -55,9 +55,12 @@ from importlib import resources
 
 import numpy as np
 
+from .actions import start
 from .dice import seed_state
 from .errors import short_repr
+from .events import no_events
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP, PERIMETER, cell_of, col_row
+from .limits import check_max_turns
 from .placement import blank_state, place_piece, place_unit, position_errors, shape_error
 from .rules_data import (DEFAULT_RULES, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PHASE_LETTERS, PHASE_OVER,
                          POOL_KEYS, POOL_NAMES, POOL_SIDE, POOL_T_CRAWLERS, POOL_T_ENGINEERS,
@@ -569,6 +572,41 @@ def scenario_to_state(data, seed: int) -> np.ndarray:
         seed_state(states[0], seed)
     except ValueError as exc:
         raise ScenarioError(f"seed: {exc}") from None
+    return states
+
+
+def with_rules(scenario, rules=None) -> dict:
+    """The scenario dict of ``scenario`` (a built-in name, a path or a dict)
+    with the rules overrides ``rules`` (a ``RulesOptions`` or a dict; None:
+    none) merged over its own.  A wrong option is refused here, naming it
+    (``turn_limit``: D19 revised)."""
+    data = load_scenario(scenario) if not isinstance(scenario, dict) else dict(scenario)
+    if rules is not None:
+        overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
+        RulesOptions.from_dict(overrides)
+        merged = dict(data.get("rules") or {})
+        merged.update(overrides)
+        data["rules"] = merged
+    return data
+
+
+def start_states(template, seeds, max_turns=None) -> np.ndarray:
+    """Games started from the position ``template`` (a state or a batch of one,
+    from :func:`scenario_to_state`), one per seed: each a copy with its dice
+    seeded (2.3), the harness's turn limit ``max_turns`` set (None: none, the
+    rulebook's game; D19 revised), and play begun (``actions.start``, 4.0).
+    The one way a game starts: ``Game``, ``core.init`` and the arena use it;
+    the environments start their episodes the same way in compiled code
+    (``actions.start`` after seeding)."""
+    limit = check_max_turns(max_turns)
+    seeds = [seeds] if np.ndim(seeds) == 0 else list(seeds)
+    seeds = [check_seed(seed) for seed in seeds]
+    states = np.repeat(np.asarray(template).reshape(-1)[:1], len(seeds))
+    ev, ev_n = no_events()
+    for i, seed in enumerate(seeds):
+        seed_state(states[i], seed)
+        states[i]["max_turns"] = limit
+        start(states[i], ev, ev_n)
     return states
 
 

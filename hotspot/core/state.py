@@ -182,33 +182,23 @@ class StateError(ValueError):
     another version, or breaking an invariant of docs/state-layout.md)."""
 
 
-def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
-    """A batch of states from bytes made by :func:`to_bytes`.
-
-    Every state is checked against every invariant of docs/state-layout.md
-    (``integrity.check_states``) before it is returned, so compiled code never
-    sees corrupt bytes, and its ``n_actions`` must leave the counter room
-    (at most ``MAX_LOADED_ACTIONS``); refusals raise :class:`StateError` (a
-    ``ValueError``) naming ``source``, the state and the field."""
+def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
+    """A batch of states from bytes made by :func:`to_bytes`, **unchecked**:
+    only the length and the layout version are checked (version 2 bytes are
+    converted).  Use ``integrity.from_bytes`` (``hotspot.core.from_bytes``),
+    which also checks every invariant, for bytes from outside."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{source} must be bytes, got {type(data).__name__}")
     data = bytes(data)
     if (len(data) >= 2 and len(data) % _STATE_DTYPE_V2.itemsize == 0
             and int(np.frombuffer(data[:2], "<i2")[0]) == 2):
-        states = _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
-    else:
-        if len(data) == 0 or len(data) % STATE_BYTES:
-            raise StateError(f"{source} have length {len(data)}, not a multiple of the state size "
-                             f"{STATE_BYTES}: corrupt or from another version")
-        states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
-        bad = np.nonzero(states["version"] != STATE_VERSION)[0]
-        if bad.size:
-            raise StateError(f"{source}: state {int(bad[0])} has layout version "
-                             f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
-    from .integrity import check_states  # integrity imports this module
-    check_states(states, source)
-    big = np.nonzero(states["n_actions"] > MAX_LOADED_ACTIONS)[0]
-    if big.size:
-        raise StateError(f"{source}: state {int(big[0])}: n_actions {int(states['n_actions'][big[0]])} is above "
-                         f"2**30: the int32 count of actions applied would wrap as the game goes on")
+        return _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
+    if len(data) == 0 or len(data) % STATE_BYTES:
+        raise StateError(f"{source} have length {len(data)}, not a multiple of the state size "
+                         f"{STATE_BYTES}: corrupt or from another version")
+    states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
+    bad = np.nonzero(states["version"] != STATE_VERSION)[0]
+    if bad.size:
+        raise StateError(f"{source}: state {int(bad[0])} has layout version "
+                         f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
     return states

@@ -3,7 +3,6 @@
 A unit's attack and defense are its type's factors from the rules options
 times its squads (infantry, D4); every other unit has one "squad".
 """
-import numpy as np
 
 from ._jit import jit
 from .events import EV_ELIMINATED, EV_SQUAD_LOST, log_event

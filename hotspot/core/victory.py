@@ -12,7 +12,7 @@ Concession (5.0) is in the Python API (game.Game.concede), not an action.
 """
 from ._jit import jit
 from .events import EV_GAME_OVER, log_event
-from .rules_data import ONGOING, PHASE_OVER, ZIEGLER_WIN
+from .rules_data import ONGOING, PHASE_OVER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN
 from .state import LAST_TURN
 from .units import engineer_squads_left
 
@@ -50,3 +50,25 @@ def truncate_if_over_time(s, ev, ev_n):
         end_game(s, ONGOING, 1, ev, ev_n)
         return True
     return False
+
+
+@jit
+def winner(s):
+    """The side that won (0 Ziegler, 1 Technocrat), or -1: the game goes on,
+    or a harness stopped it without a winner (D19 revised)."""
+    r = s["result"]
+    if r == TECHNOCRAT_WIN:
+        return TECHNOCRAT
+    if r == ZIEGLER_WIN:
+        return ZIEGLER
+    return -1
+
+
+@jit
+def side_return(s, side):
+    """The return of ``side``: +1.0 if it won, -1.0 if it lost, 0.0 otherwise
+    (the game goes on, or was truncated without a winner)."""
+    w = winner(s)
+    if w < 0:
+        return 0.0
+    return 1.0 if w == side else -1.0

@@ -15,24 +15,17 @@ from numba import prange
 from hotspot.agents.policies import play_policy_until
 from hotspot.core._jit import jit
 from hotspot.core.actions import action_error, apply_action, legal_action_mask, start
+from hotspot.core.dice import mix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT_WIN, ZIEGLER_WIN
+from hotspot.core.rules_data import PHASE_OVER
+from hotspot.core.victory import side_return
 
-from .encoding import encode
+from hotspot.features.encoding import encode
 
 _K_DICE = np.uint64(0x5DEECE66D)
 _K_AGENT = np.uint64(0xA0761D6478BD642F)
 _K_TEMPLATE = np.uint64(0xE7037ED1A0B428DB)
-
-
-@jit
-def mix64(x):
-    """splitmix64's finalizer: a well-mixed 64-bit function of x."""
-    z = x + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
 
 
 @jit
@@ -61,9 +54,7 @@ def outcome(s, side):
     is truncated with reward 0: it has no winner (D19 revised)."""
     if s["phase"] != PHASE_OVER:
         return 0.0, False, False
-    r = s["result"]
-    winner = 1 if r == TECHNOCRAT_WIN else (0 if r == ZIEGLER_WIN else -1)
-    reward = 0.0 if winner < 0 else (1.0 if winner == side else -1.0)
+    reward = side_return(s, side)
     if s["truncated"]:
         return reward, False, True
     return reward, True, False

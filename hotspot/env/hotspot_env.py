@@ -17,7 +17,7 @@ Action space
     array; not a bool) raises ``TypeError`` in both modes, unchanged.
 Observation
     ``Dict(board, units, pieces, globals)`` of int arrays, see
-    ``hotspot.env.encoding``: hex planes for terrain, pieces, units by side
+    ``hotspot.features.encoding``: hex planes for terrain, pieces, units by side
     and type, damage of own pieces, and turn and phase; with hidden
     information (D20) by default (``fog=False`` for full observability).
 Reward
@@ -57,17 +57,18 @@ from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
 from hotspot.core.errors import ERR_BAD_ACTION
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
+from hotspot.core.dice import mix64
 from hotspot.core.errors import MESSAGES, OK, short_repr
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES
+from hotspot.core.rules_data import PHASE_OVER, side_index
 from hotspot.core.state import STATE_DTYPE
 
 from .rendering import render_state
-from .encoding import encode, new_observation, observation_shapes, scratch_state
-from .episodes import mix64, next_episode_seed, outcome, reset_game, step_game
+from hotspot.features.encoding import encode, new_observation, observation_shapes, scratch_state
+from .episodes import next_episode_seed, outcome, reset_game, step_game
 from .templates import build_templates
 
 
@@ -78,14 +79,6 @@ def action_index(action) -> int:
             isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
         raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {short_repr(action)}")
     return int(action)
-
-
-def side_index(side) -> int:
-    if isinstance(side, str) and side.lower() in SIDE_NAMES:
-        return SIDE_NAMES.index(side.lower())
-    if isinstance(side, (int, np.integer)) and not isinstance(side, bool) and side in (0, 1):
-        return int(side)
-    raise ValueError(f"side must be 'technocrat' or 'ziegler' (or 1/0), got {side!r}")
 
 
 def resolve_opponent(opponent):

@@ -41,11 +41,12 @@ from hotspot.core.errors import ERR_BAD_ACTION, MESSAGES, OK, short_repr
 from hotspot.core.events import no_events
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES, TECHNOCRAT_WIN, ZIEGLER_WIN
+from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES
 from hotspot.core.state import STATE_DTYPE
+from hotspot.core.victory import side_return
 
 from .rendering import render_state
-from .encoding import encode, new_observation, scratch_state
+from hotspot.features.encoding import encode, new_observation, scratch_state
 from .episodes import next_episode_seed, reset_game
 from .hotspot_env import action_index, observation_space, seed_to_episode
 from .templates import build_templates
@@ -131,10 +132,8 @@ class HotspotAECEnv(AECEnv):
         for name in self.agents:
             self.rewards[name] = 0.0
         if int(s["phase"]) == PHASE_OVER:
-            winner = {TECHNOCRAT_WIN: "technocrat", ZIEGLER_WIN: "ziegler"}.get(int(s["result"]))
             for name in self.agents:
-                if winner is not None:
-                    self.rewards[name] = 1.0 if name == winner else -1.0
+                self.rewards[name] = float(side_return(s, SIDE_NAMES.index(name)))
                 if s["truncated"]:
                     self.truncations[name] = True
                 else:

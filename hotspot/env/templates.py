@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core.game import check_max_turns
-from hotspot.core.rules_data import RulesOptions
-from hotspot.core.scenario import load_scenario, random_setup, scenario_to_state
+from hotspot.core.limits import check_max_turns
+from hotspot.core.scenario import random_setup, scenario_to_state, with_rules
 from hotspot.core.state import STATE_DTYPE
 
 
@@ -28,13 +27,10 @@ def build_templates(scenario="standard", rules=None, random_pool: int = 256, max
     elif isinstance(scenario, (list, tuple)):
         if not scenario:
             raise ValueError("an empty list of scenarios")
-        items = [load_scenario(x) if not isinstance(x, dict) else x for x in scenario]
+        items = list(scenario)
     else:
-        items = [load_scenario(scenario) if not isinstance(scenario, dict) else scenario]
-    if rules is not None:
-        overrides = rules.to_dict() if isinstance(rules, RulesOptions) else dict(rules)
-        RulesOptions.from_dict(overrides)  # refuse a wrong option early, naming it
-        items = [dict(d, rules={**(d.get("rules") or {}), **overrides}) for d in items]
+        items = [scenario]
+    items = [with_rules(d, rules) for d in items]  # a wrong option is refused here, naming it
     templates = np.zeros(len(items), dtype=STATE_DTYPE)
     for j, data in enumerate(items):
         templates[j] = scenario_to_state(data, 0)[0]

@@ -34,12 +34,13 @@ from hotspot.core.actions import NUM_ACTIONS, action_error
 from hotspot.core.errors import MESSAGES, short_repr
 from hotspot.core.game import IllegalActionError, action_to_string
 from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.rules_data import side_index
 from hotspot.core.state import STATE_DTYPE
 
-from .encoding import new_observation
+from hotspot.features.encoding import new_observation
 from .rendering import render_state
 from .episodes import vector_reset, vector_step
-from .hotspot_env import observation_space, resolve_opponent, seed_to_episode, side_index
+from .hotspot_env import observation_space, resolve_opponent, seed_to_episode
 from .templates import build_templates
 
 

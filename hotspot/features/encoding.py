@@ -53,9 +53,8 @@ import numpy as np
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, EXT_COLS, MARGIN
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS,
-                                     PHASE_PLAYER, PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT,
-                                     T_ENGINEER)
+from hotspot.core.rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS, PHASE_PLAYER,
+                                     PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT)
 from hotspot.core.state import (MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING,
                                 UF_DONE)
 

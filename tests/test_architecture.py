@@ -1,0 +1,139 @@
+"""The package's shape (issue 11): layers that import only downward, no import
+cycles, no private names imported across modules.
+
+Layers, lowest first (docs/architecture.md):
+
+    core -> features -> agents -> env -> arena -> cli
+
+A module may import its own layer and the layers below it, never above;
+imports inside functions count too (a lazy import is still a dependency).
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import hotspot
+
+ROOT = Path(hotspot.__file__).resolve().parent
+LAYERS = ("core", "features", "agents", "env", "arena", "cli")
+ALIASES = {"__main__": "cli"}  # ``python -m hotspot`` is the command line
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in ROOT.rglob("*.py")}
+
+
+def _imports(name: str, path: Path):
+    """(imported module, imported name or None, line) for every import of ``path``."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                if f"{target}.{alias.name}" in MODULES:
+                    yield f"{target}.{alias.name}", None, node.lineno
+                else:
+                    yield target, alias.name, node.lineno
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, None, node.lineno
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    if parts[0] != "hotspot" or len(parts) == 1:
+        return -1  # the top-level package (a facade over core) or not ours
+    return LAYERS.index(ALIASES.get(parts[1], parts[1]))
+
+
+def test_every_module_is_in_a_layer():
+    assert {ALIASES.get(m.split(".")[1], m.split(".")[1]) for m in MODULES if m != "hotspot"} == set(LAYERS)
+
+
+def test_imports_point_only_downward():
+    upward = []
+    for name, path in MODULES.items():
+        for target, _, line in _imports(name, path):
+            if target.startswith("hotspot") and _layer(name) >= 0 and _layer(target) > _layer(name):
+                upward.append(f"{path.relative_to(ROOT.parent)}:{line} imports {target}")
+    assert upward == []
+
+
+def test_no_import_cycles_between_modules():
+    graph = {name: {t for t, _, _ in _imports(name, path) if t in MODULES and t != name}
+             for name, path in MODULES.items()}
+    # a package's __init__ importing its own modules is how a package re-exports: not a cycle
+    for name in graph:
+        graph[name] = {t for t in graph[name] if not (MODULES[t].name == "__init__.py" and name.startswith(t + "."))}
+    cycles, state = [], {}
+
+    def visit(node, stack):
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt, stack + [nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []
+
+
+def test_no_private_name_is_imported_from_another_module():
+    private = []
+    for name, path in MODULES.items():
+        for target, imported, line in _imports(name, path):
+            if target.startswith("hotspot") and imported and imported.startswith("_") \
+                    and not imported.startswith("__"):
+                private.append(f"{path.relative_to(ROOT.parent)}:{line} imports {target}.{imported}")
+    assert private == []
+
+
+def test_the_layer_check_would_catch_an_upward_import(tmp_path):
+    """The checks above can fail: an agents module importing env is upward."""
+    fake = tmp_path / "hotspot" / "agents" / "bad.py"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("from hotspot.env.hotspot_env import HotspotEnv\nfrom ..core.rollout import _hidden\n")
+    found = list(_imports("hotspot.agents.bad", fake))
+    assert ("hotspot.env.hotspot_env", "HotspotEnv", 1) in found
+    assert _layer("hotspot.env.hotspot_env") > _layer("hotspot.agents.bad")
+    assert ("hotspot.core.rollout", "_hidden", 2) in found
+
+
+def test_the_readme_imports_only_the_public_surface():
+    """README snippets import from hotspot, hotspot.core, hotspot.env,
+    hotspot.agents or hotspot.arena, never from deep modules."""
+    import re
+    readme = (ROOT.parent / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    deep = [line.strip() for block in blocks for line in block.splitlines()
+            if re.match(r"\s*(from|import) hotspot\.\w+\.\w+", line)]
+    assert deep == []
+
+
+def test_public_surface_exports_what_the_readme_uses():
+    import hotspot.core
+    import hotspot.env
+    for name in ("Game", "GameRecord", "RulesOptions", "init", "StateError", "RecordError", "ScenarioError"):
+        assert hasattr(hotspot, name), name
+    for name in ("init", "step", "legal_action_mask", "step_batch", "legal_action_mask_batch",
+                 "play_random_batch", "set_max_turns", "from_bytes", "to_bytes", "returns", "NUM_ACTIONS"):
+        assert name in hotspot.core.__all__ and hasattr(hotspot.core, name), name
+    for name in ("HotspotEnv", "HotspotVectorEnv", "HotspotAECEnv", "write_replay_html"):
+        assert name in hotspot.env.__all__, name
+    assert hotspot.env.HotspotVectorEnv.__name__ == "HotspotVectorEnv"
+    assert hotspot.env.HotspotAECEnv.__name__ == "HotspotAECEnv"
