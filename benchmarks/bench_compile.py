@@ -37,7 +37,8 @@ import time
 import _common as C
 
 NAME = "compile"
-TARGET_SECOND_START_S = 2.0
+TARGET_SECOND_START_S = 1.0  # issue 11 (issue 4: 2 s)
+TARGET_ARENA_COLD_S = 30.0  # issue 11: the first `hotspot arena` table from an empty cache, two cores
 WORKER = C.BENCH_DIR / "_compile_worker.py"
 
 
@@ -58,6 +59,30 @@ def spawn(cache_dir, with_env: bool) -> dict:
     return w
 
 
+def arena_cold(games: int) -> dict:
+    """``hotspot arena --games N`` (the default agents and workers) from a new
+    empty numba cache: the seconds until its table is printed and it exits."""
+    cache_dir = tempfile.mkdtemp(prefix="hotspot-numba-arena-")
+    out_dir = tempfile.mkdtemp(prefix="hotspot-arena-")
+    try:
+        cmd = [sys.executable, "-m", "hotspot", "arena", "--games", str(games), "--out", out_dir]
+        t0 = time.time()
+        proc = subprocess.run(cmd, env=C.child_env(NUMBA_CACHE_DIR=cache_dir), capture_output=True, text=True,
+                              cwd=C.REPO_ROOT)
+        wall = time.time() - t0
+        if proc.returncode != 0:
+            sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
+            raise SystemExit(f"hotspot arena failed with exit code {proc.returncode}")
+        t0 = time.time()
+        subprocess.run(cmd + ["--seed", "1"], env=C.child_env(NUMBA_CACHE_DIR=cache_dir), capture_output=True,
+                       text=True, cwd=C.REPO_ROOT, check=True)
+        warm = time.time() - t0
+    finally:
+        shutil.rmtree(cache_dir, ignore_errors=True)
+        shutil.rmtree(out_dir, ignore_errors=True)
+    return {"games": games, "cold_s": wall, "warm_s": warm, "command": " ".join(cmd[1:4] + cmd[4:6])}
+
+
 def main(argv=None) -> dict:
     p = C.make_parser("bench_compile", __doc__)
     p.add_argument("--with-env", action=argparse.BooleanOptionalAction, default=None,
@@ -65,6 +90,8 @@ def main(argv=None) -> dict:
     p.add_argument("--cache-dir", default=None,
                    help="numba cache directory to use (default: a new temporary one; tiny: the project's)")
     p.add_argument("--keep-cache", action="store_true", help="keep the temporary cache directory")
+    p.add_argument("--arena", action=argparse.BooleanOptionalAction, default=None,
+                   help="also time a first `hotspot arena --games 2` from an empty cache (default: yes; tiny: no)")
     args = p.parse_args(argv)
     repeats = args.repeats or (1 if args.tiny else 3)
     with_env = (not args.tiny) if args.with_env is None else args.with_env
@@ -107,6 +134,10 @@ def main(argv=None) -> dict:
                   ["phase", "first process s", "second process s"],
                   [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in rows])
     second = med("first_step_from_spawn_s")
+    arena = arena_cold(2) if ((not args.tiny) if args.arena is None else args.arena) else None
+    if arena:
+        print(f"hotspot arena --games 2 from an empty cache: {arena['cold_s']:.1f} s "
+              f"(again, cache filled: {arena['warm_s']:.1f} s)")
     summary = {
         "fresh_cache": made_temp,
         "first_process_first_step_s": cold["first_step_from_spawn_s"],
@@ -114,11 +145,15 @@ def main(argv=None) -> dict:
         "second_process_first_step_s": second,
         "second_process_wall_s": med("process_wall_s"),
         "target_second_start_s": TARGET_SECOND_START_S,
-        "second_start_within_target": second < TARGET_SECOND_START_S,
+        "second_start_within_target": second <= TARGET_SECOND_START_S,
+        "arena_cold_s": arena["cold_s"] if arena else None,
+        "arena_warm_s": arena["warm_s"] if arena else None,
+        "arena_compile_s": (arena["cold_s"] - arena["warm_s"]) if arena else None,
+        "target_arena_cold_s": TARGET_ARENA_COLD_S,
         "compile_s": sum(ph["seconds"] for ph in cold["phases"]) - sum(
             statistics.median(w["phases"][i]["seconds"] for w in warm) for i in range(len(cold["phases"]))),
     }
-    print(f"\nsecond process: first step {second:.2f} s after spawn (target < {TARGET_SECOND_START_S:g} s)")
+    print(f"\nsecond process: first step {second:.2f} s after spawn (target <= {TARGET_SECOND_START_S:g} s)")
     notes = [] if made_temp else [
         "not a fresh cache: the first process may have found the code compiled already "
         "(the tiny run always uses the project's cache)"]

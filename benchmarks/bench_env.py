@@ -76,11 +76,16 @@ def single_env_workload(side: str, seed: int = 0):
     return run_once
 
 
-def vector_env_workload(num_envs: int, side: str, seed: int = 0):
-    """``run_once`` stepping a HotspotVectorEnv of ``num_envs`` games once."""
-    from hotspot.env.vector_env import HotspotVectorEnv
+def vector_env_workload(num_envs: int, side: str, seed: int = 0, observation: str = "full"):
+    """``run_once`` stepping a HotspotVectorEnv of ``num_envs`` games once
+    (``observation``: "full" or "compact"; the env's default ``copy=False``).
+    The time of the benchmark's own numpy sampler is returned as
+    ``sampler_s`` so that it can be told apart from the env's."""
+    import time
 
-    envs = HotspotVectorEnv(num_envs=num_envs, side=side, opponent="random")
+    from hotspot.env import HotspotVectorEnv
+
+    envs = HotspotVectorEnv(num_envs=num_envs, side=side, opponent="random", observation=observation)
     start_n = int(envs.templates["n_actions"].max())
     rng = np.random.default_rng(seed)
     _, info = envs.reset(seed=seed)
@@ -95,13 +100,16 @@ def vector_env_workload(num_envs: int, side: str, seed: int = 0):
     def run_once():
         was_reset = envs.needs_reset.copy()
         before = envs.states["n_actions"].astype(np.int64)
-        _, _, terminated, truncated, info = envs.step(choose(box["masks"]))
+        t0 = time.perf_counter()
+        actions = choose(box["masks"])
+        sampler = time.perf_counter() - t0
+        _, _, terminated, truncated, info = envs.step(actions)
         after = envs.states["n_actions"].astype(np.int64)
         box["masks"] = info["action_mask"]
         atomic = np.where(was_reset, after - start_n, after - before).sum()
         learner = int(num_envs - was_reset.sum())
         return {"steps": num_envs, "learner_steps": learner, "atomic": int(atomic),
-                "episodes": int((terminated | truncated).sum())}
+                "episodes": int((terminated | truncated).sum()), "sampler_s": sampler}
 
     return run_once
 
@@ -116,10 +124,14 @@ def measure(run_once, threads: int, repeats: int, min_time: float) -> dict:
     finally:
         numba.set_num_threads(previous)
     steps = sum(s.get("learner_steps", s["steps"]) for s in samples)
+    for s in samples:  # the env alone: the benchmark's sampler time taken out
+        s["atomic_per_env_s"] = s["atomic"] / (s["seconds"] - s.get("sampler_s", 0.0))
     return {
         "threads": threads,
         "steps_per_s": C.median_of(samples, "steps_per_s"),
         "atomic_actions_per_s": C.median_of(samples, "atomic_per_s"),
+        "atomic_actions_per_env_s": C.median_of(samples, "atomic_per_env_s"),
+        "sampler_share": sum(s.get("sampler_s", 0.0) for s in samples) / sum(s["seconds"] for s in samples),
         "atomic_per_step": sum(s["atomic"] for s in samples) / steps if steps else None,
         "samples": samples,
     }
@@ -140,10 +152,12 @@ def main(argv=None) -> dict:
     r = measure(single_env_workload(args.side), 1, repeats, min_time)
     rows.append(dict(r, what="HotspotEnv", batch=1))
     print(f"  HotspotEnv: {C.fmt(r['steps_per_s'])} steps/s", flush=True)
-    for t in threads:
-        r = measure(vector_env_workload(n, args.side), t, repeats, min_time)
-        rows.append(dict(r, what="HotspotVectorEnv", batch=n))
-        print(f"  HotspotVectorEnv({n}), {t} thread(s): {C.fmt(r['steps_per_s'])} steps/s", flush=True)
+    for observation in ("full", "compact"):
+        what = "HotspotVectorEnv" if observation == "full" else "HotspotVectorEnv compact"
+        for t in threads:
+            r = measure(vector_env_workload(n, args.side, observation=observation), t, repeats, min_time)
+            rows.append(dict(r, what=what, batch=n))
+            print(f"  {what}({n}), {t} thread(s): {C.fmt(r['steps_per_s'])} steps/s", flush=True)
     for t in threads:
         r = C.measure_core(n, t, repeats, min_time)
         rows.append({"what": "core play_random_batch", "batch": n, "threads": t, "steps_per_s": None,
@@ -159,14 +173,18 @@ def main(argv=None) -> dict:
         x["vs_core_1_thread"] = C.ratio(x["atomic_actions_per_s"], core_1["atomic_actions_per_s"])
         x["vs_core_same_threads"] = C.ratio(x["atomic_actions_per_s"], find("core play_random_batch",
                                                                            x["threads"])["atomic_actions_per_s"])
+        x["env_alone_vs_core_same_threads"] = C.ratio(
+            x.get("atomic_actions_per_env_s"), find("core play_random_batch", x["threads"])["atomic_actions_per_s"])
     C.print_table(
         f"Environments vs the core (learner: {args.side}; median of {repeats} x >= {min_time:g} s)",
         ["what", "batch", "threads", "env steps/s", "atomic/step", "atomic actions/s",
-         "x core 1T", "x core same T"],
+         "x core 1T", "x core same T", "env alone x core same T", "sampler share"],
         [[x["what"], x["batch"], x["threads"], x["steps_per_s"], x["atomic_per_step"],
-          x["atomic_actions_per_s"], x["vs_core_1_thread"], x["vs_core_same_threads"]] for x in rows])
+          x["atomic_actions_per_s"], x["vs_core_1_thread"], x["vs_core_same_threads"],
+          x.get("env_alone_vs_core_same_threads"), x.get("sampler_share")] for x in rows])
 
     vec_all, vec_1 = find("HotspotVectorEnv", top), find("HotspotVectorEnv", 1)
+    cvec_all, cvec_1 = find("HotspotVectorEnv compact", top), find("HotspotVectorEnv compact", 1)
     single = find("HotspotEnv", 1)
     summary = {
         "num_envs": n,
@@ -182,6 +200,13 @@ def main(argv=None) -> dict:
         "core_actions_per_s_all_threads": core_all["atomic_actions_per_s"],
         "vector_vs_core_all_threads": vec_all["vs_core_same_threads"],
         "vector_vs_core_1_thread": vec_1["vs_core_same_threads"],
+        "vector_env_alone_vs_core_all_threads": vec_all["env_alone_vs_core_same_threads"],
+        "vector_env_alone_vs_core_1_thread": vec_1["env_alone_vs_core_same_threads"],
+        "vector_sampler_share_all_threads": vec_all["sampler_share"],
+        "compact_vector_vs_core_all_threads": cvec_all["vs_core_same_threads"],
+        "compact_vector_vs_core_1_thread": cvec_1["vs_core_same_threads"],
+        "compact_vector_env_alone_vs_core_all_threads": cvec_all["env_alone_vs_core_same_threads"],
+        "compact_vector_steps_per_s_all_threads": cvec_all["steps_per_s"],
         "env_vs_core_1_thread": single["vs_core_1_thread"],
     }
     print(f"\nvector env / core at batch {n}: {C.fmt(summary['vector_vs_core_all_threads'])}x on {top} thread(s), "

@@ -339,7 +339,7 @@ def exercise(game, picks, expect_bytes: bytes | None = None, replay: bool = True
     for side in (0, 1):
         for fog in (True, False):
             game.observation(side, fog)
-            encode(game.s, side, fog, scratch[0], obs["board"], obs["units"], obs["pieces"], obs["globals"])
+            encode(game.s, side, fog, True, scratch[0], obs["board"], obs["units"], obs["pieces"], obs["globals"])
     data = game.to_bytes()
     if expect_bytes is not None:
         check(data == expect_bytes, "to_bytes does not give back the accepted bytes")

@@ -36,6 +36,7 @@ SCRIPTS = (
     ("openspiel", "bench_openspiel.py"),
     ("memory", "bench_memory.py"),
     ("compile", "bench_compile.py"),
+    ("profile", "bench_profile.py"),
 )
 BENCHMARKS_MD = C.REPO_ROOT / "BENCHMARKS.md"
 
@@ -51,7 +52,7 @@ def _x(value):
 
 
 def compute_targets(results: dict) -> list[dict]:
-    """The targets of issue 4, each with its measured value and PASS, FAIL or N/A."""
+    """The targets of issues 4 and 11, each with its measured value and PASS, FAIL or N/A."""
     targets = []
 
     def add(target, value, threshold, passed, measured, why_na="not measured"):
@@ -83,11 +84,20 @@ def compute_targets(results: dict) -> list[dict]:
 
     v = _get(results, "env", "vector_vs_core_all_threads")
     n = _get(results, "env", "num_envs") or 1024
-    add(f"HotspotVectorEnv at batch {n} >= 0.5x the core (atomic actions/s, all threads)", v, 0.5,
-        v is not None and v >= 0.5,
+    add(f"HotspotVectorEnv at batch {n} >= 0.6x the core (atomic actions/s, all threads)", v, 0.6,
+        v is not None and v >= 0.6,
         f"{_x(v)}: {C.fmt(_get(results, 'env', 'vector_atomic_actions_per_s_all_threads'))} vs "
         f"{C.fmt(_get(results, 'env', 'core_actions_per_s_all_threads'))} atomic actions/s"
         if v is not None else None)
+
+    steps = _get(results, "env", "vector_steps_per_s_all_threads")
+    chess = _get(results, "openspiel", "chess_actions_per_s")
+    v = C.ratio(steps, chess)
+    add(f"HotspotVectorEnv at batch {n}: env steps/s >= 3x OpenSpiel chess actions/s", v, 3.0,
+        v is not None and v >= 3.0,
+        f"{_x(v)}: {C.fmt(steps)} env steps/s vs chess {C.fmt(chess)} actions/s" if v is not None else None,
+        "pyspiel not installed" if "openspiel" in results and not _get(results, "openspiel", "available")
+        else "not measured")
 
     v = _get(results, "memory", "state_bytes")
     add("game state <= 4 KiB", v, 4096, v is not None and v <= 4096,
@@ -95,10 +105,16 @@ def compute_targets(results: dict) -> list[dict]:
 
     v = _get(results, "compile", "second_process_first_step_s")
     fresh = _get(results, "compile", "fresh_cache")
-    add("second process: first completed step < 2 s (from spawn, numba cache filled by a first process)",
-        v, 2.0, v is not None and v < 2.0,
+    add("second process: first completed step <= 1 s (from spawn, numba cache filled by a first process)",
+        v, 1.0, v is not None and v <= 1.0,
         f"{v:.2f} s (first process: {_get(results, 'compile', 'first_process_first_step_s'):.2f} s"
         f"{', fresh cache' if fresh else ', project cache'})" if v is not None else None)
+
+    v = _get(results, "compile", "arena_cold_s")
+    add("first `hotspot arena` table from an empty numba cache <= 30 s (two cores)", v, 30.0,
+        v is not None and v <= 30.0,
+        f"{v:.1f} s (the same run with the cache filled: {_get(results, 'compile', 'arena_warm_s'):.1f} s)"
+        if v is not None else None)
     return targets
 
 
@@ -110,7 +126,7 @@ def md_table(headers, rows) -> str:
 
 
 def targets_markdown(targets) -> str:
-    return md_table(["target (issue 4)", "measured", "status"],
+    return md_table(["target (issues 4, 11)", "measured", "status"],
                     [[t["target"], t["measured"], f"**{t['status']}**"] for t in targets])
 
 
@@ -239,14 +255,16 @@ PLACEHOLDER_MD = """\
 **Not yet measured.**  Run `python benchmarks/run_all.py --write-benchmarks-md`
 on the reference machine to fill this in.
 
-| target (issue 4) | measured | status |
+| target (issues 4, 11) | measured | status |
 | --- | --- | --- |
 | core, batch 1024, 1 thread >= 15x OpenSpiel chess | not yet measured | - |
 | >= 100x the uncompiled core (NUMBA_DISABLE_JIT=1) | not yet measured | - |
 | 2 cores >= 1.8x one thread (core, batch 1024) | not yet measured | - |
-| HotspotVectorEnv at batch 1024 >= 0.5x the core | not yet measured | - |
+| HotspotVectorEnv at batch 1024 >= 0.6x the core | not yet measured | - |
+| HotspotVectorEnv env steps/s >= 3x OpenSpiel chess | not yet measured | - |
 | game state <= 4 KiB | not yet measured | - |
-| second process: first completed step < 2 s | not yet measured | - |
+| second process: first completed step <= 1 s | not yet measured | - |
+| first `hotspot arena` table from an empty cache <= 30 s | not yet measured | - |
 """
 
 

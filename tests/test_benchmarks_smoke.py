@@ -19,7 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
-SCRIPTS = ("core", "nojit", "env", "openspiel", "memory", "compile")
+SCRIPTS = ("core", "nojit", "env", "openspiel", "memory", "compile", "profile")
 HAVE_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
 # generous: on a fresh checkout the first script to run compiles the core
 TIMEOUT_S = 1200
@@ -99,7 +99,9 @@ def test_bench_env(tiny):
               {"what", "batch", "threads", "steps_per_s", "atomic_actions_per_s", "atomic_per_step",
                "vs_core_1_thread", "vs_core_same_threads"})
     whats = {r["what"] for r in doc["rows"]}
-    assert {"HotspotEnv", "HotspotVectorEnv", "core play_random_batch"} <= whats
+    assert {"HotspotEnv", "HotspotVectorEnv", "HotspotVectorEnv compact", "core play_random_batch"} <= whats
+    assert 0 <= doc["summary"]["vector_sampler_share_all_threads"] < 1
+    assert positive(doc["summary"]["compact_vector_vs_core_all_threads"])
     # a step is the learner's action and the opponent's replies: at least one atomic action
     assert doc["summary"]["env_atomic_per_step"] >= 1 and doc["summary"]["vector_atomic_per_step"] >= 1
 
@@ -144,6 +146,24 @@ def test_bench_compile(tiny):
     assert positive(doc["summary"]["second_process_first_step_s"])
 
 
+def test_bench_profile(tiny):
+    """Issue 11: where an action's time goes (mask, apply, choice) and the
+    measurements behind the two-thread scaling."""
+    doc, stdout = tiny("profile")
+    check_doc(doc, "profile",
+              {"apply_ns", "mask_ns", "choice_ns", "total_ns", "mask_by_phase_class", "scaling_2_threads",
+               "scaling_2_threads_dynamic", "scaling_2_processes", "static_imbalance"},
+              {"actions", "seconds", "actions_per_s"})
+    s = doc["summary"]
+    assert positive(s["total_ns"]) and positive(s["apply_ns"])
+    # the parts add up to the whole by construction (differences of the replays)
+    assert abs(s["apply_ns"] + s["mask_ns"] + s["choice_ns"] - s["total_ns"]) < 1e-6 * s["total_ns"] + 1e-9
+    assert {r["class"] for r in s["mask_by_phase_class"]} <= {"crustal movement", "unit movement", "combat",
+                                                              "control", "set-up", "loss choice"}
+    assert s["static_imbalance"] >= 1.0
+    assert "Where an atomic action's time goes" in stdout
+
+
 def test_run_all_report(tiny):
     for name in SCRIPTS:
         tiny(name)
@@ -153,11 +173,11 @@ def test_run_all_report(tiny):
     assert {"machine", "command", "tiny", "targets", "results", "failures"} <= doc.keys()
     assert doc["tiny"] is True and doc["failures"] == []
     assert set(doc["results"]) == set(SCRIPTS)
-    assert len(doc["targets"]) == 6
+    assert len(doc["targets"]) == 8
     assert {t["status"] for t in doc["targets"]} <= {"PASS", "FAIL", "N/A"}
     assert all({"target", "value", "threshold", "status", "measured"} <= t.keys() for t in doc["targets"])
     text = md.read_text()
-    assert "| target (issue 4) |" in text and "tiny smoke run" in text
+    assert "| target (issues 4, 11) |" in text and "tiny smoke run" in text
     assert "### Targets" in proc.stdout
 
 

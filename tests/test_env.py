@@ -459,3 +459,50 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     assert env.states.tobytes() == before
     env.step(np.int16(legal))
     assert env.states.tobytes() != before
+
+
+def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
+    """Issue 11: no per-step copy of the observation batch unless asked
+    (``copy=True``); both give the same values step for step."""
+    fast, safe = HotspotVectorEnv(4, copy=False), HotspotVectorEnv(4, copy=True)
+    obs_f, info_f = fast.reset(seed=5)
+    obs_s, info_s = safe.reset(seed=5)
+    rng = np.random.default_rng(0)
+    first = obs_f["units"]
+    for step in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info_s["action_mask"]])
+        kept = {k: v.copy() for k, v in obs_s.items()}
+        obs_f, r_f, te_f, tr_f, info_f = fast.step(actions)
+        obs_s, r_s, te_s, tr_s, info_s = safe.step(actions)
+        for key in obs_s:
+            assert (obs_f[key] == obs_s[key]).all(), (step, key)
+        assert (r_f == r_s).all() and (te_f == te_s).all() and (tr_f == tr_s).all()
+        assert (info_f["action_mask"] == info_s["action_mask"]).all()
+        assert obs_f["units"] is first and info_f["action_mask"] is fast.masks  # the env's own buffers
+        assert obs_s["units"] is not safe._obs["units"] and info_s["action_mask"] is not safe.masks
+        if step:  # copies stay as they were when returned
+            assert all((kept[k] == prev[k]).all() for k in kept)
+        prev = {k: v for k, v in obs_s.items()}
+    with pytest.raises(ValueError, match="copy"):
+        HotspotVectorEnv(2, copy="yes")
+
+
+def test_vector_env_compact_observation_is_the_full_one_without_the_planes():
+    """Issue 11: ``observation="compact"`` returns the unit, piece and global
+    tables of the full observation (the same values), without ``board``."""
+    full, compact = HotspotVectorEnv(3, side="ziegler"), HotspotVectorEnv(3, side="ziegler", observation="compact")
+    assert set(compact.single_observation_space.spaces) == {"units", "pieces", "globals"}
+    obs_f, info = full.reset(seed=9)
+    obs_c, info_c = compact.reset(seed=9)
+    rng = np.random.default_rng(1)
+    for step in range(80):
+        assert "board" not in obs_c and "board" in obs_f
+        for key in obs_c:
+            assert (obs_c[key] == obs_f[key]).all(), (step, key)
+        assert compact.observation_space.contains(obs_c)
+        assert (info["action_mask"] == info_c["action_mask"]).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        obs_f, _, _, _, info = full.step(actions)
+        obs_c, _, _, _, info_c = compact.step(actions)
+    with pytest.raises(ValueError, match="observation"):
+        HotspotVectorEnv(2, observation="tiny")

@@ -165,7 +165,7 @@ class LearnedAgent(Agent):
         """The environment's observation dict of an ``observe`` record (or a (1,) array of one)."""
         o = info_state[0] if getattr(info_state, "shape", None) == (1,) else info_state
         obs = self._obs
-        encode_info_state(o, int(side), obs["board"], obs["units"], obs["pieces"], obs["globals"])
+        encode_info_state(o, int(side), True, obs["board"], obs["units"], obs["pieces"], obs["globals"])
         return obs
 
     def action_logits(self, info_state, side: int) -> np.ndarray:

@@ -70,12 +70,13 @@ def step_game(states, i, action, side, policy, opp_rng, mask, ev, ev_n):
 
 
 @jit(parallel=True)
-def vector_step(states, actions, templates, seeds, needs_reset, side, policy, opp_rng, fog,
+def vector_step(states, actions, templates, seeds, needs_reset, side, policy, opp_rng, fog, with_board,
                 rewards, terminated, truncated, masks, scratch, board, units, pieces, globs):
     """One step of every game (next-step autoreset): a game whose episode ended
     at the previous step is reset to its next episode and ignores its action.
     Returns -1, or the index of the first game whose action is illegal (then
-    nothing at all has changed)."""
+    nothing at all has changed).  Without ``with_board`` (the compact
+    observation) ``board`` may be a dummy of one game: it is not written."""
     n = states.shape[0]
     for i in range(n):
         if not needs_reset[i] and action_error(states[i], actions[i]) != OK:
@@ -98,12 +99,13 @@ def vector_step(states, actions, templates, seeds, needs_reset, side, policy, op
             truncated[i] = tr
             needs_reset[i] = te or tr
         legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, scratch[i], board[i], units[i], pieces[i], globs[i])
+        encode(states[i], side, fog, with_board, scratch[i], board[i if with_board else 0], units[i], pieces[i],
+               globs[i])
     return -1
 
 
 @jit(parallel=True)
-def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, masks, scratch, board, units,
+def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, with_board, masks, scratch, board, units,
                  pieces, globs):
     """Begin episode ``seeds[i]`` in every game."""
     for i in prange(states.shape[0]):
@@ -111,4 +113,5 @@ def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, masks, sc
         ev_n = np.zeros(1, dtype=np.int32)
         reset_game(states, i, templates, seeds[i], side, policy, opp_rng, masks[i], ev, ev_n)
         legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, scratch[i], board[i], units[i], pieces[i], globs[i])
+        encode(states[i], side, fog, with_board, scratch[i], board[i if with_board else 0], units[i], pieces[i],
+               globs[i])

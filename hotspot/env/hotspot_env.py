@@ -4,7 +4,7 @@ The learner plays one side; an opponent policy plays the other inside
 ``step`` (and ``reset``, when the opponent moves first).
 
 Action space
-    ``Discrete(NUM_ACTIONS)`` (242): the core's atomic actions (select a
+    ``Discrete(NUM_ACTIONS)`` (578): the core's atomic actions (select a
     piece or unit, a maneuver or step, split/combine, resolve a combat, end a
     move, end the phase; see ``hotspot.core.actions``).  The legal actions are
     ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's
@@ -109,9 +109,10 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def observation_space() -> spaces.Dict:
+def observation_space(compact: bool = False) -> spaces.Dict:
+    """The observation space (``compact``: without the ``board`` hex planes)."""
     boxes = {}
-    for name, (shape, dtype) in observation_shapes().items():
+    for name, (shape, dtype) in observation_shapes(compact).items():
         info = np.iinfo(dtype)
         boxes[name] = spaces.Box(low=info.min, high=info.max, shape=shape, dtype=dtype)
     return spaces.Dict(boxes)
@@ -227,7 +228,7 @@ class HotspotEnv(gym.Env):
 
     def _observation(self) -> dict:
         o = self._obs
-        encode(self.states[0], self.side, self.fog, self._scratch[0], o["board"], o["units"], o["pieces"],
+        encode(self.states[0], self.side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"],
                o["globals"])
         return {k: v.copy() for k, v in o.items()}
 

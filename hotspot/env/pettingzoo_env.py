@@ -5,10 +5,10 @@ move (4.0: phases A-D Ziegler, E-H Technocrat; many consecutive actions
 belong to one agent).
 
 Action space
-    ``Discrete(242)`` per agent, the core's atomic actions.
+    ``Discrete(NUM_ACTIONS)`` (578) per agent, the core's atomic actions.
 Observation
     ``{"observation": <HotspotEnv's observation dict for that side>,
-    "action_mask": int8 (242,)}``: PettingZoo's action-mask convention; the
+    "action_mask": int8 (578,)}``: PettingZoo's action-mask convention; the
     mask is all zeros for the agent not to move.  Hidden information (D20)
     by default (``fog=False`` for full observability).
 Reward
@@ -108,7 +108,7 @@ class HotspotAECEnv(AECEnv):
     def observe(self, agent):
         side = SIDE_NAMES.index(agent)
         o = new_observation()
-        encode(self.states[0], side, self.fog, self._scratch[0], o["board"], o["units"], o["pieces"], o["globals"])
+        encode(self.states[0], side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"], o["globals"])
         s = self.states[0]
         to_move = int(s["phase"]) != PHASE_OVER and int(current_player(s)) == side
         mask = self._mask.astype(np.int8) if to_move else np.zeros(NUM_ACTIONS, dtype=np.int8)

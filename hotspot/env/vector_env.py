@@ -11,7 +11,7 @@ stopped after turn ``max_turns`` (default
 ``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit, 5.0) has
 ``truncated`` True, ``terminated`` False and reward 0 (no winner, D19
 revised); masks are
-``info["action_mask"]`` (shape ``(num_envs, 242)``) and ``action_masks()``.
+``info["action_mask"]`` (shape ``(num_envs, NUM_ACTIONS)``, 578) and ``action_masks()``.
 Autoreset is Gymnasium's default, next-step (``AutoresetMode.NEXT_STEP``): the
 step after a game ends resets it, ignores its action and returns its first
 observation with reward 0.  The opponent must be a compiled policy (a
@@ -22,6 +22,20 @@ game its own seed (one a game).  A seed that is not a non-negative integer
 raises ``ValueError`` before anything changes.  ``step`` takes an integer
 array of shape ``(num_envs,)`` (else ``ValueError``); an illegal action in
 any game raises ``IllegalActionError`` naming the game, and no game changes.
+
+Two arguments are the vector env's own, for throughput:
+
+``copy`` (default False): the arrays ``step`` and ``reset`` return
+    (observations, rewards, terminated, truncated, ``info["action_mask"]``)
+    are the env's own buffers, rewritten in place by the next ``step`` or
+    ``reset``, as Gymnasium's vector envs do with ``copy=False``.  Keep what
+    you need (``np.copy``) before stepping again, or pass ``copy=True`` for
+    fresh arrays each step (one copy of the whole batch per step).
+``observation`` (default ``"full"``): ``"compact"`` leaves out the hex planes
+    (``board``) and returns only the ``units``, ``pieces`` and ``globals``
+    tables (about a fifth of the bytes, and the planes are not computed);
+    the tables hold every unit's and piece's position, so nothing the
+    player may see is lost.
 """
 from __future__ import annotations
 
@@ -37,23 +51,34 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import side_index
 from hotspot.core.state import STATE_DTYPE
 
-from hotspot.features.encoding import new_observation
+from hotspot.features.encoding import new_observation, observation_shapes
 from .rendering import render_state
 from .episodes import vector_reset, vector_step
 from .hotspot_env import observation_space, resolve_opponent, seed_to_episode
 from .templates import build_templates
 
 
+BOARD_SHAPE = observation_shapes()["board"][0]
+
+
 class HotspotVectorEnv(VectorEnv):
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int = 8, side="technocrat", opponent="random", scenario="standard", rules=None,
-                 fog=True, render_mode=None, random_pool: int = 256, max_turns: int | None = DEFAULT_MAX_TURNS):
+                 fog=True, render_mode=None, random_pool: int = 256, max_turns: int | None = DEFAULT_MAX_TURNS,
+                 copy: bool = False, observation: str = "full"):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        if observation not in ("full", "compact"):
+            raise ValueError(f"observation must be 'full' or 'compact', got {short_repr(observation)}")
+        if not isinstance(copy, (bool, np.bool_)):
+            raise ValueError(f"copy must be True or False, got {short_repr(copy)}")
         self.num_envs = int(num_envs)
+        self.copy = bool(copy)
+        self.observation = observation
+        self._with_board = observation == "full"
         self.side = side_index(side)
         policy, agent = resolve_opponent(opponent)
         if agent is not None:
@@ -66,7 +91,7 @@ class HotspotVectorEnv(VectorEnv):
         self.render_mode = render_mode
         self.templates = build_templates(scenario, rules, random_pool, max_turns)
         self.max_turns = max_turns
-        self.single_observation_space = observation_space()
+        self.single_observation_space = observation_space(compact=not self._with_board)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -80,7 +105,8 @@ class HotspotVectorEnv(VectorEnv):
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
         self._scratch = np.zeros(n, dtype=STATE_DTYPE)
-        self._obs = new_observation(n)
+        self._obs = new_observation(n, compact=not self._with_board)
+        self._board = self._obs["board"] if self._with_board else np.zeros((1,) + BOARD_SHAPE, dtype=np.int8)
         self._started = False
 
     def reset(self, *, seed=None, options=None):
@@ -103,7 +129,7 @@ class HotspotVectorEnv(VectorEnv):
         self.needs_reset[:] = False
         o = self._obs
         vector_reset(self.states, self.templates, self.seeds, self.side, self.policy, self.opp_rng, self.fog,
-                     self.masks, self._scratch, o["board"], o["units"], o["pieces"], o["globals"])
+                     self._with_board, self.masks, self._scratch, self._board, o["units"], o["pieces"], o["globals"])
         self._started = True
         return self._observation(), self._info()
 
@@ -120,16 +146,19 @@ class HotspotVectorEnv(VectorEnv):
         actions = actions.astype(np.int64)
         o = self._obs
         bad = vector_step(self.states, actions, self.templates, self.seeds, self.needs_reset, self.side,
-                          self.policy, self.opp_rng, self.fog, self.rewards, self.terminated, self.truncated,
-                          self.masks, self._scratch, o["board"], o["units"], o["pieces"], o["globals"])
+                          self.policy, self.opp_rng, self.fog, self._with_board, self.rewards, self.terminated,
+                          self.truncated, self.masks, self._scratch, self._board, o["units"], o["pieces"],
+                          o["globals"])
         if bad >= 0:
             s = self.states[bad]
             a = int(actions[bad])
             code = int(action_error(s, a))
             raise IllegalActionError(a, code, f"game {bad}: illegal action {a} ({action_to_string(s, a)}): "
                                               f"{MESSAGES[code]}; no game was changed")
-        return (self._observation(), self.rewards.copy(), self.terminated.copy(), self.truncated.copy(),
-                self._info())
+        if self.copy:
+            return (self._observation(), self.rewards.copy(), self.terminated.copy(), self.truncated.copy(),
+                    self._info())
+        return self._observation(), self.rewards, self.terminated, self.truncated, self._info()
 
     def action_masks(self) -> np.ndarray:
         return self.masks.copy()
@@ -140,8 +169,11 @@ class HotspotVectorEnv(VectorEnv):
         return tuple(render_state(self.states[i], self.render_mode) for i in range(self.num_envs))
 
     def _observation(self) -> dict:
-        return {k: v.copy() for k, v in self._obs.items()}
+        if self.copy:
+            return {k: v.copy() for k, v in self._obs.items()}
+        return dict(self._obs)
 
     def _info(self) -> dict:
-        return {"action_mask": self.masks.copy(), "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+        return {"action_mask": self.masks.copy() if self.copy else self.masks,
+                "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
                 "turn": self.states["turn"].astype(np.int64), "_turn": np.ones(self.num_envs, dtype=np.bool_)}

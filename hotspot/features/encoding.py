@@ -75,13 +75,18 @@ _SETUP_GLOBALS = 8 + NUM_PHASES
 _PLANE_OF_TYPE = np.array([-1, 10, 11, 12, 13, 14, 15], dtype=np.int64)
 
 
-def observation_shapes():
-    return {
+def observation_shapes(compact: bool = False):
+    """{name: (shape, dtype)} of an observation; ``compact``: the tables only
+    (no ``board`` hex planes: about a fifth of the bytes)."""
+    shapes = {
         "board": ((NUM_PLANES, MAP_ROWS, MAP_COLS), np.int8),
         "units": ((MAX_UNITS, len(UNIT_FEATURES)), np.int8),
         "pieces": ((MAX_PIECES, len(PIECE_FEATURES)), np.int8),
         "globals": ((len(GLOBAL_FEATURES),), np.int16),
     }
+    if compact:
+        del shapes["board"]
+    return shapes
 
 
 @jit
@@ -95,14 +100,11 @@ def _row(cell):
 
 
 @jit
-def encode_info_state(o, side, board, units, pieces, globs):
-    """Encode information state ``o`` (a fogged or full ``observe`` result) for ``side``."""
+def _encode_board(o, side, board):
+    """The hex planes of information state ``o`` for ``side`` that come from the
+    board and the pieces (``encode_info_state`` adds the unit planes)."""
     board[:, :, :] = 0
-    units[:, :] = 0
-    pieces[:, :] = 0
-    globs[:] = 0
     sel_piece = o["sel_piece"]
-    sel_unit = o["sel_unit"]
     for r in range(MAP_ROWS):
         for c in range(MAP_COLS):
             cell = (r + MARGIN) * EXT_COLS + c + MARGIN
@@ -129,6 +131,20 @@ def encode_info_state(o, side, board, units, pieces, globs):
                 board[8, r, c] = 1
             if k == sel_piece:
                 board[9, r, c] = 1
+
+
+@jit
+def encode_info_state(o, side, with_board, board, units, pieces, globs):
+    """Encode information state ``o`` (a fogged or full ``observe`` result) for
+    ``side``.  With ``with_board`` False (the compact observation) ``board``
+    is not touched: only the unit, piece and global tables are written."""
+    units[:, :] = 0
+    pieces[:, :] = 0
+    globs[:] = 0
+    sel_piece = o["sel_piece"]
+    sel_unit = o["sel_unit"]
+    if with_board:
+        _encode_board(o, side, board)
     for k in range(MAX_PIECES):
         kind = o["piece_kind"][k]
         if kind == NO_PIECE:
@@ -168,7 +184,7 @@ def encode_info_state(o, side, board, units, pieces, globs):
         units[u, 7] = 1 if (o["unit_flags"][u] & UF_DONE) else 0
         units[u, 8] = 1 if (o["unit_flags"][u] & UF_ATTACKING) else 0
         units[u, 9] = 1 if u == sel_unit else 0
-        if not ON_MAP[cell]:
+        if not with_board or not ON_MAP[cell]:
             continue
         if t < 0:
             board[16, r, c] += 1
@@ -179,7 +195,7 @@ def encode_info_state(o, side, board, units, pieces, globs):
                 board[17, r, c] += 1
         if u == sel_unit:
             board[9, r, c] = 1
-    for r in range(MAP_ROWS):
+    for r in range(MAP_ROWS if with_board else 0):
         for c in range(MAP_COLS):
             z = board[10, r, c] + board[11, r, c]
             tt = board[12, r, c] + board[13, r, c] + board[14, r, c] + board[15, r, c]
@@ -207,7 +223,7 @@ def encode_info_state(o, side, board, units, pieces, globs):
     cell = o["setup_cell"]
     globs[g + 1] = _col(cell) if cell >= 0 else -1
     globs[g + 2] = _row(cell) if cell >= 0 else -1
-    if cell >= 0 and ON_MAP[cell]:
+    if with_board and cell >= 0 and ON_MAP[cell]:
         board[9, _row(cell), _col(cell)] = 1
     globs[g + 3] = o["loss_side"]
     cell = o["loss_cell"]
@@ -216,16 +232,18 @@ def encode_info_state(o, side, board, units, pieces, globs):
 
 
 @jit
-def encode(s, side, fog, scratch, board, units, pieces, globs):
-    """Observe state ``s`` as ``side`` (D20 fog unless ``fog`` is False) and encode it."""
+def encode(s, side, fog, with_board, scratch, board, units, pieces, globs):
+    """Observe state ``s`` as ``side`` (D20 fog unless ``fog`` is False) and
+    encode it (without the hex planes unless ``with_board``)."""
     observe(s, side, fog, scratch)
-    encode_info_state(scratch, side, board, units, pieces, globs)
+    encode_info_state(scratch, side, with_board, board, units, pieces, globs)
 
 
-def new_observation(batch: int | None = None) -> dict:
-    """Zeroed observation arrays (with a leading batch axis if ``batch`` is given)."""
+def new_observation(batch: int | None = None, compact: bool = False) -> dict:
+    """Zeroed observation arrays (with a leading batch axis if ``batch`` is
+    given); ``compact``: without ``board``."""
     out = {}
-    for name, (shape, dtype) in observation_shapes().items():
+    for name, (shape, dtype) in observation_shapes(compact).items():
         out[name] = np.zeros(shape if batch is None else (batch,) + shape, dtype=dtype)
     return out
 
