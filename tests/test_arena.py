@@ -351,8 +351,8 @@ def test_cold_warm_up_compiles_the_scripted_player_in_a_helper_process(monkeypat
     scripted heuristics in a helper process and the rules here; the compiled
     game then plays (the helper's part comes from the cache or is compiled here)."""
     from hotspot.arena import match
-    assert isinstance(match._cached(match.play_match), bool)
-    monkeypatch.setattr(match, "_cached", lambda dispatcher: False)
+    assert isinstance(match.is_cached(match.play_match), bool)
+    monkeypatch.setattr(match, "is_cached", lambda dispatcher: False)
     match.warm_up(compiled=True, workers=2)
     row = match.play_game(GameSpec("scripted:random", "scripted", "random", 0, 5))
     assert row["winner"] in ("technocrat", "ziegler")

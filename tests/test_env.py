@@ -469,6 +469,7 @@ def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
     obs_s, info_s = safe.reset(seed=5)
     rng = np.random.default_rng(0)
     first = obs_f["units"]
+    prev = None
     for step in range(60):
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in info_s["action_mask"]])
         kept = {k: v.copy() for k, v in obs_s.items()}
@@ -480,7 +481,7 @@ def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
         assert (info_f["action_mask"] == info_s["action_mask"]).all()
         assert obs_f["units"] is first and info_f["action_mask"] is fast.masks  # the env's own buffers
         assert obs_s["units"] is not safe._obs["units"] and info_s["action_mask"] is not safe.masks
-        if step:  # copies stay as they were when returned
+        if prev is not None:  # copies stay as they were when returned
             assert all((kept[k] == prev[k]).all() for k in kept)
         prev = {k: v for k, v in obs_s.items()}
     with pytest.raises(ValueError, match="copy"):
