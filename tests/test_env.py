@@ -471,7 +471,7 @@ def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
     first = obs_f["units"]
     prev = None
     for step in range(60):
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info_s["action_mask"]])
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info_s["action_mask"]])
         kept = {k: v.copy() for k, v in obs_s.items()}
         obs_f, r_f, te_f, tr_f, info_f = fast.step(actions)
         obs_s, r_s, te_s, tr_s, info_s = safe.step(actions)
@@ -502,7 +502,7 @@ def test_vector_env_compact_observation_is_the_full_one_without_the_planes():
             assert (obs_c[key] == obs_f[key]).all(), (step, key)
         assert compact.observation_space.contains(obs_c)
         assert (info["action_mask"] == info_c["action_mask"]).all()
-        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
         obs_f, _, _, _, info = full.step(actions)
         obs_c, _, _, _, info_c = compact.step(actions)
     with pytest.raises(ValueError, match="observation"):

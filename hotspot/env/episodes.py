@@ -76,7 +76,7 @@ def vector_step(states, actions, templates, seeds, needs_reset, side, policy, op
     at the previous step is reset to its next episode and ignores its action.
     Returns -1, or the index of the first game whose action is illegal (then
     nothing at all has changed).  Without ``with_board`` (the compact
-    observation) ``board`` may be a dummy of one game: it is not written."""
+    observation) ``board`` is not written: it may be empty, shape (n, 0, 0, 0)."""
     n = states.shape[0]
     for i in range(n):
         if not needs_reset[i] and action_error(states[i], actions[i]) != OK:
@@ -99,7 +99,7 @@ def vector_step(states, actions, templates, seeds, needs_reset, side, policy, op
             truncated[i] = tr
             needs_reset[i] = te or tr
         legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, with_board, scratch[i], board[i if with_board else 0], units[i], pieces[i],
+        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i],
                globs[i])
     return -1
 
@@ -113,5 +113,5 @@ def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, with_boar
         ev_n = np.zeros(1, dtype=np.int32)
         reset_game(states, i, templates, seeds[i], side, policy, opp_rng, masks[i], ev, ev_n)
         legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, with_board, scratch[i], board[i if with_board else 0], units[i], pieces[i],
+        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i],
                globs[i])

@@ -51,14 +51,11 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import side_index
 from hotspot.core.state import STATE_DTYPE
 
-from hotspot.features.encoding import new_observation, observation_shapes
+from hotspot.features.encoding import new_observation
 from .rendering import render_state
 from .episodes import vector_reset, vector_step
 from .hotspot_env import observation_space, resolve_opponent, seed_to_episode
 from .templates import build_templates
-
-
-BOARD_SHAPE = observation_shapes()["board"][0]
 
 
 class HotspotVectorEnv(VectorEnv):
@@ -106,7 +103,7 @@ class HotspotVectorEnv(VectorEnv):
         self.truncated = np.zeros(n, dtype=np.bool_)
         self._scratch = np.zeros(n, dtype=STATE_DTYPE)
         self._obs = new_observation(n, compact=not self._with_board)
-        self._board = self._obs["board"] if self._with_board else np.zeros((1,) + BOARD_SHAPE, dtype=np.int8)
+        self._board = self._obs["board"] if self._with_board else np.zeros((n, 0, 0, 0), dtype=np.int8)
         self._started = False
 
     def reset(self, *, seed=None, options=None):
