@@ -86,3 +86,29 @@ def test_compiled_and_pure_python_paths_agree():
     pure = _run_script(seeds, "random:2", 400, disable_jit=True)
     assert pure == compiled
     assert all(len(g["actions"]) > 50 for g in compiled)
+
+
+def test_random_choice_is_the_kth_legal_action_in_index_order():
+    """The random player's pick (read eight mask bytes at a time) is the k-th
+    set action in index order, k = splitmix64 output modulo the count: the
+    same game for the same seed, whatever the mask looks like (empty, full,
+    one action in the last partial word, sparse, dense)."""
+    from hotspot.core.dice import splitmix64
+    from hotspot.core.rollout import random_choice
+    gen = np.random.default_rng(7)
+    masks = [np.zeros(NUM_ACTIONS, bool), np.ones(NUM_ACTIONS, bool)]
+    for a in (0, 7, 8, NUM_ACTIONS - 2, NUM_ACTIONS - 1):
+        m = np.zeros(NUM_ACTIONS, bool)
+        m[a] = True
+        masks.append(m)
+    masks += [gen.random(NUM_ACTIONS) < p for p in (0.002, 0.01, 0.1, 0.5, 0.9) for _ in range(40)]
+    for i, m in enumerate(masks):
+        rng = np.array([np.uint64(1000 + i)], dtype=np.uint64)
+        got = random_choice(m, rng, 0)
+        legal = np.flatnonzero(m)
+        if legal.size == 0:
+            assert got == -1 and rng[0] == 1000 + i  # no draw without a legal action
+            continue
+        state, z = splitmix64(np.uint64(1000 + i))
+        assert got == legal[int(z % np.uint64(legal.size))], i
+        assert rng[0] == state
