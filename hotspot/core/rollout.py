@@ -28,38 +28,19 @@ def random_action(s, mask, rng, slot):
     return random_choice(mask, rng, slot)
 
 
-# random_choice reads the mask eight actions at a time: a word of eight bools
-# (bytes 0 or 1) times 0x0101010101010101 holds their sum in its top byte
-_WORDS = NUM_ACTIONS // 8
-_BYTE_SUM = np.uint64(0x0101010101010101)
-_TOP_BYTE = np.uint64(56)
-
-
 @jit
 def random_choice(mask, rng, slot):
     """A uniformly random action among those set in ``mask`` (-1 if none): the
-    k-th legal action in index order, k drawn from ``rng[slot]``.  ``mask`` is
-    a contiguous bool array of NUM_ACTIONS (every mask of the package is)."""
-    words = mask[:_WORDS * 8].view(np.uint64)
+    k-th legal action in index order, k drawn from ``rng[slot]``."""
     n = 0
-    for w in range(_WORDS):
-        n += int((words[w] * _BYTE_SUM) >> _TOP_BYTE)
-    for a in range(_WORDS * 8, NUM_ACTIONS):
-        n += int(mask[a])
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            n += 1
     if n == 0:
         return -1
     rng[slot], z = splitmix64(rng[slot])
     pick = int(z % np.uint64(n))
-    for w in range(_WORDS):
-        c = int((words[w] * _BYTE_SUM) >> _TOP_BYTE)
-        if pick < c:
-            for a in range(8 * w, 8 * w + 8):
-                if mask[a]:
-                    if pick == 0:
-                        return a
-                    pick -= 1
-        pick -= c
-    for a in range(_WORDS * 8, NUM_ACTIONS):
+    for a in range(NUM_ACTIONS):
         if mask[a]:
             if pick == 0:
                 return a
