@@ -148,9 +148,10 @@ def details_markdown(results: dict) -> str:
     if doc:
         parts.append("### Environments vs the core (`bench_env.py`)\n\n" + md_table(
             ["what", "batch", "threads", "env steps/s", "atomic actions/step", "atomic actions/s",
-             "x core, same threads"],
+             "x core, same threads", "env alone x core", "sampler share"],
             [[r["what"], r["batch"], r["threads"], r["steps_per_s"], r["atomic_per_step"],
-              r["atomic_actions_per_s"], r["vs_core_same_threads"]] for r in doc["rows"]]))
+              r["atomic_actions_per_s"], r["vs_core_same_threads"], r.get("env_alone_vs_core_same_threads"),
+              r.get("sampler_share")] for r in doc["rows"]]))
     doc = results.get("openspiel")
     if doc:
         body = md_table(["what", "actions/s", "games/s", "actions/game", "core / this"],
@@ -165,9 +166,29 @@ def details_markdown(results: dict) -> str:
             ["what", "bytes", "bytes/game"], [[r["what"], r["bytes"], r["per_game"]] for r in doc["rows"]]))
     doc = results.get("compile")
     if doc:
-        parts.append("### Compilation and cache (`bench_compile.py`)\n\n" + md_table(
-            ["phase", "first process s", "second process s"],
-            [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in doc["rows"]]))
+        body = md_table(["phase", "first process s", "second process s"],
+                        [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in doc["rows"]])
+        if doc["summary"].get("arena_cold_s") is not None:
+            body += (f"\n\n`hotspot arena --games 2` from an empty numba cache: "
+                     f"{doc['summary']['arena_cold_s']:.1f} s; again with the cache filled: "
+                     f"{doc['summary']['arena_warm_s']:.1f} s.")
+        parts.append("### Compilation and cache (`bench_compile.py`)\n\n" + body)
+    doc = results.get("profile")
+    if doc:
+        s = doc["summary"]
+        body = md_table(["part", "ns per atomic action", "share"],
+                        [[k[:-3], s[k], s[k] / s["total_ns"]] for k in ("mask_ns", "apply_ns", "choice_ns")]
+                        + [["total (one thread)", s["total_ns"], 1.0]])
+        body += "\n\n" + md_table(["phase class", "share of actions", "mask ns (warm state)"],
+                                   [[r["class"], r["share_of_actions"], r["mask_ns"]]
+                                    for r in s["mask_by_phase_class"]])
+        body += "\n\n" + md_table(
+            ["two-way parallelism", "x one thread"],
+            [["2 threads, static schedule", s["scaling_2_threads"]],
+             ["2 threads, dynamic schedule (chunks of 8)", s["scaling_2_threads_dynamic"]],
+             ["2 processes of 1 thread, half the batch each", s["scaling_2_processes"]],
+             ["bound from the static schedule's imbalance", s["scaling_bound_from_imbalance"]]])
+        parts.append(f"### Where the time goes (`bench_profile.py`, batch {doc['config']['batch']})\n\n" + body)
     return "\n\n".join(parts)
 
 
@@ -227,11 +248,14 @@ phase); the random player computes the full legal-action mask before each.
   thread, same games; the ratio is what compilation buys.
 - `bench_env.py`: `HotspotEnv` (one game, a Python loop picking a random
   legal action from `info["action_mask"]`) and `HotspotVectorEnv` at batch
-  1024 (a vectorized numpy choice from the masks), against the core's random
-  play at the same batch on one and all threads.  An env step is the
-  learner's action plus the opponent's replies; atomic actions per step come
-  from the state's `n_actions` counter, which gives the env's atomic
-  actions/s to compare with the core's.
+  1024 (a vectorized numpy choice from the masks; the env's defaults: no
+  copy of the returned batch), with the full observation and with
+  `observation="compact"`, against the core's random play at the same
+  batch on one and all threads.  An env step is the learner's action plus
+  the opponent's replies; atomic actions per step come from the state's
+  `n_actions` counter, which gives the env's atomic actions/s to compare
+  with the core's.  The time of the benchmark's own numpy sampler is
+  measured too: "env alone" takes it out.
 - `bench_openspiel.py`: OpenSpiel's random play of chess and backgammon
   driven from Python (`legal_actions()` and a uniform pick per decision,
   chance outcomes sampled from `chance_outcomes()`), against the core at
@@ -242,7 +266,16 @@ phase); the random player computes the full legal-action mask before each.
 - `bench_compile.py`: fresh processes sharing a new empty `NUMBA_CACHE_DIR`
   (the project's cache is not touched): the first compiles everything
   (first-call cost per function), the next ones load the cache; the time to
-  the first completed step is counted from the spawn of the process.
+  the first completed step is counted from the spawn of the process.  Then
+  `hotspot arena --games 2` (default agents and workers) from another new
+  empty cache, and again with that cache filled.
+- `bench_profile.py`: where an atomic action's time goes (issue 11): the
+  same recorded random games replayed applying the actions only, computing
+  the mask before each, and played by the random player (the differences
+  are the mask, the apply and the choice), the mask by phase class; and two
+  threads against one, against two single-thread processes on half the
+  batch each (nothing shared), with the static schedule's imbalance and
+  numba's dynamic schedule.
 
 Each script measures the core it is given in the same run, so every ratio
 compares figures taken minutes apart on the same machine.
