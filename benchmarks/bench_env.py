@@ -6,7 +6,8 @@
   episode (the reset is timed too).
 * ``HotspotVectorEnv`` at batch 1024 (``--num-envs``): one ``step`` call for
   all games, actions picked with a vectorized numpy choice from the masks
-  (a uniform draw below the mask's cumulative sum), next-step autoreset.
+  (a uniform offset into each row's legal actions, from one
+  ``np.flatnonzero`` of the batch), next-step autoreset.
 * The core alone: ``play_random_batch`` at the same batch (as ``bench_core``),
   one thread and all threads, measured in the same run.
 
@@ -92,10 +93,17 @@ def vector_env_workload(num_envs: int, side: str, seed: int = 0, observation: st
     box = {"masks": info["action_mask"]}
 
     def choose(masks):
-        """A uniformly random legal action per row (0 where none: a game being reset)."""
-        cum = np.cumsum(masks, axis=1, dtype=np.int16)
-        k = (rng.random(masks.shape[0]) * cum[:, -1]).astype(np.int16)
-        return np.argmax(cum > k[:, None], axis=1)
+        """A uniformly random legal action per row (0 where none: a game being
+        reset): the legal actions of all rows at once (``np.flatnonzero``, row
+        by row in index order), a uniform offset into each row's run."""
+        flat = np.flatnonzero(masks)
+        if flat.size == 0:
+            return np.zeros(masks.shape[0], dtype=np.int64)
+        counts = np.bincount(flat // masks.shape[1], minlength=masks.shape[0])
+        starts = np.cumsum(counts) - counts
+        k = (rng.random(masks.shape[0]) * counts).astype(np.int64)
+        picks = flat[np.minimum(starts + k, flat.size - 1)] - np.arange(masks.shape[0]) * masks.shape[1]
+        return np.where(counts > 0, picks, 0)
 
     def run_once():
         was_reset = envs.needs_reset.copy()
