@@ -21,6 +21,8 @@ again).  Its only decision is its own movement in phase F.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER,  # noqa: F401
                                   A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, action_error,
                                   start, step)
@@ -28,8 +30,11 @@ from hotspot.core.dice import script_dice
 from hotspot.core.events import EV_ELIMINATED, EV_ROLL, event_buffer
 from hotspot.core.hexgrid import NEIGHBOUR, cell_of, col_row  # noqa: F401
 from hotspot.core.placement import blank_state, place_piece, place_unit, position_errors
-from hotspot.core.rules_data import (CHART_CRUSTAL_DAMAGE, NO_PIECE, NO_UNIT, ONE_HEX,
-                                     RulesOptions, T_ENGINEER, TECHNOCRAT)
+from hotspot.core.rules_data import (CENTRAL, CHART_CRUSTAL_DAMAGE, NO_PIECE, NO_UNIT, ONE_HEX,
+                                     T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT,
+                                     UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER,
+                                     RulesOptions)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 # directions (hexgrid): 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW
 N, NE, SE, S, SW, NW = range(6)
@@ -225,3 +230,33 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
             apply_action(s, policy_action(pt if side == TECHNOCRAT else pz, s, mask, rng, side), ev, ev_n)
             i += 1
     return out
+
+
+_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
+                TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
+
+
+def perturb_hidden(s, side: int, g: np.random.Generator):
+    """A copy of ``s`` differing only in what ``side`` may not see (D20)."""
+    t = s.copy()
+    t["rng"][0] = np.uint64(g.integers(0, 2**63))
+    kind, ctrl = t["piece_kind"][0], t["piece_controller"][0]
+    for k in range(MAX_PIECES):
+        if kind[k] != NO_PIECE and kind[k] != CENTRAL and ctrl[k] != side:
+            t["piece_damage"][0, k] = g.integers(0, 2)
+    types, cells = t["unit_type"][0], t["unit_cell"][0]
+    own_cells = {int(cells[u]) for u in range(MAX_UNITS)
+                 if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
+    stacks = {}
+    for u in range(MAX_UNITS):
+        if types[u] != NO_UNIT and UNIT_SIDE[types[u]] != side:
+            t["unit_moves"][0, u] = g.integers(0, 7)
+            stacks.setdefault(int(cells[u]), []).append(u)
+    for cell, units in stacks.items():
+        if cell in own_cells:
+            continue
+        for j, u in enumerate(units):  # units[0] is the top counter (R9.5)
+            if j > 0:
+                t["unit_type"][0, u] = g.choice(_ENEMY_TYPES[side])
+            t["unit_squads"][0, u] = g.integers(1, 4) if UNIT_IS_INFANTRY[t["unit_type"][0, u]] else 1
+    return t

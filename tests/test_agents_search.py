@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import hotspot.core as hc
-from helpers import policy_snapshots
+from helpers import perturb_hidden, policy_snapshots
 from hotspot.agents import Agent, MCTSAgent
 from hotspot.agents.policies import POLICY_SCRIPTED
 from hotspot.agents.search import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
@@ -25,10 +25,8 @@ from hotspot.core.game import Game
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.observation import observe
 from hotspot.core.placement import position_errors
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_PLAYER, T_CRAWLER,
-                                     T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT, UNIT_IS_INFANTRY,
-                                     UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
-from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+from hotspot.core.rules_data import NO_UNIT, PHASE_OVER, PHASE_PLAYER, T_ENGINEER, UNIT_SIDE
+from hotspot.core.state import STATE_DTYPE
 
 SMALL = dict(simulations=2, max_candidates=3, horizon=0)
 
@@ -36,36 +34,6 @@ SMALL = dict(simulations=2, max_candidates=3, horizon=0)
 def _snapshots(n_games: int, every: int, scenario="standard"):
     """Mid-game true states (each a (1,) array) from scripted self-play."""
     return policy_snapshots(n_games, every, ((POLICY_SCRIPTED, POLICY_SCRIPTED),), scenario)
-
-
-_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
-                TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
-
-
-def _perturb_hidden(s, side: int, g: np.random.Generator):
-    """A copy of ``s`` differing only in what ``side`` may not see (D20)."""
-    t = s.copy()
-    t["rng"][0] = np.uint64(g.integers(0, 2**63))
-    kind, ctrl = t["piece_kind"][0], t["piece_controller"][0]
-    for k in range(MAX_PIECES):
-        if kind[k] != NO_PIECE and kind[k] != CENTRAL and ctrl[k] != side:
-            t["piece_damage"][0, k] = g.integers(0, 2)
-    types, cells = t["unit_type"][0], t["unit_cell"][0]
-    own_cells = {int(cells[u]) for u in range(MAX_UNITS)
-                 if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
-    stacks = {}
-    for u in range(MAX_UNITS):
-        if types[u] != NO_UNIT and UNIT_SIDE[types[u]] != side:
-            t["unit_moves"][0, u] = g.integers(0, 7)
-            stacks.setdefault(int(cells[u]), []).append(u)
-    for cell, units in stacks.items():
-        if cell in own_cells:
-            continue
-        for j, u in enumerate(units):  # units[0] is the top counter (R9.5)
-            if j > 0:
-                t["unit_type"][0, u] = g.choice(_ENEMY_TYPES[side])
-            t["unit_squads"][0, u] = g.integers(1, 4) if UNIT_IS_INFANTRY[t["unit_type"][0, u]] else 1
-    return t
 
 
 # ------------------------------------------------------------------ interface
@@ -131,7 +99,7 @@ def test_hidden_information_never_changes_the_action():
     compared = changed = 0
     for s in _snapshots(4, 13):
         side = int(PHASE_PLAYER[s["phase"][0]])
-        t = _perturb_hidden(s, side, g)
+        t = perturb_hidden(s, side, g)
         ga, gb = Game(_state=s.copy(), _record=None), Game(_state=t.copy(), _record=None)
         oa, ob = ga.observation(side), gb.observation(side)
         assert oa.tobytes() == ob.tobytes()  # the perturbation is hidden indeed

@@ -16,7 +16,8 @@ import numpy as np
 # new compiled policy adds its id here and its branch there).
 POLICY_RANDOM = 0
 POLICY_SCRIPTED = 1
-POLICY_NAMES = ("random", "scripted")
+POLICY_ISMCTS = 2  # the ismcts agent at its default parameters (hotspot.agents.ismcts)
+POLICY_NAMES = ("random", "scripted", "ismcts")
 
 
 class Agent:

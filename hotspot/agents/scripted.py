@@ -167,6 +167,9 @@ def make_work():
     return _new_work()
 
 
+new_work = _new_work  # the same, callable from compiled code (the search's rollouts)
+
+
 # ------------------------------------------------------------------ basics
 
 

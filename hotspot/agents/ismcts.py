@@ -1,0 +1,518 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS, Cowling,
+Powley and Whitehouse 2012), compiled, honest about hidden information (D20).
+
+The searching side acts from its *information state* only (``observe(s,
+side, fog=True)``: enemy piece damage -1 (14.2, 14.3), enemy counters below
+the top of a stack of type -1 (9.5), squads of unseen enemy counters -1, the
+dice cleared).  One decision is one compiled call, :func:`ismcts_search`:
+
+1. **Determinization.**  Each iteration samples a playable state consistent
+   with the information state (``hotspot.agents.beliefs.determinize``: hidden
+   damage, hidden unit types drawn without replacement from the enemy's
+   forces minus those in sight, hidden squads, a fresh dice seed; the events
+   the side has seen are in the information state itself: revealed stacks,
+   control, damage it was told of, 15.2-15.3).  Nothing is read from the true
+   state.
+2. **Selection in one tree of information sets.**  A node is the sequence of
+   atomic actions from the root (both sides' actions: what the searching side
+   sees of the enemy's moves is the actions themselves; chance, the dice, is
+   inside ``apply_action`` and differs from determinization to
+   determinization, as SO-ISMCTS merges it).  At a node only the children
+   legal in the current determinization compete; each counts its
+   *availability* (how often it could have been chosen) and is scored by
+   UCB1 over that count: ``mean + c * sqrt(ln(avail) / visits)``, the mean
+   from the point of view of the side that takes the action.
+3. **Expansion with progressive widening.**  The action grammar is atomic
+   (select a counter, step it a hex, end its move...), so a decision has up
+   to dozens of legal actions and a turn some 30 decisions.  A node may have
+   at most ``ceil(pw_c * visits ** pw_alpha)`` children; the first child
+   expanded is the rollout policy's own choice (the scripted player: it
+   models the opponent and is the search's default), the others in random
+   order; in selection the policy's choice gets a bonus ``prior / (1 +
+   visits)`` (a PUCT-like prior that fades with evidence).  So a small budget
+   refines the scripted play instead of spreading thin over every legal
+   action, and leaves it only for an action that does better.
+4. **Rollout and evaluation.**  From the new node the rollout policy (the
+   scripted player, or the random one) plays both sides until the end of the
+   current turn plus ``horizon`` turns (``horizon < 0``: the end of the
+   game), then the position is valued: +1/-1 for a finished game, else the
+   heuristic of ``hotspot.agents.beliefs.evaluate`` (engineer squads left,
+   crustals controlled, counters on the Central Crustal, material, the
+   engineers' distance to the Central Crustal; 5.0, 15.5) or, for
+   ``learned-ismcts``, a value network over the same information.
+5. **Choice.**  The root child with the most visits (ties: the better mean,
+   then the rollout policy's choice).
+
+Decisions with one legal action are not searched.  The set-up phases (3.2,
+3.3, D21) are not searched either: the agent plays the scripted deployment
+plan (``hotspot.agents.scripted_setup``) on its information state, seeded
+from its own stream: a search over some 300 hexes a placement, with a
+heuristic that has no signal before play, would spend the budget on noise.
+
+The default agent (``ismcts`` in the arena) is also a compiled policy
+(``POLICY_ISMCTS``, ``hotspot.agents.policies``), so whole games between
+compiled agents run in one compiled call in the arena's worker processes.
+Its budget, parameters and measured time per decision and per game are in
+``DEFAULT_PARAMS`` and BENCHMARKS.md.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core._jit import jit
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
+from hotspot.core.dice import splitmix64
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH
+from hotspot.core.observation import observe
+from hotspot.core.rollout import random_action
+from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
+from hotspot.core.setup import is_setup_phase
+from hotspot.core.state import STATE_DTYPE
+
+from .base import POLICY_ISMCTS, Agent
+from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, evaluate
+from .scripted import new_work, scripted_action_buf
+from .scripted_setup import setup_decide
+from .value_net import NUM_VALUE_FEATURES, load_net, value_net, weights_file
+
+# ------------------------------------------------------------------ parameters
+
+#: indices into the float64 parameter vector of :func:`ismcts_search`
+P_ITERATIONS = 0   # iterations (determinizations) per decision
+P_HORIZON = 1      # turns played after the current one before valuing (-1: to the end)
+P_C = 2            # UCB1 exploration constant
+P_PW_C = 3         # progressive widening: at most ceil(pw_c * visits ** pw_alpha) children
+P_PW_ALPHA = 4
+P_MAX_ROLLOUT = 5  # at most this many actions in a rollout
+P_ROLLOUT = 6      # rollout policy: 0 random, 1 scripted
+P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
+P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
+NUM_PARAMS = 9
+
+ROLLOUT_NAMES = ("random", "scripted")
+
+#: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
+DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
+DEFAULT_PARAMS[P_ITERATIONS] = 32
+DEFAULT_PARAMS[P_HORIZON] = 0
+DEFAULT_PARAMS[P_C] = 0.7
+DEFAULT_PARAMS[P_PW_C] = 1.0
+DEFAULT_PARAMS[P_PW_ALPHA] = 0.5
+DEFAULT_PARAMS[P_MAX_ROLLOUT] = 5000
+DEFAULT_PARAMS[P_ROLLOUT] = 1
+DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
+DEFAULT_PARAMS[P_PRIOR] = 0.5
+
+# tree node fields (int64 columns of the ``tree`` array)
+N_PARENT = 0
+N_FIRST = 1     # first child (-1: none)
+N_NEXT = 2      # next sibling (-1: none)
+N_ACTION = 3    # the action that leads here from the parent
+N_MOVER = 4     # the side that takes it (0 Ziegler, 1 Technocrat)
+N_VISITS = 5
+N_AVAIL = 6     # times the node was available (legal) when its parent was selected from
+N_CHILDREN = 7  # children expanded
+N_POLICY = 8    # 1: the rollout policy's own choice where it was expanded
+NODE_FIELDS = 9
+
+# value heads (``net`` argument): none (the heuristic evaluate) or a value network
+NO_NET = np.zeros((0,), dtype=np.float64)
+
+
+def new_tree(iterations: int):
+    """Tree buffers for a search of ``iterations`` iterations (one node each, plus the root)."""
+    n = int(iterations) + 1
+    return np.zeros((n, NODE_FIELDS), dtype=np.int64), np.zeros(n, dtype=np.float64)
+
+
+# ------------------------------------------------------------------ compiled search
+
+
+@jit
+def _rand(rng):
+    rng[0], z = splitmix64(rng[0])
+    return z
+
+
+@jit
+def _below(rng, n):
+    return int(_rand(rng) % np.uint64(n))
+
+
+@jit
+def rollout_action(s, mask, prng, rollout, obs, work):
+    """The rollout policy's action for the player to move (fills ``mask``);
+    ``obs``/``work``: the scripted player's buffers (reused: no allocation a call)."""
+    side = current_player(s)
+    if rollout == 1:
+        wc, wu, bd, bp, bk, mo = work
+        return scripted_action_buf(s, mask, prng, side, obs, wc, wu, bd, bp, bk, mo)
+    return random_action(s, mask, prng, side)
+
+
+@jit
+def _new_node(tree, value, n_nodes, parent, action, mover, is_policy):
+    i = n_nodes
+    tree[i, N_PARENT] = parent
+    tree[i, N_FIRST] = -1
+    tree[i, N_NEXT] = -1
+    tree[i, N_ACTION] = action
+    tree[i, N_MOVER] = mover
+    tree[i, N_VISITS] = 0
+    tree[i, N_AVAIL] = 0
+    tree[i, N_CHILDREN] = 0
+    tree[i, N_POLICY] = is_policy
+    value[i] = 0.0
+    if parent >= 0:
+        tree[i, N_NEXT] = tree[parent, N_FIRST]
+        tree[parent, N_FIRST] = i
+        tree[parent, N_CHILDREN] += 1
+    return i
+
+
+@jit
+def _widening_allows(tree, node, pw_c, pw_alpha):
+    """Progressive widening: may ``node`` get another child?"""
+    limit = np.ceil(pw_c * (max(tree[node, N_VISITS], 1) ** pw_alpha))
+    return tree[node, N_CHILDREN] < max(1.0, limit)
+
+
+@jit
+def value_of(s, net, feat):
+    """The value of ``s`` for the Technocrat in [-1, 1]: the result if the game
+    is over, else the heuristic (``net`` empty) or the value network."""
+    if net.shape[0] == 0 or s["phase"] == PHASE_OVER:
+        return evaluate(s, TECHNOCRAT, EVAL_WEIGHTS)
+    return value_net(s, net, feat)
+
+
+@jit
+def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of):
+    """One searched decision of ``side`` on its information state ``o``.
+
+    ``tree``/``value``: buffers of at least ``iterations + 1`` rows
+    (:func:`new_tree`); ``child_of``: int64 scratch of NUM_ACTIONS, all -1.
+    Returns ``(action, default_action, n_nodes)``: the chosen action, the
+    rollout policy's choice on the first determinization, and the nodes used
+    (the root's children, their visits and values are in the tree for
+    :func:`root_statistics`)."""
+    iterations = int(params[P_ITERATIONS])
+    horizon = int(params[P_HORIZON])
+    c = params[P_C]
+    pw_c = params[P_PW_C]
+    pw_alpha = params[P_PW_ALPHA]
+    max_rollout = int(params[P_MAX_ROLLOUT])
+    rollout = int(params[P_ROLLOUT])
+    dmg_p0 = params[P_DMG_P0]
+    prior = params[P_PRIOR]
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    prng = np.zeros(2, dtype=np.uint64)
+    d = np.empty(1, dtype=STATE_DTYPE)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    feat = np.zeros(NUM_VALUE_FEATURES, dtype=np.float64)
+    obs = np.empty(1, dtype=STATE_DTYPE)
+    work = new_work()
+    n_legal = 0
+    first_legal = -1
+    for a in range(NUM_ACTIONS):
+        if given_mask[a]:
+            n_legal += 1
+            if first_legal < 0:
+                first_legal = a
+    if n_legal == 0:
+        return -1, -1, 0
+    # the default: the rollout policy's choice on a first determinization
+    determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
+    prng[0] = _rand(rng)
+    prng[1] = _rand(rng)
+    default = rollout_action(d[0], mask, prng, rollout, obs, work)
+    if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
+        default = first_legal
+    if n_legal == 1:
+        return default, default, 0
+    n_nodes = _new_node(tree, value, 0, -1, -1, -1, 0) + 1
+    start_turn = int(o["turn"])
+    path = np.empty(iterations + 2, dtype=np.int64)
+    for it in range(iterations):
+        if it > 0:
+            determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
+        s = d[0]
+        prng[0] = _rand(rng)
+        prng[1] = _rand(rng)
+        node = 0
+        depth = 0
+        path[0] = 0
+        expanded = False
+        while s["phase"] != PHASE_OVER and not expanded:
+            if horizon >= 0 and s["turn"] > start_turn + horizon:
+                break
+            mover = current_player(s)
+            legal_action_mask(s, mask)
+            if node == 0:  # the root's actions are the decision's (D20: what the side sees)
+                for a in range(NUM_ACTIONS):
+                    mask[a] = mask[a] and given_mask[a]
+            # index the children by action
+            ch = tree[node, N_FIRST]
+            n_legal_children = 0
+            while ch >= 0:
+                a = tree[ch, N_ACTION]
+                child_of[a] = ch
+                if mask[a]:
+                    n_legal_children += 1
+                ch = tree[ch, N_NEXT]
+            n_here = 0
+            for a in range(NUM_ACTIONS):
+                if mask[a]:
+                    n_here += 1
+            if n_here == 0:
+                break
+            pick = -1
+            if n_legal_children < n_here and _widening_allows(tree, node, pw_c, pw_alpha) \
+                    and n_nodes < tree.shape[0]:
+                # expand: the rollout policy's choice if untried, else a random untried action
+                if node == 0 and tree[0, N_CHILDREN] == 0:
+                    a = default
+                else:
+                    a = rollout_action(s, mask, prng, rollout, obs, work)  # refills mask (same legal set)
+                    if node == 0:
+                        for b in range(NUM_ACTIONS):
+                            mask[b] = mask[b] and given_mask[b]
+                is_policy = 1
+                if a < 0 or not mask[a] or child_of[a] >= 0:
+                    is_policy = 0
+                    k = _below(rng, n_here - n_legal_children)
+                    a = -1
+                    for b in range(NUM_ACTIONS):
+                        if mask[b] and child_of[b] < 0:
+                            if k == 0:
+                                a = b
+                                break
+                            k -= 1
+                pick = _new_node(tree, value, n_nodes, node, a, mover, is_policy)
+                n_nodes += 1
+                expanded = True
+            else:
+                # select among the children legal here (UCB1 over availability)
+                best = -1e300
+                ch = tree[node, N_FIRST]
+                while ch >= 0:
+                    a = tree[ch, N_ACTION]
+                    if mask[a]:
+                        tree[ch, N_AVAIL] += 1
+                        nv = tree[ch, N_VISITS]
+                        if nv == 0:
+                            score = 1e200
+                        else:
+                            score = value[ch] / nv + c * np.sqrt(np.log(tree[ch, N_AVAIL]) / nv)
+                            if tree[ch, N_POLICY]:
+                                score += prior / (1.0 + nv)
+                        if score > best:
+                            best = score
+                            pick = ch
+                    ch = tree[ch, N_NEXT]
+            # clear the index
+            ch = tree[node, N_FIRST]
+            while ch >= 0:
+                child_of[tree[ch, N_ACTION]] = -1
+                ch = tree[ch, N_NEXT]
+            if pick < 0:
+                break
+            apply_action(s, tree[pick, N_ACTION], ev, ev_n)
+            node = pick
+            depth += 1
+            path[depth] = node
+        # rollout
+        n = 0
+        while s["phase"] != PHASE_OVER and n < max_rollout:
+            if horizon >= 0 and s["turn"] > start_turn + horizon:
+                break
+            a = rollout_action(s, mask, prng, rollout, obs, work)
+            if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
+                break
+            apply_action(s, a, ev, ev_n)
+            n += 1
+        v = value_of(s, net, feat)  # the Technocrat's point of view
+        tree[0, N_VISITS] += 1
+        for j in range(1, depth + 1):
+            nd = path[j]
+            tree[nd, N_VISITS] += 1
+            value[nd] += v if tree[nd, N_MOVER] == TECHNOCRAT else -v
+    # choice: the root child with the most visits (ties: better mean, then the default)
+    best = -1
+    best_n = -1
+    best_v = -1e300
+    ch = tree[0, N_FIRST]
+    while ch >= 0:
+        a = tree[ch, N_ACTION]
+        nv = tree[ch, N_VISITS]
+        if given_mask[a] and nv > 0:
+            mv = value[ch] / nv
+            if nv > best_n or (nv == best_n and (mv > best_v or (mv == best_v and a == default))):
+                best = a
+                best_n = nv
+                best_v = mv
+        ch = tree[ch, N_NEXT]
+    if best < 0:
+        best = default
+    return best, default, n_nodes
+
+
+def root_statistics(tree, value):
+    """``(actions, visits, mean values)`` of the root's children of the last
+    search (values from the searching side's point of view), by action."""
+    acts, visits, means = [], [], []
+    ch = int(tree[0, N_FIRST]) if tree[0, N_CHILDREN] > 0 else -1
+    while ch >= 0:
+        n = int(tree[ch, N_VISITS])
+        acts.append(int(tree[ch, N_ACTION]))
+        visits.append(n)
+        means.append(float(value[ch] / n) if n else float("nan"))
+        ch = int(tree[ch, N_NEXT])
+    order = np.argsort(acts)
+    return (np.asarray(acts, dtype=np.int64)[order], np.asarray(visits, dtype=np.int64)[order],
+            np.asarray(means, dtype=np.float64)[order])
+
+
+@jit
+def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
+    """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
+    ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
+    phases play the scripted deployment plan (3.2, 3.3, D21)."""
+    if is_setup_phase(o["phase"]):
+        return setup_decide(o, mask, side, rng, slot)
+    rng[slot], seed = splitmix64(rng[slot])
+    a, default, n = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of)
+    return a
+
+
+@jit
+def ismcts_action(s, mask, rng, slot):
+    """``POLICY_ISMCTS``: the ``ismcts`` agent at its default parameters for the
+    player to move in ``s`` (fills ``mask``), on that player's information
+    state (D20)."""
+    legal_action_mask(s, mask)
+    side = current_player(s)
+    if side < 0:
+        return -1
+    o = np.empty(1, dtype=STATE_DTYPE)
+    observe(s, side, True, o[0])
+    n = int(DEFAULT_PARAMS[P_ITERATIONS]) + 1
+    tree = np.zeros((n, NODE_FIELDS), dtype=np.int64)
+    value = np.zeros(n, dtype=np.float64)
+    child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    return ismcts_decide(o[0], mask, side, rng, slot, DEFAULT_PARAMS, NO_NET, tree, value, child_of)
+
+
+# ------------------------------------------------------------------ the agent
+
+_MASK64 = (1 << 64) - 1
+
+
+class ISMCTSAgent(Agent):
+    """Single-observer ISMCTS (see the module docstring).
+
+    Args:
+        iterations: determinizations (tree iterations) per searched decision.
+        horizon: turns played after the current one before valuing
+            (negative: to the end of the game).
+        c: the UCB1 exploration constant.
+        pw_c, pw_alpha: progressive widening, at most
+            ``ceil(pw_c * visits ** pw_alpha)`` children a node.
+        prior: the selection bonus of the rollout policy's own choice.
+        rollout: the rollout policy, ``"scripted"`` or ``"random"``.
+        net: a value network (``hotspot.agents.value_net``: a vector, or the
+            path of an ``.npz``) instead of the heuristic evaluation.
+        seed: the agent's own randomness (determinizations, expansion order,
+            rollouts): equal seeds, equal play.
+
+    At the default parameters (and no network) the agent is the compiled
+    policy ``POLICY_ISMCTS`` too: the arena plays it inside compiled games,
+    and ``act`` with the same seed plays the same game as that policy.
+    """
+
+    name = "ismcts"
+
+    def __init__(self, iterations: int | None = None, horizon: int | None = None, c: float | None = None,
+                 pw_c: float | None = None, pw_alpha: float | None = None, rollout: str = "scripted",
+                 net=None, seed: int | None = None, max_rollout_actions: int | None = None,
+                 prior: float | None = None):
+        params = DEFAULT_PARAMS.copy()
+        for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
+                               (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
+                               (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior")):
+            if val is None:
+                continue
+            if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(val):
+                raise ValueError(f"{name} must be a finite number, got {val!r}")
+            params[idx] = float(val)
+        if params[P_ITERATIONS] < 1 or params[P_ITERATIONS] != int(params[P_ITERATIONS]) \
+                or params[P_ITERATIONS] > 1_000_000:
+            raise ValueError(f"iterations must be an integer in 1..1000000, got {iterations!r}")
+        if params[P_HORIZON] != int(params[P_HORIZON]):
+            raise ValueError(f"horizon must be an integer, got {horizon!r}")
+        if params[P_C] < 0 or params[P_PRIOR] < 0 or params[P_PW_C] <= 0 or params[P_PW_ALPHA] < 0 or params[P_PW_ALPHA] > 1:
+            raise ValueError("c must be >= 0, prior >= 0, pw_c > 0 and pw_alpha in [0, 1]")
+        if params[P_MAX_ROLLOUT] < 0:
+            raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
+        if rollout not in ROLLOUT_NAMES:
+            raise ValueError(f"unknown rollout policy {rollout!r}; known: {list(ROLLOUT_NAMES)}")
+        params[P_ROLLOUT] = float(ROLLOUT_NAMES.index(rollout))
+        if net is None:
+            self.net = NO_NET
+        elif isinstance(net, np.ndarray):
+            self.net = np.ascontiguousarray(net, dtype=np.float64)
+        else:
+            self.net = load_net(net)
+        self.params = params
+        self.rollout = rollout
+        compiled = net is None and np.array_equal(params, DEFAULT_PARAMS)
+        self.policy_id = POLICY_ISMCTS if compiled else None
+        self.tree, self.value = new_tree(int(params[P_ITERATIONS]))
+        self._child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+
+    def act(self, info_state, mask, side) -> int:
+        o = np.asarray(info_state)
+        if o.dtype != STATE_DTYPE:
+            raise TypeError("info_state must be a state record (Game.observation(side))")
+        o = o.reshape(-1)
+        if o.shape != (1,):
+            raise ValueError("info_state must be one state record")
+        m = np.ascontiguousarray(mask, dtype=np.bool_)
+        if m.shape != (NUM_ACTIONS,):
+            raise ValueError(f"mask must have shape ({NUM_ACTIONS},), got {m.shape}")
+        if not m.any():
+            raise ValueError("no legal action to choose from")
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), got {side!r}")
+        a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
+                              self.value, self._child_of))
+        if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
+            raise RuntimeError(f"the search chose the illegal action {a}")
+        return a
+
+    def root_statistics(self):
+        """``(actions, visits, mean values)`` of the last searched decision's root."""
+        return root_statistics(self.tree, self.value)
+
+    def __repr__(self) -> str:
+        p = self.params
+        return (f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
+                f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
+                f"net={'yes' if self.net.size else 'no'})")
+
+
+def learned_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
+    """``learned-ismcts``: the search with the shipped value network
+    (``weights/value_ismcts.npz``, expert iteration) in place of the heuristic."""
+    return ISMCTSAgent(net=weights_file("ismcts"), seed=seed)
