@@ -264,6 +264,9 @@ def main(argv=None) -> int:
                             self_play=False, max_turns=args.max_turns)
         lad = ladder(summary, agents, scenario)
         lad["runs_dir"] = str(out)
+        lad["played_now"], lad["from_file"] = summary["played_now"], summary["from_file"]
+        print(f"{scenario}: {lad['played_now']} game(s) played now, {lad['from_file']} from {out}/games.jsonl",
+              flush=True)
         lad["bench_wall_s"] = round(time.perf_counter() - t0, 1)
         if summary.get("remaining"):
             print(f"{summary['remaining']} game(s) not played yet: rerun the same command to finish", flush=True)

@@ -16,9 +16,8 @@ import pytest
 
 from hotspot.arena import available_agents, make_agent
 from hotspot.arena.registry import is_fast
-from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game
-from hotspot.core.rules_data import (NO_UNIT, PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP, PLATFORM,
+from hotspot.core.rules_data import (NO_UNIT, PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP,
                                      TECHNOCRAT, UNIT_SIDE, ZIEGLER)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
