@@ -98,9 +98,10 @@ def is_available(name: str) -> bool:
 #: ``standard`` scenario with the default ``max_turns``, one game a core on
 #: the 2-core reference machine (the wall time of the whole game, both
 #: players).  ``hotspot arena``'s defaults are 100 games a side and pairing, a
-#: round robin with self-play: an agent at the threshold adds about 100 x
-#: (2 N - 1) games, some 5 minutes of one core with N = 3 agents, so the
-#: default arena stays within a few minutes on two cores.  Slower agents play
+#: round robin with self-play: an agent at the threshold adds 100 x (2 N - 1)
+#: games of at most about a second (500 with N = 3 agents: some 8 minutes of
+#: one core, 4 on two), so the default arena stays within a few minutes on
+#: two cores (random and scripted alone: 400 games in about 4 s).  Slower agents play
 #: with ``--agents all`` or ``--agents NAME,...`` (and in
 #: ``benchmarks/bench_ladder.py``, the ladder of every agent).
 DEFAULT_MAX_SECONDS_PER_GAME = 1.0
@@ -167,10 +168,16 @@ def policy_id_of(name: str) -> int | None:
 
 # The built-in agents, with their measured cost (seconds_per_game, see
 # DEFAULT_MAX_SECONDS_PER_GAME; measured 2026-12-01 on the 2-core reference
-# machine, a few games each against random and scripted, max_turns 200):
-#   random 0.001-0.006 s, scripted 0.005-0.04 s (compiled: both in the default);
-#   mcts-lite 1.0-10.4 s, mean 4.2 s; learned 1.0-8.6 s, mean 3.2 s (the
-#   Python-driven agents: long games against scripted; not in the default).
+# machine, 3-20 games a pairing and side against random and scripted on
+# standard, max_turns 200; the mean over the four pairings and sides):
+#   random 0.001-0.006 s, scripted 0.005-0.04 s a game (compiled: both in the
+#   default round robin);
+#   mcts-lite 1.0-10.4 s, mean 5.0 s; learned 0.8-12.6 s, mean 4.3 s (driven
+#   from Python, and their games against scripted last 30-50 turns; against
+#   each other or themselves 16-22 s a game): not in the default.  With them
+#   ``hotspot arena --agents random,scripted,mcts-lite,learned`` took 302 s
+#   for 5 games a side on two workers (7.5 s a game on average): about 100
+#   minutes at the default 100 games a side.
 # An agent whose module has not landed is registered but unavailable
 # ("ismcts" and "learned-ismcts" until hotspot/agents/ismcts.py exists); an
 # agent not measured yet has no cost and stays out of the default round robin.
@@ -181,10 +188,10 @@ register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-writte
 register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)")
 register_agent("mcts-lite", "hotspot.agents.search:lite_agent",
                "the same search at a smaller budget (2 determinizations x 4 candidates a decision)",
-               seconds_per_game=4.2)
+               seconds_per_game=5.0)
 register_agent("learned", "hotspot.agents.learned:LearnedAgent",
                "MLP policy per side (scripted-player cloning + DAgger), numpy inference",
-               seconds_per_game=3.2)
+               seconds_per_game=4.3)
 register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                "information-set Monte Carlo tree search (single observer, determinized, compiled)")
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
