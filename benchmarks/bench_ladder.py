@@ -198,6 +198,12 @@ def markdown(doc: dict) -> str:
             lines.append(f"| {i} | `{r['agent']}` | {r['elo']:.0f} | {_ci(r['elo_low'], r['elo_high'], '.0f')} | "
                          f"{r['games']} | {_num(r['score'], '.3f')} | {_num(r['technocrat_win_rate'], '.3f')} | "
                          f"{_num(r['ziegler_win_rate'], '.3f')} | {_num(r['seconds_per_game'], '.2f')} |")
+        sweeps = [p for p in lad["pairings"] if p["games"] and p["score"] in (0.0, 1.0)]
+        if sweeps:
+            lines += ["", "A pairing won every game (" + ", ".join(f"`{p['agent']}` over `{p['opponent']}`"
+                                                           for p in sweeps) +
+                      "): the gap between those ratings is set by the fit's small L2 penalty, not by the games "
+                      "(hence its wide interval); the head-to-head interval below is what the games show."]
         lines += ["", f"Expected order {lad['order']}: **{lad['order_verdict']}** "
                   f"(each rung: the higher agent's head-to-head score, both sides, 95% Wilson interval)", "",
                   "| rung | games | score of the higher | 95% CI | draws | verdict |", "|---|---|---|---|---|---|"]
