@@ -247,6 +247,18 @@ def thread_counts() -> list[int]:
     return sorted({t for t in (1, 2, top) if 1 <= t <= top})
 
 
+# ---------------------------------------------------------------- verdicts
+def verdict(lo: float, hi: float, threshold: float = 0.5) -> str:
+    """A claim "the rate is above ``threshold``" judged on its interval [lo, hi]
+    (the strength and ladder benchmarks): ``holds`` if lo > threshold,
+    ``does not hold`` if hi < threshold, else ``undecided``."""
+    if lo > threshold:
+        return "holds"
+    if hi < threshold:
+        return "does not hold"
+    return "undecided"
+
+
 # ------------------------------------------------------------------ output
 def fmt(value, digits: int = 3) -> str:
     """A number for a table: thousands separators for big ones, ``-`` for None."""

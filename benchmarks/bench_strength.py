@@ -29,7 +29,6 @@ with its seed (``hotspot replay ... --game N``); a rerun resumes.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -49,12 +48,7 @@ CLAIMS = {
 }
 
 
-def verdict(lo: float, hi: float) -> str:
-    if lo > 0.5:
-        return "holds"
-    if hi < 0.5:
-        return "does not hold"
-    return "undecided"
+verdict = C.verdict  # lower end > 0.5: holds; upper end < 0.5: does not hold; else undecided
 
 
 def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:

@@ -109,12 +109,17 @@ def _parse_rules_options(items) -> dict:
 
 
 def cmd_arena(args) -> int:
-    from .arena.registry import available_agents, registered_agents
+    from .arena.registry import (DEFAULT_MAX_SECONDS_PER_GAME, agent_costs, available_agents, default_agents,
+                                 registered_agents)
     from .arena.tournament import parse_pairings, run_arena
     if args.list_agents:
-        avail = set(available_agents())
+        avail, default, costs = set(available_agents()), set(default_agents()), agent_costs()
         for name, desc in registered_agents().items():
-            print(f"{name:10s} {'available' if name in avail else 'not available'}  {desc}")
+            state = "default" if name in default else "available" if name in avail else "not available"
+            cost = "?" if costs[name] is None else f"{costs[name]:g} s"
+            print(f"{name:15s} {state:13s} {cost:>8s}/game  {desc}")
+        print(f"(default: the round robin without --agents: every available agent whose games take at most "
+              f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s; '?': not measured)")
         return 0
     if args.pairings and args.agents:
         raise ValueError("give --agents (a round robin) or --pairings, not both")
@@ -261,12 +266,13 @@ def build_parser() -> argparse.ArgumentParser:
     scen.add_argument("--out", default=None)
     scen.set_defaults(func=cmd_scenario)
     arena = sub.add_parser("arena", help="play agents against each other (both sides) and rate them",
-                           description="Round robin of agents (default: the compiled agents random and scripted, each also against "
-                                       "itself) or chosen pairings, each pairing played as both sides. Writes "
+                           description="Round robin of agents (default: every available agent whose games take at most "
+                                       "a second, random and scripted now, each also against itself) or chosen pairings, each pairing played as both sides. Writes "
                                        "games.jsonl (every game, with its seed and actions), summary.json, "
                                        "summary.csv and ratings.csv to --out; a rerun resumes.")
     arena.add_argument("--agents", default=None, help="comma-separated agents for the round robin, or 'all' "
-                                                      "(default: random,scripted; see --list-agents)")
+                                                      "(default: the fast agents, at most 1 s a game: random,scripted; "
+                                                      "see --list-agents)")
     arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin")
     arena.add_argument("--scenario", default="standard",
                        help="standard, random (a random setup per game), random:SEED or a JSON path")

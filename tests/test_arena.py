@@ -15,7 +15,8 @@ from hotspot.arena import (ArenaError, GameSpec, available_agents, bradley_terry
                            run_balance, wilson_interval)
 from hotspot.arena.balance import parse_option, plot_balance
 from hotspot.arena.match import agent_seeds, setup_seed
-from hotspot.arena.registry import UnknownAgentError, unregister_agent
+from hotspot.arena.registry import (DEFAULT_MAX_SECONDS_PER_GAME, UnknownAgentError, agent_cost, agent_costs,
+                                    default_agents, is_fast, unregister_agent)
 from hotspot.arena.stats import format_table
 from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
 from hotspot.cli import main
@@ -131,6 +132,56 @@ def test_registry():
         unregister_agent("ghost")
     with pytest.raises(ValueError):
         register_agent("bad:name", PyRandom)
+
+
+def test_default_agents_are_the_available_fast_ones():
+    """The default round robin: every available agent whose registered cost is
+    at most DEFAULT_MAX_SECONDS_PER_GAME, in registration order; an agent
+    without a measured cost, or unavailable, is left out."""
+    costs = agent_costs()
+    expected = [n for n in available_agents() if costs[n] is not None and costs[n] <= DEFAULT_MAX_SECONDS_PER_GAME]
+    assert default_agents() == expected
+    assert default_agents()[:2] == ["random", "scripted"]  # compiled: hundredths of a second a game
+    for slow in ("mcts", "mcts-lite", "learned"):  # Python-driven: seconds a game (or not measured)
+        assert slow not in default_agents()
+    assert agent_cost("mcts-lite") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
+    assert is_fast("random") and not is_fast("learned") and is_fast("learned", max_seconds_per_game=10)
+    assert "learned" in default_agents(max_seconds_per_game=10)
+    with pytest.raises(UnknownAgentError):
+        agent_cost("no-such-agent")
+
+
+def test_a_registered_agent_joins_the_default_by_its_cost(pyrandom):
+    """A new agent is in the default round robin when registered with a cost
+    under the threshold, not when slower or without a cost, nor when its
+    module is missing; run_arena's default agents follow."""
+    assert pyrandom not in default_agents()  # registered without a cost
+    register_agent(pyrandom, PyRandom, replace=True, seconds_per_game=0.01)
+    assert default_agents()[-1] == pyrandom
+    register_agent(pyrandom, PyRandom, replace=True, seconds_per_game=DEFAULT_MAX_SECONDS_PER_GAME * 2)
+    assert pyrandom not in default_agents()
+    register_agent("ghost", "hotspot.agents.no_such_module:Ghost", seconds_per_game=0.01)
+    try:
+        assert "ghost" not in default_agents()
+    finally:
+        unregister_agent("ghost")
+    for bad in (-1.0, float("nan"), float("inf"), "1", True):
+        with pytest.raises(ValueError, match="seconds_per_game"):
+            register_agent("bad-cost", PyRandom, seconds_per_game=bad)
+    assert "bad-cost" not in agent_costs()
+
+
+def test_default_arena_plays_the_default_agents(tmp_path, capsys):
+    """``hotspot arena`` without --agents: the round robin of default_agents();
+    --list-agents marks them."""
+    summary = run_arena(games=1, out=tmp_path / "a", workers=1, progress=False)
+    agents = default_agents()
+    assert summary["config"]["pairings"] == [f"{a}:{b}" for a, b in round_robin(agents)]
+    assert main(["arena", "--list-agents"]) == 0
+    out = capsys.readouterr().out
+    for name in agents:
+        assert any(line.split()[:2] == [name, "default"] for line in out.splitlines())
+    assert any(line.split()[:2] == ["mcts-lite", "available"] for line in out.splitlines())
 
 
 def test_seeds_are_fixed_and_distinct():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -201,6 +202,47 @@ def test_bench_strength(tmp_path):
             assert r["verdict"] in (("see score",) if claim["rule"] == "score" else
                                     ("holds", "does not hold", "undecided"))
     assert (tmp_path / "runs" / "search" / "games.jsonl").exists()
+
+
+def test_bench_ladder(tmp_path):
+    """The ladder script (issue 12): a round robin of the agents on each
+    scenario (two games a side when tiny), Bradley-Terry ratings with 95%
+    intervals, each pairing's Wilson interval, the expected order's rungs
+    judged, an unavailable agent left out with a note; ladder.json and
+    ladder.md written, every game kept in the arena folder; a rerun resumes."""
+    out = tmp_path / "ladder.json"
+    args = [BENCH / "bench_ladder.py", "--tiny", "--agents", "random,scripted,no-such-agent", "--out", out,
+            "--runs-dir", tmp_path / "runs", "--workers", "1"]
+    proc = run(args)
+    assert "note: no-such-agent left out" in proc.stdout
+    doc = json.loads(out.read_text())
+    check_doc(doc, "bench_ladder", {"standard", "open"},
+              {"scenario", "agent", "elo", "elo_se", "elo_low", "elo_high", "games", "score", "seconds_per_game"})
+    assert doc["config"]["agents"] == ["random", "scripted"] and doc["config"]["games_per_side"] == 2
+    assert doc["skipped"] == [{"agent": "no-such-agent", "why": "not registered"}]
+    for scenario in ("standard", "open"):
+        lad = doc["ladders"][scenario]
+        assert {r["agent"] for r in lad["ratings"]} == {"random", "scripted"}
+        for r in lad["ratings"]:
+            assert r["elo_low"] <= r["elo"] <= r["elo_high"] and r["games"] == 4
+            assert math.isclose(r["elo_high"] - r["elo"], 1.959963984540054 * r["elo_se"], rel_tol=1e-9)
+        random_row = next(r for r in lad["ratings"] if r["agent"] == "random")
+        assert random_row["elo"] == 0 and random_row["anchor"] == "random"
+        (pair,) = lad["pairings"]
+        assert pair["games"] == 4 and 0.0 <= pair["ci_low"] <= pair["score"] <= pair["ci_high"] <= 1.0
+        first, *rest = lad["rungs"]
+        assert (first["lower"], first["higher"], first["games"]) == ("random", "scripted", 4)
+        assert first["verdict"] in ("holds", "does not hold", "undecided")
+        assert [r["verdict"] for r in rest] == ["not played", "not played"]  # no ismcts in this ladder
+        assert lad["order_verdict"] in ("undecided", "does not hold")
+        assert doc["summary"][scenario]["rungs"]["random<scripted"] == first["verdict"]
+        games = (tmp_path / "runs" / scenario / "games.jsonl").read_text().splitlines()
+        assert len(games) == 4 and all("seed" in json.loads(g) for g in games)
+    md = out.with_suffix(".md").read_text()
+    assert "#### `standard`" in md and "#### `open`" in md and "| rank | agent | Elo (random = 0) | 95% CI |" in md
+    assert "`random` < `scripted`" in md and "not played" in md
+    again = run(args)  # resumes: nothing left to play
+    assert "0 game(s) played now" in again.stdout
 
 
 def test_bench_game_lengths(tmp_path):

@@ -34,21 +34,32 @@ class UnknownAgentError(ValueError):
 class _Entry:
     factory: Callable | str
     description: str = ""
+    seconds_per_game: float | None = None
 
 
 _REGISTRY: dict[str, _Entry] = {}
 
 
-def register_agent(name: str, factory, description: str = "", *, replace: bool = False) -> None:
+def register_agent(name: str, factory, description: str = "", *, replace: bool = False,
+                   seconds_per_game: float | None = None) -> None:
     """Register ``factory`` (a callable ``factory(seed=None) -> Agent`` or a
-    ``"module:attribute"`` string naming one) under ``name``."""
+    ``"module:attribute"`` string naming one) under ``name``.
+
+    ``seconds_per_game``: the agent's measured cost, the mean wall time of one
+    of its games (see :data:`DEFAULT_MAX_SECONDS_PER_GAME`); None (not
+    measured) keeps it out of the default round robin."""
     if not isinstance(name, str) or not name or any(c in name for c in ":,= \t"):
         raise ValueError(f"agent name must be a non-empty word without ':', ',', '=' or spaces, got {name!r}")
     if name in _REGISTRY and not replace:
         raise ValueError(f"agent {name!r} is already registered (pass replace=True to replace it)")
     if not (callable(factory) or (isinstance(factory, str) and ":" in factory)):
         raise ValueError(f"agent factory must be callable or 'module:attribute', got {factory!r}")
-    _REGISTRY[name] = _Entry(factory, description)
+    if seconds_per_game is not None:
+        if isinstance(seconds_per_game, bool) or not isinstance(seconds_per_game, (int, float)) \
+                or not 0 <= seconds_per_game < float("inf"):
+            raise ValueError(f"seconds_per_game must be a non-negative number or None, got {seconds_per_game!r}")
+        seconds_per_game = float(seconds_per_game)
+    _REGISTRY[name] = _Entry(factory, description, seconds_per_game)
 
 
 def unregister_agent(name: str) -> None:
@@ -81,12 +92,40 @@ def is_available(name: str) -> bool:
     return True
 
 
-DEFAULT_AGENTS = ("random", "scripted")  # compiled: the default round robin finishes in seconds
+#: The default round robin takes every available agent whose ``seconds_per_game``
+#: is at most this.  An agent's cost is the mean wall time of one game of it
+#: against ``random`` and against ``scripted``, as either side, on the
+#: ``standard`` scenario with the default ``max_turns``, one game a core on
+#: the 2-core reference machine (the wall time of the whole game, both
+#: players).  ``hotspot arena``'s defaults are 100 games a side and pairing, a
+#: round robin with self-play: an agent at the threshold adds 100 x (2 N - 1)
+#: games of at most about a second (500 with N = 3 agents: some 8 minutes of
+#: one core, 4 on two), so the default arena stays within a few minutes on
+#: two cores (random and scripted alone: 400 games in about 4 s).  Slower agents play
+#: with ``--agents all`` or ``--agents NAME,...`` (and in
+#: ``benchmarks/bench_ladder.py``, the ladder of every agent).
+DEFAULT_MAX_SECONDS_PER_GAME = 1.0
 
 
-def default_agents() -> list[str]:
-    """The agents of the default round robin: the fast compiled ones that are available."""
-    return [name for name in DEFAULT_AGENTS if is_available(name)]
+def agent_cost(name: str) -> float | None:
+    """The registered ``seconds_per_game`` of agent ``name`` (None: not measured)."""
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise UnknownAgentError(f"unknown agent {name!r}; registered agents: {sorted(_REGISTRY)}")
+    return entry.seconds_per_game
+
+
+def is_fast(name: str, max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME) -> bool:
+    """True if ``name`` has a measured cost of at most ``max_seconds_per_game``."""
+    cost = agent_cost(name)
+    return cost is not None and cost <= max_seconds_per_game
+
+
+def default_agents(max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME) -> list[str]:
+    """The agents of the default round robin, in registration order: every
+    available agent whose games take at most ``max_seconds_per_game`` seconds
+    (its registered ``seconds_per_game``; an agent without one is left out)."""
+    return [name for name in available_agents() if is_fast(name, max_seconds_per_game)]
 
 
 def available_agents() -> list[str]:
@@ -97,6 +136,11 @@ def available_agents() -> list[str]:
 def registered_agents() -> dict[str, str]:
     """Every registered name with its description (available or not)."""
     return {name: entry.description for name, entry in _REGISTRY.items()}
+
+
+def agent_costs() -> dict[str, float | None]:
+    """Every registered name with its ``seconds_per_game`` (None: not measured)."""
+    return {name: entry.seconds_per_game for name, entry in _REGISTRY.items()}
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
@@ -122,13 +166,33 @@ def policy_id_of(name: str) -> int | None:
     return None if pid is None else int(pid)
 
 
-# The built-in agents.  "scripted" lands in hotspot/agents/scripted.py; until
-# then it is registered but unavailable.  MCTS and learned agents register
-# themselves the same way ("mcts", "learned").
-register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)")
-register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)")
+# The built-in agents, with their measured cost (seconds_per_game, see
+# DEFAULT_MAX_SECONDS_PER_GAME; measured 2026-12-01 on the 2-core reference
+# machine, 3-20 games a pairing and side against random and scripted on
+# standard, max_turns 200; the mean over the four pairings and sides):
+#   random 0.001-0.006 s, scripted 0.005-0.04 s a game (compiled: both in the
+#   default round robin);
+#   mcts-lite 1.0-10.4 s, mean 5.0 s; learned 0.8-12.6 s, mean 4.3 s (driven
+#   from Python, and their games against scripted last 30-50 turns; against
+#   each other or themselves 16-22 s a game): not in the default.  With them
+#   ``hotspot arena --agents random,scripted,mcts-lite,learned`` took 302 s
+#   for 5 games a side on two workers (7.5 s a game on average): about 100
+#   minutes at the default 100 games a side.
+# An agent whose module has not landed is registered but unavailable
+# ("ismcts" and "learned-ismcts" until hotspot/agents/ismcts.py exists); an
+# agent not measured yet has no cost and stays out of the default round robin.
+register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)",
+               seconds_per_game=0.005)
+register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)",
+               seconds_per_game=0.03)
 register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)")
 register_agent("mcts-lite", "hotspot.agents.search:lite_agent",
-               "the same search at a smaller budget (2 determinizations x 4 candidates a decision)")
+               "the same search at a smaller budget (2 determinizations x 4 candidates a decision)",
+               seconds_per_game=5.0)
 register_agent("learned", "hotspot.agents.learned:LearnedAgent",
-               "MLP policy per side (scripted-player cloning + DAgger), numpy inference")
+               "MLP policy per side (scripted-player cloning + DAgger), numpy inference",
+               seconds_per_game=4.3)
+register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
+               "information-set Monte Carlo tree search (single observer, determinized, compiled)")
+register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
+               "ISMCTS guided by the learned network (priors and value; expert iteration)")

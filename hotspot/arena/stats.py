@@ -11,6 +11,7 @@
   finite rating; reported on the Elo scale (``400 / ln 10`` per unit of r),
   relative to an anchor agent (or to the mean), with standard errors from the
   inverse Hessian.
+* :func:`normal_interval`: ``estimate -+ z * se`` (a rating's interval).
 * :func:`format_table`, :func:`write_csv`: aligned text and CSV tables.
 """
 from __future__ import annotations
@@ -58,6 +59,14 @@ def wilson_interval(k: float, n: int, confidence: float = 0.95) -> tuple[float, 
     lo = 0.0 if k == 0 else max(0.0, centre - half)  # exact at the ends (rounding would leave 1e-17)
     hi = 1.0 if k == n else min(1.0, centre + half)
     return (lo, hi)
+
+
+def normal_interval(estimate: float, se: float, confidence: float = 0.95) -> tuple[float, float]:
+    """``estimate -+ z * se``, the normal interval (e.g. of a Bradley-Terry
+    rating with its standard error: ``elo -+ 1.96 elo_se`` at 95%)."""
+    from statistics import NormalDist
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
+    return (float(estimate) - z * float(se), float(estimate) + z * float(se))
 
 
 def _results_matrix(results: Iterable) -> tuple[list[str], np.ndarray]:
