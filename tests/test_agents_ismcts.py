@@ -188,3 +188,27 @@ def test_value_network_file_round_trip_and_refusals(tmp_path):
     game = Game("standard", seed=2)
     side = game.current_player()
     assert game.legal_action_mask()[agent.act(game.observation(side), game.legal_action_mask(), side)]
+
+
+# ------------------------------------------------------------------ expert iteration's data
+
+
+def test_record_games_targets_are_the_results_and_deterministic():
+    """Each recorded position (a start of turn, phase A) carries its game's
+    result for the Technocrat (+1/-1, 0 if stopped by max_turns: D19 revised)."""
+    from hotspot.agents.expert import record_games
+    from hotspot.core.victory import side_return
+
+    def run():
+        st = hc.init("random:3", seeds=range(6), max_turns=12)
+        X, y, g = record_games(st, POLICY_SCRIPTED, POLICY_SCRIPTED, 0.1, seed=4)
+        return st, X, y, g
+    st, X, y, g = run()
+    assert X.shape[1] == NUM_POSITION_FEATURES and len(X) == len(y) == len(g)
+    assert set(np.unique(g)) == set(range(6)) and np.all(np.diff(g) >= 0)
+    for i in range(6):
+        expected = side_return(st[i], 1) if st[i]["phase"] == PHASE_OVER else 0.0
+        assert np.all(y[g == i] == expected)
+        assert (g == i).sum() <= int(st[i]["turn"])  # one row per turn started
+    st2, X2, y2, g2 = run()
+    assert np.array_equal(X, X2) and np.array_equal(y, y2) and st.tobytes() == st2.tobytes()

@@ -41,7 +41,8 @@ dice cleared).  One decision is one compiled call, :func:`ismcts_search`:
    engineers' distance to the Central Crustal; 5.0, 15.5) or, for
    ``learned-ismcts``, a value network over the same information.
 5. **Choice.**  The root child with the most visits (ties: the better mean,
-   then the rollout policy's choice).
+   then the rollout policy's choice); it replaces the rollout policy's choice
+   only if its mean value is higher by more than ``margin``.
 
 Decisions with one legal action are not searched.  The set-up phases (3.2,
 3.3, D21) are not searched either: the agent plays the scripted deployment
@@ -88,7 +89,8 @@ P_MAX_ROLLOUT = 5  # at most this many actions in a rollout
 P_ROLLOUT = 6      # rollout policy: 0 random, 1 scripted
 P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
 P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
-NUM_PARAMS = 9
+P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
+NUM_PARAMS = 10
 
 ROLLOUT_NAMES = ("random", "scripted")
 
@@ -103,6 +105,7 @@ DEFAULT_PARAMS[P_MAX_ROLLOUT] = 5000
 DEFAULT_PARAMS[P_ROLLOUT] = 1
 DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
 DEFAULT_PARAMS[P_PRIOR] = 0.5
+DEFAULT_PARAMS[P_MARGIN] = 0.0
 
 # tree node fields (int64 columns of the ``tree`` array)
 N_PARENT = 0
@@ -206,6 +209,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     rollout = int(params[P_ROLLOUT])
     dmg_p0 = params[P_DMG_P0]
     prior = params[P_PRIOR]
+    margin = params[P_MARGIN]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
     prng = np.zeros(2, dtype=np.uint64)
@@ -358,6 +362,14 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
         ch = tree[ch, N_NEXT]
     if best < 0:
         best = default
+    elif best != default and margin > 0.0:
+        ch = tree[0, N_FIRST]
+        while ch >= 0:
+            if tree[ch, N_ACTION] == default and tree[ch, N_VISITS] > 0:
+                if best_v < value[ch] / tree[ch, N_VISITS] + margin:
+                    best = default
+                break
+            ch = tree[ch, N_NEXT]
     return best, default, n_nodes
 
 
@@ -423,6 +435,8 @@ class ISMCTSAgent(Agent):
         pw_c, pw_alpha: progressive widening, at most
             ``ceil(pw_c * visits ** pw_alpha)`` children a node.
         prior: the selection bonus of the rollout policy's own choice.
+        margin: another action replaces the policy's choice only if its mean
+            value is higher by more than this.
         rollout: the rollout policy, ``"scripted"`` or ``"random"``.
         net: a value network (``hotspot.agents.value_net``: a vector, or the
             path of an ``.npz``) instead of the heuristic evaluation.
@@ -439,11 +453,12 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = None, horizon: int | None = None, c: float | None = None,
                  pw_c: float | None = None, pw_alpha: float | None = None, rollout: str = "scripted",
                  net=None, seed: int | None = None, max_rollout_actions: int | None = None,
-                 prior: float | None = None):
+                 prior: float | None = None, margin: float | None = None):
         params = DEFAULT_PARAMS.copy()
         for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
                                (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
-                               (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior")):
+                               (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior"),
+                               (P_MARGIN, margin, "margin")):
             if val is None:
                 continue
             if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)) \
@@ -455,8 +470,8 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"iterations must be an integer in 1..1000000, got {iterations!r}")
         if params[P_HORIZON] != int(params[P_HORIZON]):
             raise ValueError(f"horizon must be an integer, got {horizon!r}")
-        if params[P_C] < 0 or params[P_PRIOR] < 0 or params[P_PW_C] <= 0 or params[P_PW_ALPHA] < 0 or params[P_PW_ALPHA] > 1:
-            raise ValueError("c must be >= 0, prior >= 0, pw_c > 0 and pw_alpha in [0, 1]")
+        if params[P_C] < 0 or params[P_PRIOR] < 0 or params[P_MARGIN] < 0 or params[P_PW_C] <= 0 or params[P_PW_ALPHA] < 0 or params[P_PW_ALPHA] > 1:
+            raise ValueError("c must be >= 0, prior >= 0, margin >= 0, pw_c > 0 and pw_alpha in [0, 1]")
         if params[P_MAX_ROLLOUT] < 0:
             raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
         if rollout not in ROLLOUT_NAMES:
