@@ -12,6 +12,7 @@ from __future__ import annotations
 from hotspot.core._jit import jit
 from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT,
                                   A_SPLIT)
+from hotspot.core.breakdowns import can_combine
 from hotspot.core.hexgrid import CENTRAL_CELLS, NEIGHBOUR
 from hotspot.core.rules_data import (MAX_PIECE_CELLS, NO_PIECE, PLATFORM, T_ENGINEER, T_INFANTRY,
                                      TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
@@ -139,7 +140,9 @@ def eng_base(o, wc, x, turn, last):
 @jit
 def t_combine(o, mask, wc):
     """10.0: Technocrat infantry in one hex joins up into three-squad counters
-    (9.1: the hex limits counters, not squads).  Returns the action or -1."""
+    (9.1: the hex limits counters, not squads; ``breakdowns.can_combine``: at
+    most three squads, no enemy in the hex, D22's counter cap), with a
+    counter that can still move.  Returns the action or -1."""
     su = o["sel_unit"]
     if su >= 0 and o["unit_type"][su] == T_INFANTRY:
         for v in range(MAX_UNITS):
@@ -152,8 +155,7 @@ def t_combine(o, mask, wc):
         if wc[C_ENCNT, c] > 0:
             continue
         for v in range(MAX_UNITS):
-            if (v != u and o["unit_type"][v] == T_INFANTRY and o["unit_cell"][v] == c
-                    and o["unit_squads"][u] + o["unit_squads"][v] <= 3 and moves_left(o, v) > 0):
+            if can_combine(o, u, v) and moves_left(o, v) > 0:
                 return A_SELECT_UNIT + u
     return -1
 

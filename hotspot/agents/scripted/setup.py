@@ -82,8 +82,9 @@ from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_
                                      ITEM_Z_INFANTRY_3, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP,
                                      PLATFORM, POOL_T_CRAWLERS,
                                      POOL_T_HEAVY_BEAMERS, POOL_T_SQUADS, POOL_Z_HOVERCRAFT,
-                                     POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT,
+                                     POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT, UNIT_SIDE,
                                      ONE_HEX, Z_HOVERCRAFT, ZIEGLER)
+from hotspot.core.pieces import is_crustal
 from hotspot.core.setup import NUM_FACINGS, footprint, footprint_free
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
@@ -130,12 +131,6 @@ def _below(rng, slot, n):
     if n <= 0:
         return 0
     return int(_rand(rng, slot) % np.uint64(n))
-
-
-@jit
-def _is_crustal(o, k):
-    kind = o["piece_kind"][k]
-    return kind != NO_PIECE and kind != CENTRAL and kind != PLATFORM
 
 
 @jit
@@ -221,7 +216,7 @@ def _z_sector_hexes(o, out):
     for i in range(6):
         out[i] = 0
     for k in range(1, MAX_PIECES):
-        if _is_crustal(o, k) and o["piece_controller"][k] == ZIEGLER:
+        if is_crustal(o["piece_kind"][k]) and o["piece_controller"][k] == ZIEGLER:
             for i in range(3):
                 c = o["piece_cells"][k, i]
                 if c >= 0:
@@ -385,7 +380,7 @@ def _t_platform_stats(o, c):
         elif t == T_HEAVY_BEAMER:
             hb += 1
             esc += 1
-        elif t >= 3:  # a Technocrat unit type (T_INFANTRY .. T_ENGINEER)
+        elif UNIT_SIDE[t] == TECHNOCRAT:
             esc += 1
     return eng, hb, esc
 
