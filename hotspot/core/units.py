@@ -11,7 +11,7 @@ unit as the observer of an information state sees it.
 
 from ._jit import jit
 from .events import EV_ELIMINATED, EV_SQUAD_LOST, log_event
-from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER, UNKNOWN_UNIT
+from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER, UNKNOWN_SQUADS, UNKNOWN_UNIT
 from .state import MAX_UNITS
 
 UNKNOWN_FACTOR = -1  # the factor of a counter whose type or size is hidden (D20)
@@ -51,23 +51,25 @@ def type_factor(s, t, defense):
 
 
 @jit
+def _factor_of(s, u, defense):
+    sq = int(s["unit_squads"][u])  # no int8 overflow
+    if sq == UNKNOWN_SQUADS or s["unit_type"][u] == UNKNOWN_UNIT:
+        return UNKNOWN_FACTOR
+    return type_factor(s, s["unit_type"][u], defense) * sq
+
+
+@jit
 def attack_of(s, u):
     """Attack factor of unit u (12.2; infantry per squad, D4); ``UNKNOWN_FACTOR``
     for a counter whose type or size is hidden (information states, D20)."""
-    sq = int(s["unit_squads"][u])  # no int8 overflow
-    if sq < 0 or s["unit_type"][u] == UNKNOWN_UNIT:
-        return UNKNOWN_FACTOR
-    return int(s["rules"]["attack"][s["unit_type"][u]]) * sq
+    return _factor_of(s, u, False)
 
 
 @jit
 def defense_of(s, u):
     """Defense factor of unit u (12.3; infantry per squad, D4); ``UNKNOWN_FACTOR``
     for a counter whose type or size is hidden (information states, D20)."""
-    sq = int(s["unit_squads"][u])
-    if sq < 0 or s["unit_type"][u] == UNKNOWN_UNIT:
-        return UNKNOWN_FACTOR
-    return int(s["rules"]["defense"][s["unit_type"][u]]) * sq
+    return _factor_of(s, u, True)
 
 
 @jit

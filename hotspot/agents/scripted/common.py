@@ -16,7 +16,8 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT
 from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE,
                                   NUM_CELLS, cell_of)
-from hotspot.core.rules_data import MAX_PIECE_CELLS, T_ENGINEER, UNIT_IS_INFANTRY, UNKNOWN_UNIT
+from hotspot.core.rules_data import (MAX_PIECE_CELLS, NO_UNIT, T_ENGINEER, UNIT_IS_INFANTRY,
+                                     UNKNOWN_SQUADS, UNKNOWN_UNIT)
 from hotspot.core.stacking import room_left
 from hotspot.core.state import MAX_UNITS, UF_DONE
 from hotspot.core.units import attack_of, defense_of, side_seen_by, type_factor
@@ -102,7 +103,7 @@ def estimate(o, u, defense):
     if t == UNKNOWN_UNIT:
         return 2
     sq = int(o["unit_squads"][u])
-    if sq < 0:
+    if sq == UNKNOWN_SQUADS:
         sq = 2 if UNIT_IS_INFANTRY[t] else 1
     return type_factor(o, t, defense) * sq
 
@@ -128,7 +129,7 @@ def cell_info(o, me, wc):
             wc[r, c] = 0
     for u in range(MAX_UNITS):
         t = o["unit_type"][u]
-        if t == 0:
+        if t == NO_UNIT:
             continue
         c = o["unit_cell"][u]
         if c < 0:
