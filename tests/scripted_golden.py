@@ -4,12 +4,17 @@ core's own functions must play the same games on the same seeds).
 ``golden_games()`` plays a fixed set of whole games with the compiled
 policies (``play_games``: scripted against scripted, and scripted against
 random both ways round) on ``standard``, ``open`` (set-up included) and
-random set-ups, under the default rules and under ``losses="owner"`` (D22: the
-scripted player names the counter that loses a squad), with the harnesses'
-turn limit of 200, and returns one sha256 per game of its final state's
+random set-ups, under the default rules and under rules options (D22:
+``losses="owner"``, the scripted player names the counter that loses a squad;
+a counter cap; smaller stacks; forward moves into blocked hexes refused,
+shorter-lived platforms), with the harnesses' turn limit of 200, and returns one sha256 per game of its final state's
 bytes, its action count and the agents' final generators.
 
     PYTHONPATH=. python tests/scripted_golden.py   # rewrites tests/data/scripted_golden.json
+
+The fixture was written by the player before the refactor (commit 4137120,
+the cells with rules options other than ``losses`` added from that commit's
+code too).
 
 ``tests/test_agents_scripted.py::test_same_games_as_before_the_refactor``
 replays them and compares.
@@ -38,6 +43,12 @@ CELLS = (
     ("random", lambda i: f"random:{i}", None, range(200, 212)),
     ("standard-owner-losses", lambda i: "standard", {"losses": "owner"}, range(300, 304)),
     ("open-owner-losses", lambda i: "open", {"losses": "owner"}, range(400, 404)),
+    ("standard-counter-cap", lambda i: "standard", {"counter_cap": 2}, range(500, 504)),
+    ("random-small-stacks", lambda i: f"random:{i}",
+     {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
+     range(600, 604)),
+    ("open-refuse-forward", lambda i: "open", {"forward_into_blocked": "refuse", "platform_turns": 6},
+     range(700, 704)),
 )
 
 

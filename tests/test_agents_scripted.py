@@ -151,7 +151,7 @@ def test_same_games_as_before_the_refactor():
     assert got.keys() == want.keys()
     differ = [f"{cell}[{i}]" for cell in want for i, (a, b) in enumerate(zip(got[cell], want[cell])) if a != b]
     assert differ == [], differ
-    assert sum(len(v) for v in want.values()) >= 120
+    assert sum(len(v) for v in want.values()) >= 160
 
 
 def test_python_agent_plays_the_compiled_moves():
