@@ -1,4 +1,4 @@
-"""The scripted players (hotspot/agents/scripted.py, compiled POLICY_SCRIPTED).
+"""The scripted players (hotspot/agents/scripted/, compiled POLICY_SCRIPTED).
 
 * only legal actions, over many whole games, both sides, standard and random set-ups;
 * deterministic under the dice seed and the agents' seeds;
@@ -18,7 +18,7 @@ from helpers import policy_snapshots
 from hotspot.agents import Agent, ScriptedAgent
 from hotspot.agents.policies import (POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED, play_games,
                                      play_policy_until, policy_action)
-from hotspot.agents.scripted import _new_work, scripted_action, scripted_decide
+from hotspot.agents.scripted import new_work, scripted_action, scripted_decide
 from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.observation import observe
@@ -137,6 +137,21 @@ def test_deterministic_under_seeds():
     d_states, d_counts = _play(S, S, "random", 4, offset=7)
     assert (c_counts == d_counts).all()
     assert c_states.tobytes() == d_states.tobytes()
+
+
+def test_same_games_as_before_the_refactor():
+    """Issue 12: the scripted player moved onto the core's functions plays the
+    very same games on the same seeds (tests/scripted_golden.py wrote the
+    fixture from the player before the refactor)."""
+    import json
+
+    from scripted_golden import PATH, golden_games
+    want = json.loads(PATH.read_text())["games"]
+    got = golden_games()
+    assert got.keys() == want.keys()
+    differ = [f"{cell}[{i}]" for cell in want for i, (a, b) in enumerate(zip(got[cell], want[cell])) if a != b]
+    assert differ == [], differ
+    assert sum(len(v) for v in want.values()) >= 160
 
 
 def test_python_agent_plays_the_compiled_moves():
@@ -284,7 +299,7 @@ def _full_information_scripted(s, mask, rng, slot):
     side = PHASE_PLAYER[s["phase"]]
     obs = np.empty(1, dtype=STATE_DTYPE)
     observe(s, side, False, obs[0])
-    wc, wu, bd, bp, bk, mo = _new_work()
+    wc, wu, bd, bp, bk, mo = new_work()
     return scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
 
 

@@ -1,4 +1,4 @@
-"""The agents in the set-up phases (3.2, 3.3, D21; hotspot/agents/scripted_setup.py).
+"""The agents in the set-up phases (3.2, 3.3, D21; hotspot/agents/scripted/setup.py).
 
 * every agent (random, scripted, mcts-lite, learned) plays whole games of the
   ``open`` scenario, set-up included, with legal actions only;
@@ -23,7 +23,7 @@ import hotspot.core as hc
 from hotspot.agents import ScriptedAgent
 from hotspot.agents.learned import LearnedAgent, NumpyPolicy, features, weights_path
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games
-from hotspot.agents.scripted_setup import DCEN
+from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL as DCEN
 from hotspot.arena import available_agents, make_agent
 from hotspot.arena.match import play_match
 from hotspot.core.actions import A_SETUP_CHOOSE, NUM_PLAY_ACTIONS

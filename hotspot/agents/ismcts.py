@@ -46,7 +46,7 @@ dice cleared).  One decision is one compiled call, :func:`ismcts_search`:
 
 Decisions with one legal action are not searched.  The set-up phases (3.2,
 3.3, D21) are not searched either: the agent plays the scripted deployment
-plan (``hotspot.agents.scripted_setup``) on its information state, seeded
+plan (``hotspot.agents.scripted.setup``) on its information state, seeded
 from its own stream: a search over some 300 hexes a placement, with a
 heuristic that has no signal before play, would spend the budget on noise.
 
@@ -74,7 +74,7 @@ from hotspot.core.state import STATE_DTYPE
 from .base import POLICY_ISMCTS, Agent
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, evaluate
 from .scripted import new_work, scripted_action_buf
-from .scripted_setup import setup_decide
+from .scripted.setup import setup_decide
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, weights_file
 
 # ------------------------------------------------------------------ parameters

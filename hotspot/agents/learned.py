@@ -21,7 +21,7 @@ were trained before the set-up phases existed, on the 242 actions of the
 phases of play (``NUM_PLAY_ACTIONS``) and on 7442 features (the phase
 one-hot of 9 phases; the turn-limit global then always 15, the rules' turn
 limit of the time).  So in a set-up phase the agent plays the scripted
-player's deployment plan (``hotspot.agents.scripted_setup``, with a generator
+player's deployment plan (``hotspot.agents.scripted.setup``, with a generator
 seeded from the agent's seed); in the phases of play it feeds such a legacy
 network the features it was trained on (:func:`features`: the globals up
 to the phase one-hot of phases 0-8, the set-up phases' one-hots and the

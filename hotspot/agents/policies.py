@@ -4,7 +4,7 @@ batch rollouts and the vector environment's step (no Python in the loop).
 ``POLICY_RANDOM``: uniform over legal actions (``core.rollout.random_action``).
 ``POLICY_SCRIPTED``: the scripted heuristics of ``hotspot.agents.scripted``
 (they see only the mover's information state, D20), with the deployment plan
-of ``hotspot.agents.scripted_setup`` in the set-up phases (3.2, 3.3, D21).
+of ``hotspot.agents.scripted.setup`` in the set-up phases (3.2, 3.3, D21).
 ``POLICY_ISMCTS``: the information-set MCTS of ``hotspot.agents.ismcts`` at
 its default budget (scripted rollouts; the scripted deployment plan).
 

@@ -37,7 +37,7 @@ decision is searched in one compiled call (:func:`search_decide`):
 
 Decisions with a single legal action are not searched, and neither are the
 set-up phases (3.2, 3.3, D21): there the agent plays the scripted player's
-deployment plan (``hotspot.agents.scripted_setup``) on its information state,
+deployment plan (``hotspot.agents.scripted.setup``) on its information state,
 with a generator drawn from its own seed (a search over some 300 hexes a
 placement, with rollouts of a whole deployment, would cost much and the
 heuristic value of a position before play has no signal to compare them).

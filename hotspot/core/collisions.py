@@ -36,6 +36,32 @@ from .rules_data import CHART_CRUSTAL_DAMAGE, COLLISIONS_PER_HEX, PLATFORM
 
 
 @jit
+def _contact_with(s, k, mover_platform, nb):
+    """The piece on cell ``nb`` whose zone of contact meets piece k in a hex
+    next to ``nb`` (7.1; not k itself, no platform when k is one, 7.5), or -1."""
+    if nb < 0:
+        return -1
+    j = s["board"][nb]
+    if j < 0 or j == k:
+        return -1
+    if mover_platform and s["piece_kind"][j] == PLATFORM:
+        return -1
+    return j
+
+
+@jit
+def in_zone_of_contact(s, k, cell):
+    """7.1, 7.5: is ``cell`` in the zone of contact of a piece other than k
+    (``pieces_in_contact`` would find one)?  Safe on information states
+    (pieces are seen by both sides)."""
+    mover_platform = s["piece_kind"][k] == PLATFORM
+    for d in range(6):
+        if _contact_with(s, k, mover_platform, NEIGHBOUR[cell, d]) >= 0:
+            return True
+    return False
+
+
+@jit
 def pieces_in_contact(s, k, cell, out):
     """Fill ``out`` with the distinct pieces other than ``k`` whose zone of
     contact holds ``cell`` (7.1), leaving out platforms when ``k`` is a
@@ -43,13 +69,8 @@ def pieces_in_contact(s, k, cell, out):
     n = 0
     mover_platform = s["piece_kind"][k] == PLATFORM
     for d in range(6):
-        nb = NEIGHBOUR[cell, d]
-        if nb < 0:
-            continue
-        j = s["board"][nb]
-        if j < 0 or j == k:
-            continue
-        if mover_platform and s["piece_kind"][j] == PLATFORM:
+        j = _contact_with(s, k, mover_platform, NEIGHBOUR[cell, d])
+        if j < 0:
             continue
         seen = False
         for i in range(n):

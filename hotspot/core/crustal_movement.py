@@ -31,7 +31,7 @@ from ._jit import jit
 from .collisions import collide_entering
 from .events import EV_PIECE_MOVE, log_event
 from .hexgrid import NEIGHBOUR
-from .pieces import facing, relocate
+from .pieces import facing_of, relocate
 from .rules_data import (FORWARD_REFUSE, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PLATFORM,
                          TRIANGULAR, TWO_HEX)
 from .state import PF_DONE, PF_STARTED
@@ -60,12 +60,17 @@ def maneuver_cells(s, k, m):
     piece can make) and the cells, slot for slot, after the first (a) and
     second (b) sub-step (-1 unused).  A tuple, so that the legality checks
     allocate nothing."""
-    kind = s["piece_kind"][k]
-    c0 = s["piece_cells"][k, 0]
-    c1 = s["piece_cells"][k, 1]
-    c2 = s["piece_cells"][k, 2]
+    return maneuver_geometry(s["piece_kind"][k], s["piece_cells"][k, 0], s["piece_cells"][k, 1],
+                             s["piece_cells"][k, 2], s["piece_moves"][k] > 0, m)
+
+
+@jit
+def maneuver_geometry(kind, c0, c1, c2, can_step, m):
+    """``maneuver_cells`` of a piece of ``kind`` on cells (c0, c1, c2) in slot
+    order, wherever it stands (a planner may ask about positions it has not
+    reached); ``can_step``: a one-hex crustal or platform has movement left."""
     if kind == ONE_HEX or kind == PLATFORM:
-        if m < 6 and s["piece_moves"][k] > 0:
+        if m < 6 and can_step:
             return 1, NEIGHBOUR[c0, m], -1, -1, -1, -1, -1
         return 0, -1, -1, -1, -1, -1, -1
     if kind == TRIANGULAR:
@@ -81,7 +86,9 @@ def maneuver_cells(s, k, m):
             return 1, rotated_about(c2, c0, turn), rotated_about(c2, c1, turn), c2, -1, -1, -1
         return 0, -1, -1, -1, -1, -1, -1
     if kind == TWO_HEX or kind == LONG:
-        d = facing(s, k)
+        d = facing_of(c0, c1)
+        if d < 0:
+            return 0, -1, -1, -1, -1, -1, -1
         ahead = NEIGHBOUR[c0, d]
         if ahead < 0:
             return 0, -1, -1, -1, -1, -1, -1

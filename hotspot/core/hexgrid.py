@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._jit import jit
+
 MAP_COLS = 15  # D1
 MAP_ROWS = 21  # D1
 MARGIN = 4
@@ -80,14 +82,23 @@ PERIMETER.setflags(write=False)
 CENTRAL_CELLS.setflags(write=False)
 
 
-def hex_distance(a: int, b: int) -> int:
-    """Distance in hexes between two cells (pure Python helper for setups and agents)."""
-    q1, r1 = axial(*col_row(a))
-    q2, r2 = axial(*col_row(b))
-    return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
+# axial coordinates (q, r) of every cell
+AXIAL_Q = np.array([axial(*col_row(c))[0] for c in range(NUM_CELLS)], dtype=np.int64)
+AXIAL_R = np.array([axial(*col_row(c))[1] for c in range(NUM_CELLS)], dtype=np.int64)
+AXIAL_Q.setflags(write=False)
+AXIAL_R.setflags(write=False)
 
 
-def direction_between(a: int, b: int) -> int:
+@jit
+def hex_distance(a, b):
+    """Distance in hexes between two cells (compiled; callable from Python too)."""
+    dq = AXIAL_Q[a] - AXIAL_Q[b]
+    dr = AXIAL_R[a] - AXIAL_R[b]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@jit
+def direction_between(a, b):
     """Direction d with NEIGHBOUR[a, d] == b, or -1 if the cells are not adjacent."""
     for d in range(6):
         if NEIGHBOUR[a, d] == b:
@@ -110,7 +121,9 @@ def _distance_tables():
     """DISTANCE_TO_CENTRAL[cell]: hexes from the Central Crustal (0 on it, D2);
     DISTANCE_TO_EDGE[cell]: steps to the nearest hex off the map (0 off it, D1)."""
     centre = cell_of(CENTRAL_COL, CENTRAL_ROW)
-    to_central = np.array([max(0, hex_distance(c, centre) - 1) for c in range(NUM_CELLS)], dtype=np.int64)
+    dq = AXIAL_Q - AXIAL_Q[centre]
+    dr = AXIAL_R - AXIAL_R[centre]
+    to_central = np.maximum(0, (np.abs(dq) + np.abs(dr) + np.abs(dq + dr)) // 2 - 1).astype(np.int64)
     to_edge = np.full(NUM_CELLS, 99, dtype=np.int64)
     queue = [c for c in range(NUM_CELLS) if not ON_MAP[c]]
     to_edge[queue] = 0

@@ -17,18 +17,21 @@ Without fog (full observability, an option for debugging and for
 perfect-information agents) ``out`` is an exact copy.  The result has the
 layout of a game state (same dtype) so agents read it with the same field
 names; it is an *information state*, not a playable state.  Beware: a hidden
-counter has ``unit_type`` -1, and ``UNIT_SIDE[-1]`` wraps around to the
-Technocrat, so core helpers that look a unit's side up by type (e.g. through
-``units.unit_side``) must not be run on an information state; use
-``cell_units`` (exact per side) or the observer's own side instead.
+counter has ``unit_type`` ``UNKNOWN_UNIT`` (-1) and squads ``UNKNOWN_SQUADS``
+(-1); never index a table by such a type (``UNIT_SIDE[-1]`` wraps round to
+the Technocrat).  The helpers of ``units`` are safe on information states:
+``units.side_seen_by`` (a hidden counter is the other side's),
+``units.unit_side`` (-1 for a hidden counter), ``units.attack_of`` and
+``units.defense_of`` (``UNKNOWN_FACTOR`` for a hidden type or size),
+``units.type_factor``; ``cell_units`` is exact per side.
 """
 
 from ._jit import jit
-from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, ZIEGLER
+from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, UNKNOWN_SQUADS, UNKNOWN_UNIT, ZIEGLER
 from .units import count_units, top_counter
 from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 
-UNKNOWN = -1
+UNKNOWN = -1  # hidden piece damage (and the value of UNKNOWN_UNIT, UNKNOWN_SQUADS)
 
 
 @jit
@@ -100,6 +103,6 @@ def observe(s, side, fog, out):
                     seen = True
         if seen:
             continue
-        out["unit_squads"][u] = UNKNOWN
+        out["unit_squads"][u] = UNKNOWN_SQUADS
         if top_counter(s, cell, UNIT_SIDE[t]) != u:
-            out["unit_type"][u] = UNKNOWN
+            out["unit_type"][u] = UNKNOWN_UNIT

@@ -8,7 +8,7 @@ the rear of a two-hex crustal and the centre of a long one.
 
 from ._jit import jit
 from .events import ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_OFF_MAP, log_event
-from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP
+from .hexgrid import CENTRAL_CELLS, ON_MAP, direction_between
 from .rules_data import CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, PLATFORM, TWO_HEX, NO_UNIT
 from .state import MAX_UNITS
 from .units import eliminate_unit, place_at
@@ -20,12 +20,15 @@ def facing(s, k):
     kind = s["piece_kind"][k]
     if kind != TWO_HEX and kind != LONG:
         return -1
-    front = s["piece_cells"][k, 0]
-    behind = s["piece_cells"][k, 1]
-    for d in range(6):
-        if NEIGHBOUR[behind, d] == front:
-            return d
-    return -1
+    return facing_of(s["piece_cells"][k, 0], s["piece_cells"][k, 1])
+
+
+@jit
+def facing_of(front, behind):
+    """Facing of a two-hex or long crustal with its front (slot 0) and its rear
+    or centre (slot 1) in these cells: the direction from ``behind`` to
+    ``front`` (6.4, 6.6); -1 if they are not adjacent."""
+    return direction_between(behind, front)
 
 
 @jit

@@ -38,6 +38,13 @@ T_CRAWLER = 4
 T_HEAVY_BEAMER = 5
 T_ENGINEER = 6
 NUM_UNIT_TYPES = 7
+# D20, 9.5: in an information state (``observation.observe`` with fog) a
+# counter the observer cannot see has type UNKNOWN_UNIT, an infantry counter
+# of unseen size squads UNKNOWN_SQUADS.  Never an index into the tables
+# below (``UNIT_SIDE[-1]`` would wrap round to the Technocrat): the helpers
+# of ``units`` check for them.
+UNKNOWN_UNIT = -1
+UNKNOWN_SQUADS = -1
 UNIT_NAMES = ("none", "infantry", "hovercraft", "infantry", "crawler", "heavy_beamer", "engineer")
 UNIT_SIDE = np.array([-1, ZIEGLER, ZIEGLER, TECHNOCRAT, TECHNOCRAT, TECHNOCRAT, TECHNOCRAT], dtype=np.int8)
 UNIT_IS_INFANTRY = np.array([0, 1, 0, 1, 0, 0, 0], dtype=np.bool_)

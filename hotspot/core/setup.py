@@ -54,7 +54,7 @@ from .rules_data import (ITEM_AMOUNT, ITEM_PIECE_KIND, ITEM_POOL, ITEM_SIDE,
                          POOL_T_PLATFORMS, POOL_T_SQUADS, POOL_Z_CRUSTAL_HEXES, POOL_Z_HOVERCRAFT,
                          POOL_Z_SQUADS, TECHNOCRAT, TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY,
                          ZIEGLER)
-from .stacking import room_for_one_more, side_limit, total_limit
+from .stacking import room_for_one_more, room_left
 from .state import MAX_PIECES, MAX_UNITS
 from .units import count_by_side, free_unit_slot, infantry_counters, place_at
 
@@ -183,7 +183,7 @@ def _room(s, side):
         if _unit_hex(s, c, side):
             z, t = count_by_side(s, c)
             own = t if side == TECHNOCRAT else z
-            r = min(int(side_limit(s, c)) - int(own), int(total_limit(s, c)) - int(z) - int(t))
+            r = room_left(s, c, own, int(z) + int(t))
             if r > 0:
                 n += r
     return n

@@ -32,10 +32,17 @@ def total_limit(s, cell):
 
 
 @jit
+def room_left(s, cell, own, total):
+    """9.1, 9.2: how many more units of a side with ``own`` counters in
+    ``cell``, where ``total`` counters stand, may join them (<= 0: none)."""
+    return min(int(side_limit(s, cell)) - int(own), int(total_limit(s, cell)) - int(total))
+
+
+@jit
 def room_for(s, cell, side, own, total):
     """9.1, 9.2: may one more unit of ``side`` join ``own`` counters of its side
     and ``total`` counters in ``cell``?"""
-    return own + 1 <= side_limit(s, cell) and total + 1 <= total_limit(s, cell)
+    return room_left(s, cell, own, total) >= 1
 
 
 @jit

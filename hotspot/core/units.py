@@ -2,29 +2,74 @@
 
 A unit's attack and defense are its type's factors from the rules options
 times its squads (infantry, D4); every other unit has one "squad".
+
+The look-ups by type are safe on information states (D20): a hidden counter
+(``UNKNOWN_UNIT``) or squads (``UNKNOWN_SQUADS``) give ``UNKNOWN_FACTOR``
+rather than wrapping round the tables; ``side_seen_by`` is the side of a
+unit as the observer of an information state sees it.
 """
 
 from ._jit import jit
 from .events import EV_ELIMINATED, EV_SQUAD_LOST, log_event
-from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER
+from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER, UNKNOWN_SQUADS, UNKNOWN_UNIT
 from .state import MAX_UNITS
+
+UNKNOWN_FACTOR = -1  # the factor of a counter whose type or size is hidden (D20)
 
 
 @jit
 def unit_side(s, u):
-    return UNIT_SIDE[s["unit_type"][u]]
+    """Side of unit u; -1 for no unit and for a hidden counter (``UNKNOWN_UNIT``)."""
+    t = s["unit_type"][u]
+    if t == UNKNOWN_UNIT:
+        return -1
+    return UNIT_SIDE[t]
+
+
+@jit
+def side_seen_by(s, u, observer):
+    """Side of unit u as ``observer`` sees it in its information state (or in
+    a state): -1 for no unit; a hidden counter is the other side's (D20: a
+    side sees all of its own units)."""
+    t = s["unit_type"][u]
+    if t == NO_UNIT:
+        return -1
+    if t == UNKNOWN_UNIT:
+        return 1 - observer
+    return UNIT_SIDE[t]
+
+
+@jit
+def type_factor(s, t, defense):
+    """Defense (or attack) factor of one squad of unit type t under the rules
+    options (12.2, 12.3, D4); 0 for no unit, ``UNKNOWN_FACTOR`` for a hidden type."""
+    if t == UNKNOWN_UNIT:
+        return UNKNOWN_FACTOR
+    if defense:
+        return int(s["rules"]["defense"][t])
+    return int(s["rules"]["attack"][t])
+
+
+@jit
+def _factor_of(s, u, defense):
+    sq = int(s["unit_squads"][u])  # no int8 overflow
+    if sq == UNKNOWN_SQUADS or s["unit_type"][u] == UNKNOWN_UNIT:
+        return UNKNOWN_FACTOR
+    return type_factor(s, s["unit_type"][u], defense) * sq
 
 
 @jit
 def attack_of(s, u):
-    """Attack factor of unit u (12.2; infantry per squad, D4)."""
-    return int(s["rules"]["attack"][s["unit_type"][u]]) * int(s["unit_squads"][u])  # no int8 overflow
+    """Attack factor of unit u (12.2; infantry per squad, D4); ``UNKNOWN_FACTOR``
+    for a counter whose type or size is hidden (information states, D20)."""
+    return _factor_of(s, u, False)
 
 
 @jit
 def defense_of(s, u):
-    """Defense factor of unit u (12.3; infantry per squad, D4)."""
-    return int(s["rules"]["defense"][s["unit_type"][u]]) * int(s["unit_squads"][u])
+    """Defense factor of unit u (12.3; infantry per squad, D4); ``UNKNOWN_FACTOR``
+    for a counter whose type or size is hidden (information states, D20)."""
+    return _factor_of(s, u, True)
 
 
 @jit

@@ -58,8 +58,10 @@ Technocrat (PHASE_T_SETUP)
     of Ziegler stacks: their number of counters (``cell_units``).
 
 ``setup_decide(o, mask, side, rng, slot)`` is the entry point (called by
-``scripted.scripted_decide`` in the set-up phases); it returns a legal action
-of ``mask`` (a uniformly random one only if the plan finds none).
+``scripted_decide`` in the set-up phases); it returns a legal action of
+``mask`` (a uniformly random one only if the plan finds none).  Distances
+are the core's (``hexgrid.hex_distance``, ``DISTANCE_TO_CENTRAL``), the
+footprints of crustals ``core.setup.footprint``.
 """
 from __future__ import annotations
 
@@ -69,8 +71,8 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
-from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE,
-                                  MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS, NUM_MAP_HEXES, axial, col_row)
+from hotspot.core.hexgrid import (AXIAL_Q, AXIAL_R, CENTRAL_COL, CENTRAL_ROW, MAP_HEX_CELL, NEIGHBOUR,
+                                  NUM_MAP_HEXES, axial, hex_distance)
 from hotspot.core.dice import splitmix64
 from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEAMER,
@@ -80,13 +82,13 @@ from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_
                                      ITEM_Z_INFANTRY_3, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP,
                                      PLATFORM, POOL_T_CRAWLERS,
                                      POOL_T_HEAVY_BEAMERS, POOL_T_SQUADS, POOL_Z_HOVERCRAFT,
-                                     POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT,
+                                     POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT, UNIT_SIDE,
                                      ONE_HEX, Z_HOVERCRAFT, ZIEGLER)
+from hotspot.core.pieces import is_crustal
 from hotspot.core.setup import NUM_FACINGS, footprint, footprint_free
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
-NC = NUM_CELLS
-NEG = -(1 << 40)
+from .common import DCEN, DEDGE, NC, NEG, piece_min_dcen
 
 # weights of the crustal types drawn by the Ziegler (one-hex, two-hex, triangular, long)
 CRUSTAL_ITEMS = np.array([ITEM_ONE_HEX, ITEM_TWO_HEX, ITEM_TRIANGULAR, ITEM_LONG], dtype=np.int64)
@@ -98,27 +100,21 @@ T_NOISE = 25  # seeded bonus of a platform hex
 T_UNIT_NOISE = 25  # seeded bonus of a platform for a unit
 
 
-def _build_tables():
-    aq = np.zeros(NC, dtype=np.int64)
-    ar = np.zeros(NC, dtype=np.int64)
+def _build_sectors():
+    """SECTOR[cell]: six 60-degree sectors around the centre, sector 0 centred on the east."""
     sector = np.zeros(NC, dtype=np.int64)
     cq, cr = axial(CENTRAL_COL, CENTRAL_ROW)
     for c in range(NC):
-        q, r = axial(*col_row(c))
-        aq[c] = q
-        ar[c] = r
-        # six 60-degree sectors around the centre, sector 0 centred on the east
+        q, r = int(AXIAL_Q[c]), int(AXIAL_R[c])
         x = 1.5 * (q - cq)
         y = math.sqrt(3.0) * ((r - cr) + (q - cq) / 2.0)
         ang = math.degrees(math.atan2(y, x)) if (x or y) else 0.0
         sector[c] = int(math.floor((ang + 30.0) / 60.0)) % 6
-    for t in (aq, ar, sector):
-        t.setflags(write=False)
-    # hexes from the Central Crustal (0 on it), steps to the nearest off-map hex
-    return aq, ar, sector, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE
+    sector.setflags(write=False)
+    return sector
 
 
-AQ, AR, SECTOR, DCEN, DEDGE = _build_tables()
+SECTOR = _build_sectors()
 
 # ------------------------------------------------------------------ basics
 
@@ -138,19 +134,6 @@ def _below(rng, slot, n):
 
 
 @jit
-def _dist(a, b):
-    dq = AQ[a] - AQ[b]
-    dr = AR[a] - AR[b]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-@jit
-def _is_crustal(o, k):
-    kind = o["piece_kind"][k]
-    return kind != NO_PIECE and kind != CENTRAL and kind != PLATFORM
-
-
-@jit
 def _piece_units(o, k, side):
     """Counters of ``side`` on piece k (exact per side: ``cell_units``, seen by both)."""
     n = 0
@@ -159,16 +142,6 @@ def _piece_units(o, k, side):
         if c >= 0:
             n += o["cell_units"][c, side]
     return n
-
-
-@jit
-def _piece_min_dcen(o, k):
-    best = 99
-    for i in range(3):
-        c = o["piece_cells"][k, i]
-        if c >= 0 and DCEN[c] < best:
-            best = DCEN[c]
-    return best
 
 
 @jit
@@ -243,7 +216,7 @@ def _z_sector_hexes(o, out):
     for i in range(6):
         out[i] = 0
     for k in range(1, MAX_PIECES):
-        if _is_crustal(o, k) and o["piece_controller"][k] == ZIEGLER:
+        if is_crustal(o["piece_kind"][k]) and o["piece_controller"][k] == ZIEGLER:
             for i in range(3):
                 c = o["piece_cells"][k, i]
                 if c >= 0:
@@ -301,7 +274,7 @@ def _z_unit_score(o, c, hovercraft, thr):
         return -100 - n
     if _piece_units(o, k, ZIEGLER) > 0:
         return -200 - n  # already garrisoned: more infantry belongs to the centre
-    dk = _piece_min_dcen(o, k)
+    dk = piece_min_dcen(o, k)
     return 70 + max(0, 20 - 5 * dk) - 2 * DCEN[c]
 
 
@@ -365,7 +338,7 @@ def _t_platform_score(o, c):
         if kind == NO_PIECE or kind == CENTRAL:
             continue
         if kind == PLATFORM:  # apart from the platforms already placed
-            d = _dist(c, o["piece_cells"][k, 0])
+            d = hex_distance(c, o["piece_cells"][k, 0])
             if d <= 2:
                 v -= 60
             elif d <= 5:
@@ -377,16 +350,16 @@ def _t_platform_score(o, c):
         # screens it (twice as much with Ziegler counters on it)
         for i in range(3):
             x = o["piece_cells"][k, i]
-            if x >= 0 and _dist(c, x) + DCEN[x] <= DCEN[c] + 1:
+            if x >= 0 and hex_distance(c, x) + DCEN[x] <= DCEN[c] + 1:
                 v -= T_SCREENED * (2 if o["cell_units"][x, ZIEGLER] > 0 else 1)
-        if _piece_min_dcen(o, k) > 4 or _piece_units(o, k, ZIEGLER) > 0:
+        if piece_min_dcen(o, k) > 4 or _piece_units(o, k, ZIEGLER) > 0:
             continue
         # an unguarded crustal near the centre and the landing: engineers can take it (15.2)
         dk = 99
         for i in range(3):
             x = o["piece_cells"][k, i]
             if x >= 0:
-                dk = min(dk, _dist(c, x))
+                dk = min(dk, hex_distance(c, x))
         if dk <= 6:
             v += 4 * (6 - dk)
     return v
@@ -407,7 +380,7 @@ def _t_platform_stats(o, c):
         elif t == T_HEAVY_BEAMER:
             hb += 1
             esc += 1
-        elif t >= 3:  # a Technocrat unit type (T_INFANTRY .. T_ENGINEER)
+        elif UNIT_SIDE[t] == TECHNOCRAT:
             esc += 1
     return eng, hb, esc
 
