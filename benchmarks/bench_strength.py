@@ -16,6 +16,15 @@ The claims of issue 5 and where each is measured:
   search beats scripted when its score against scripted is above 0.5, i.e.
   it wins more as either side than scripted does in its seat.
 
+* ``ismcts-open``, ``ismcts-standard`` (issue 12): ISMCTS beats scripted,
+  score over both sides against scripted on ``open`` (the rulebook game, both
+  deployments by the players) and on ``standard``; ``scripted:scripted`` on
+  the same seeds is the baseline.
+* ``learned-ismcts``: the search with the learned value beats plain ISMCTS;
+  ``learned-ismcts-scripted``: it beats scripted (``open``).
+
+``--only`` runs some claims and keeps the others' results in the JSON file.
+
 "Beats on both sides" (scripted, learned) means wins more than half of the
 games on each side; "beats" (search) means scores more than half of the
 games of the pairing, both sides together (the setups favour one side, so a
@@ -29,6 +38,7 @@ with its seed (``hotspot replay ... --game N``); a rerun resumes.
 """
 from __future__ import annotations
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -45,6 +55,14 @@ CLAIMS = {
     "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides", "each side"),
     "learned": ([("learned", "random")], "standard", "learned beats random on both sides", "each side"),
     "search": ([("mcts-lite", "scripted"), ("scripted", "scripted")], "random", "search beats scripted", "score"),
+    # issue 12: the tree search and the learned value
+    "ismcts-open": ([("ismcts", "scripted"), ("scripted", "scripted")], "open",
+                    "ISMCTS beats scripted (open, the rulebook game)", "score"),
+    "ismcts-standard": ([("ismcts", "scripted"), ("scripted", "scripted")], "standard",
+                        "ISMCTS beats scripted (standard)", "score"),
+    "learned-ismcts": ([("learned-ismcts", "ismcts")], "open", "learned+search beats plain ISMCTS (open)", "score"),
+    "learned-ismcts-scripted": ([("learned-ismcts", "scripted"), ("scripted", "scripted")], "open",
+                                "learned+search beats scripted (open)", "score"),
 }
 
 
@@ -116,6 +134,13 @@ def main(argv=None) -> int:
                   f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
         print(f"{name:9s} score {score['score']:.3f} [{lo:.3f}, {hi:.3f}] over {n} games; "
               f"{text} ({rule}): {overall}", flush=True)
+    if args.only and not args.tiny and Path(args.out).exists():  # keep the other claims' results
+        try:
+            old = json.loads(Path(args.out).read_text()).get("claims", {})
+        except (OSError, ValueError):
+            old = {}
+        results = {**{k: v for k, v in old.items() if k not in results}, **results}
+        claims = list(results)
     C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed,
                                             "max_turns": args.max_turns},
                    [r for v in results.values() for r in v["rows"] + v["baseline"]],

@@ -132,7 +132,7 @@ def test_tree_statistics():
         mask = game.legal_action_mask()
         if mask.sum() < 3:
             continue
-        agent = ISMCTSAgent(seed=4, iterations=40)
+        agent = ISMCTSAgent(seed=4, iterations=40, margin=0.0)
         a = agent.act(game.observation(side), mask, side)
         acts, visits, means = agent.root_statistics()
         assert visits.sum() == 40
@@ -145,8 +145,30 @@ def test_tree_statistics():
     assert checked >= 5
 
 
-def test_default_budget_is_documented_value():
-    assert DEFAULT_PARAMS[P_ITERATIONS] >= 1
+def test_an_unbeatable_margin_plays_the_scripted_move():
+    """The search leaves the rollout policy's (scripted) choice only for an
+    action better by ``margin``: with a margin no value can exceed, it plays
+    exactly the scripted player's move (which reads the same information
+    state, so the first determinization's choice is the scripted choice)."""
+    checked = deviated = 0
+    for states in _snapshots(2, 19):
+        game = Game(_state=states.copy(), _record=None)
+        side = game.current_player()
+        mask = game.legal_action_mask()
+        if mask.sum() < 2:
+            continue
+        o = game.observation(side)
+        scripted = ScriptedAgent(seed=1).act(o, mask.copy(), side)
+        assert ISMCTSAgent(seed=2, iterations=12, margin=3.0).act(o, mask.copy(), side) == scripted
+        deviated += ISMCTSAgent(seed=2, iterations=12, margin=0.0, prior=0.0).act(o, mask.copy(), side) != scripted
+        checked += 1
+    assert checked >= 10
+    assert deviated >= 1  # without margin and prior the search does leave the script somewhere
+
+
+def test_default_budget():
+    """The documented default: 16 iterations, scripted rollouts to the end of the turn."""
+    assert DEFAULT_PARAMS[P_ITERATIONS] == 16 and ISMCTSAgent(seed=0).rollout == "scripted"
 
 
 # ------------------------------------------------------------------ value network
