@@ -1,8 +1,8 @@
 """Expert iteration for the search's value network (issue 12): the learned
 part of ``learned-ismcts``.  numpy only (no torch): runs on the core install.
 
-    python benchmarks/train_expert.py                       # the shipped network (about 15 min on 2 cores)
-    python benchmarks/train_expert.py --generations 3 --search-games 200
+    python benchmarks/train_expert.py --ship                # the shipped network (12 min on 2 cores)
+    python benchmarks/train_expert.py --generations 3 --search-games 200 --net-dir runs/expert
     python benchmarks/train_expert.py --tiny                # smoke sizes (the numbers mean nothing)
 
 Generation 0 learns from fast compiled games: scripted against scripted (with
@@ -130,9 +130,9 @@ def _results(y, g, first, n):
 def main(argv=None):
     p = C.make_parser("train_expert", __doc__)
     p.set_defaults(out=C.RESULTS_DIR / "train_expert.json")
-    p.add_argument("--generations", type=int, default=2, help="search generations after generation 0")
+    p.add_argument("--generations", type=int, default=1, help="search generations after generation 0")
     p.add_argument("--games", type=int, default=400, help="generation 0: games per scenario and pairing")
-    p.add_argument("--search-games", type=int, default=24, help="generation g: search games per scenario and pairing")
+    p.add_argument("--search-games", type=int, default=12, help="generation g: search games per scenario and pairing")
     p.add_argument("--rate-games", type=int, default=20, help="rating: games a side per scenario")
     p.add_argument("--hidden", type=int, default=16)
     p.add_argument("--epochs", type=int, default=40)
@@ -188,7 +188,7 @@ def main(argv=None):
     if a.ship:
         save_net(weights_file("ismcts"), best, best_gen)
         print(f"shipped generation {best_gen} to {weights_file('ismcts')}")
-    config = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(a).items() if k != "out"}
+    config = {k: v for k, v in vars(a).items() if k not in ("out", "net_dir")}
     C.write_result(a, "train_expert", config, log["generations"],
                    {"best_generation": best_gen, "seconds": time.time() - t0,
                     "generations": len(log["generations"])})

@@ -260,3 +260,24 @@ def perturb_hidden(s, side: int, g: np.random.Generator):
                 t["unit_type"][0, u] = g.choice(_ENEMY_TYPES[side])
             t["unit_squads"][0, u] = g.integers(1, 4) if UNIT_IS_INFANTRY[t["unit_type"][0, u]] else 1
     return t
+
+
+def hidden_twins(snapshots, seed: int = 7):
+    """For each snapshot (a (1,) true state), a twin that differs only in what
+    the side to move may not see (D20, :func:`perturb_hidden`); yields
+    ``(side, info_a, info_b, mask, changed)`` where both information states
+    are checked byte-identical.  Positions whose legal actions differ between
+    the twins (the mask itself may tell, 13.3) are skipped: they prove nothing."""
+    from hotspot.core.game import Game
+    from hotspot.core.rules_data import PHASE_PLAYER
+    g = np.random.default_rng(seed)
+    for s in snapshots:
+        side = int(PHASE_PLAYER[s["phase"][0]])
+        t = perturb_hidden(s, side, g)
+        ga, gb = Game(_state=s.copy(), _record=None), Game(_state=t.copy(), _record=None)
+        oa, ob = ga.observation(side), gb.observation(side)
+        assert oa.tobytes() == ob.tobytes()  # the perturbation is hidden indeed
+        ma, mb = ga.legal_action_mask(), gb.legal_action_mask()
+        if not (ma == mb).all():
+            continue
+        yield side, oa, ob, ma, s.tobytes() != t.tobytes()

@@ -383,3 +383,21 @@ def test_committed_long_fuzz_run_meets_the_issue():
         assert row["examples"] >= 100_000, name
         assert row["failures"] == 0 and not row["failure_examples"] and row["died"] is None, name
     assert doc["summary"]["ok"] is True and doc["summary"]["crashed"] == []
+
+
+def test_train_expert(tmp_path):
+    """Expert iteration (issue 12) at smoke sizes: generation 0 from compiled
+    games, one search generation rated against it, every generation's network
+    written and loadable, the JSON rows with the fit and the rating."""
+    from hotspot.agents.value_net import load_net
+    out = tmp_path / "train_expert.json"
+    run([BENCH / "train_expert.py", "--tiny", "--workers", "1", "--out", out, "--net-dir", tmp_path / "nets"])
+    doc = json.loads(out.read_text())
+    assert doc["benchmark"] == "train_expert" and doc["tiny"] is True
+    gens = doc["rows"]
+    assert [g["generation"] for g in gens] == [0, 1]
+    assert gens[0]["positions"] > 0 and 0 <= gens[0]["test_mse"] < 4
+    rating = gens[1]["rating_vs_previous"]
+    assert rating["games"] == 4 and 0 <= rating["ci95"][0] <= rating["score"] <= rating["ci95"][1] <= 1
+    for g in (0, 1):
+        assert load_net(tmp_path / "nets" / f"value_gen{g}.npz").ndim == 1

@@ -52,24 +52,27 @@ DCEN = DISTANCE_TO_CENTRAL  # hexes from the Central Crustal (0 on it, D2)
 
 
 @jit
-def _rand(rng):
+def draw(rng):
+    """The next 64-bit draw of the search's generator ``rng[0]`` (splitmix64)."""
     rng[0], z = splitmix64(rng[0])
     return z
 
 
 @jit
-def _uniform(rng):
-    return float(_rand(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+def draw_uniform(rng):
+    """A float in [0, 1) from ``rng[0]``."""
+    return float(draw(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @jit
-def _below(rng, n):
-    return int(_rand(rng) % np.uint64(n))
+def draw_below(rng, n):
+    """An int in 0..n-1 from ``rng[0]``."""
+    return int(draw(rng) % np.uint64(n))
 
 
 @jit
 def _squads(rng, squad_p):
-    x = _uniform(rng)
+    x = draw_uniform(rng)
     acc = 0.0
     for i in range(3):
         acc += squad_p[i]
@@ -84,7 +87,7 @@ def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
     of ``side``: every hidden (-1) field gets a plausible value and the dice a
     fresh seed.  Reads nothing but ``o``."""
     observe(o, side, False, d)  # an exact copy
-    d["rng"] = _rand(rng)
+    d["rng"] = draw(rng)
     d["dice_len"] = 0
     d["dice_pos"] = 0
     enemy = 1 - side
@@ -93,8 +96,8 @@ def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
         if kind != NO_PIECE and d["piece_damage"][k] < 0:
             rating = int(d["rules"]["damage_rating"][kind])
             dmg = 0
-            if rating > 1 and _uniform(rng) >= dmg_p0:
-                dmg = 1 + _below(rng, rating - 1)
+            if rating > 1 and draw_uniform(rng) >= dmg_p0:
+                dmg = 1 + draw_below(rng, rating - 1)
             d["piece_damage"][k] = dmg
     pool = np.zeros(NUM_UNIT_TYPES, dtype=np.float64)
     for t in range(1, NUM_UNIT_TYPES):
@@ -120,7 +123,7 @@ def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
                 for v in range(1, NUM_UNIT_TYPES):
                     if UNIT_SIDE[v] == enemy:
                         total += prior[v]
-            x = _uniform(rng) * total
+            x = draw_uniform(rng) * total
             pick = -1
             for v in range(1, NUM_UNIT_TYPES):
                 if UNIT_SIDE[v] != enemy:
@@ -147,7 +150,7 @@ def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
             has_eng = True
     # D19: while the game goes on the Technocrat has an engineer squad left
     if enemy == TECHNOCRAT and not has_eng and n_unknown > 0 and d["phase"] != PHASE_OVER:
-        j = _below(rng, n_unknown)
+        j = draw_below(rng, n_unknown)
         for u in range(MAX_UNITS):
             if o["unit_type"][u] == -1:
                 if j == 0:

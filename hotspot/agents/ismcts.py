@@ -72,7 +72,7 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_ISMCTS, Agent
-from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, evaluate
+from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted import new_work, scripted_action_buf
 from .scripted.setup import setup_decide
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, weights_file
@@ -130,17 +130,6 @@ def new_tree(iterations: int):
 
 
 # ------------------------------------------------------------------ compiled search
-
-
-@jit
-def _rand(rng):
-    rng[0], z = splitmix64(rng[0])
-    return z
-
-
-@jit
-def _below(rng, n):
-    return int(_rand(rng) % np.uint64(n))
 
 
 @jit
@@ -231,8 +220,8 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
         return -1, -1, 0
     # the default: the rollout policy's choice on a first determinization
     determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
-    prng[0] = _rand(rng)
-    prng[1] = _rand(rng)
+    prng[0] = draw(rng)
+    prng[1] = draw(rng)
     default = rollout_action(d[0], mask, prng, rollout, obs, work)
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = first_legal
@@ -245,8 +234,8 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
         if it > 0:
             determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
         s = d[0]
-        prng[0] = _rand(rng)
-        prng[1] = _rand(rng)
+        prng[0] = draw(rng)
+        prng[1] = draw(rng)
         node = 0
         depth = 0
         path[0] = 0
@@ -288,7 +277,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
                 is_policy = 1
                 if a < 0 or not mask[a] or child_of[a] >= 0:
                     is_policy = 0
-                    k = _below(rng, n_here - n_legal_children)
+                    k = draw_below(rng, n_here - n_legal_children)
                     a = -1
                     for b in range(NUM_ACTIONS):
                         if mask[b] and child_of[b] < 0:

@@ -58,7 +58,7 @@ from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
-from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, _below, _rand,  # noqa: F401 (re-exported)
+from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, draw, draw_below,  # noqa: F401 (re-exported)
                       determinize, evaluate)
 
 
@@ -102,8 +102,8 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     determinize(o, side, d[0], rng, prior, squad_p, dmg_p0)
-    prng[0] = _rand(rng)
-    prng[1] = _rand(rng)
+    prng[0] = draw(rng)
+    prng[1] = draw(rng)
     default = policy_action(policy, d[0], mask, prng, side)
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = -1
@@ -124,7 +124,7 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
     n = min(n_legal, max(1, max_cands))
     cands[0] = default
     for j in range(1, n):  # partial Fisher-Yates
-        r = j - 1 + _below(rng, n_oth - (j - 1))
+        r = j - 1 + draw_below(rng, n_oth - (j - 1))
         tmp = others[j - 1]
         others[j - 1] = others[r]
         others[r] = tmp
@@ -136,8 +136,8 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
     for i in range(n_sims):
         if i > 0:
             determinize(o, side, d[0], rng, prior, squad_p, dmg_p0)
-        p0 = _rand(rng)
-        p1 = _rand(rng)
+        p0 = draw(rng)
+        p1 = draw(rng)
         for j in range(n):
             observe(d[0], side, False, ws[0])
             s = ws[0]

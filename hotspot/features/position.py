@@ -4,7 +4,10 @@ Technocrat's attack stands, computed in compiled code from a state record.
 
 Computed from whatever record it is given: the searching side's
 determinization during a search (never the true state of a game the agent
-plays).  All features are scaled to about [0, 1]:
+plays).  The features are scaled to about [0, 1] (the shares, engineer
+counts and the bias never leave it; counts of counters, material and the
+local odds (14, 15: summed over every engineer counter, so a stack next to
+two engineer counters counts twice) may exceed 1):
 
 ====  ======================================================================
 0-2   engineer squads left (0-3, 15.0, D19), on a platform, on the Central
