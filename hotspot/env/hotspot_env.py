@@ -35,8 +35,8 @@ Termination and truncation
     Bootstrap from the last observation there: the game was not over.
     ``max_turns=None`` plays the rulebook game with no limit.
 Arguments
-    ``side`` ("technocrat" or "ziegler"), ``opponent`` ("random", or an
-    ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
+    ``side`` ("technocrat" or "ziegler"), ``opponent`` (a compiled policy by
+    name: "random", "scripted" or "ismcts"; or an ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
     "random" for a pool of random setups), ``rules`` (RulesOptions or dict),
     ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``
     (size of the "random" pool), ``illegal_action`` ("raise" or "lose"),
