@@ -66,14 +66,13 @@ from hotspot.core.dice import splitmix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.observation import observe
-from hotspot.core.rollout import random_action
 from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
-from .base import POLICY_ISMCTS, Agent
+from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent
+from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
-from .scripted import new_work, scripted_action_buf
 from .scripted.setup import setup_decide
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, weights_file
 
@@ -86,13 +85,12 @@ P_C = 2            # UCB1 exploration constant
 P_PW_C = 3         # progressive widening: at most ceil(pw_c * visits ** pw_alpha) children
 P_PW_ALPHA = 4
 P_MAX_ROLLOUT = 5  # at most this many actions in a rollout
-P_ROLLOUT = 6      # rollout policy: 0 random, 1 scripted
+P_ROLLOUT = 6      # rollout policy (rollouts.ROLLOUT_NAMES): POLICY_RANDOM or POLICY_SCRIPTED
 P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
 P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
 P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
 NUM_PARAMS = 10
 
-ROLLOUT_NAMES = ("random", "scripted")
 
 #: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
 DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
@@ -102,7 +100,7 @@ DEFAULT_PARAMS[P_C] = 0.7
 DEFAULT_PARAMS[P_PW_C] = 1.0
 DEFAULT_PARAMS[P_PW_ALPHA] = 0.5
 DEFAULT_PARAMS[P_MAX_ROLLOUT] = 5000
-DEFAULT_PARAMS[P_ROLLOUT] = 1
+DEFAULT_PARAMS[P_ROLLOUT] = POLICY_SCRIPTED
 DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
 DEFAULT_PARAMS[P_PRIOR] = 1.0
 DEFAULT_PARAMS[P_MARGIN] = 0.1
@@ -133,17 +131,6 @@ def new_tree(iterations: int):
 
 
 @jit
-def rollout_action(s, mask, prng, rollout, obs, work):
-    """The rollout policy's action for the player to move (fills ``mask``);
-    ``obs``/``work``: the scripted player's buffers (reused: no allocation a call)."""
-    side = current_player(s)
-    if rollout == 1:
-        wc, wu, bd, bp, bk, mo = work
-        return scripted_action_buf(s, mask, prng, side, obs, wc, wu, bd, bp, bk, mo)
-    return random_action(s, mask, prng, side)
-
-
-@jit
 def _new_node(tree, value, n_nodes, parent, action, mover, is_policy):
     i = n_nodes
     tree[i, N_PARENT] = parent
@@ -170,7 +157,7 @@ def _widening_allows(tree, node, pw_c, pw_alpha):
     return tree[node, N_CHILDREN] < max(1.0, limit)
 
 
-@jit
+@jit(inline=True)
 def value_of(s, net, feat):
     """The value of ``s`` for the Technocrat in [-1, 1]: the result if the game
     is over, else the heuristic (``net`` empty) or the value network."""
@@ -207,8 +194,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     feat = np.zeros(NUM_VALUE_FEATURES, dtype=np.float64)
-    obs = np.empty(1, dtype=STATE_DTYPE)
-    work = new_work()
+    obs, work = new_rollout_buffers()
     n_legal = 0
     first_legal = -1
     for a in range(NUM_ACTIONS):
@@ -378,7 +364,7 @@ def root_statistics(tree, value):
             np.asarray(means, dtype=np.float64)[order])
 
 
-@jit
+@jit(inline=True)
 def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
     """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
     ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
@@ -390,7 +376,7 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
     return a
 
 
-@jit
+@jit(inline=True)
 def ismcts_action(s, mask, rng, slot):
     """``POLICY_ISMCTS``: the ``ismcts`` agent at its default parameters for the
     player to move in ``s`` (fills ``mask``), on that player's information
@@ -463,9 +449,7 @@ class ISMCTSAgent(Agent):
             raise ValueError("c must be >= 0, prior >= 0, margin >= 0, pw_c > 0 and pw_alpha in [0, 1]")
         if params[P_MAX_ROLLOUT] < 0:
             raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
-        if rollout not in ROLLOUT_NAMES:
-            raise ValueError(f"unknown rollout policy {rollout!r}; known: {list(ROLLOUT_NAMES)}")
-        params[P_ROLLOUT] = float(ROLLOUT_NAMES.index(rollout))
+        params[P_ROLLOUT] = float(rollout_policy_id(rollout))
         if net is None:
             self.net = NO_NET
         elif isinstance(net, np.ndarray):

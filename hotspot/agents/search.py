@@ -22,7 +22,7 @@ decision is searched in one compiled call (:func:`search_decide`):
    determinization, with the same dice and the same rollout generators
    (common random numbers: the candidates are compared on the same luck),
    and the game is played on by a compiled rollout policy
-   (``hotspot.agents.policies.policy_action``, the scripted player by
+   (``hotspot.agents.rollouts.rollout_action``, the scripted player by
    default) for both sides until the end of the current turn plus
    ``horizon`` turns (``horizon < 0``: the end of the game).
 3. **Evaluation.**  A finished game is +1/-1; otherwise a heuristic value in
@@ -47,9 +47,8 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.agents.base import Agent
-from hotspot.agents.policies import POLICY_NAMES, policy_action
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
 from hotspot.core.dice import splitmix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
@@ -58,20 +57,21 @@ from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
+from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
 from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, draw, draw_below,  # noqa: F401 (re-exported)
                       determinize, evaluate)
 
 
-@jit
-def rollout(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n):
-    """Play compiled ``policy`` for both sides until the game ends, the turn
-    passes ``start_turn + horizon`` (horizon < 0: no limit) or ``max_actions``."""
+@jit(inline=True)
+def rollout(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n, obs, work):
+    """Play rollout policy ``policy`` for both sides until the game ends, the turn
+    passes ``start_turn + horizon`` (horizon < 0: no limit) or ``max_actions``
+    (``obs``/``work``: :func:`rollouts.new_rollout_buffers`)."""
     n = 0
     while s["phase"] != PHASE_OVER and n < max_actions:
         if horizon >= 0 and s["turn"] > start_turn + horizon:
             break
-        mover = current_player(s)
-        a = policy_action(policy, s, mask, prng, mover)
+        a = rollout_action(s, mask, prng, policy, obs, work)
         if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
             break
         apply_action(s, a, ev, ev_n)
@@ -101,10 +101,11 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
     prng = np.zeros(2, dtype=np.uint64)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_rollout_buffers()
     determinize(o, side, d[0], rng, prior, squad_p, dmg_p0)
     prng[0] = draw(rng)
     prng[1] = draw(rng)
-    default = policy_action(policy, d[0], mask, prng, side)
+    default = rollout_action(d[0], mask, prng, policy, obs, work)
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = -1
         for a in range(NUM_ACTIONS):
@@ -147,7 +148,7 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
             prng[0] = p0
             prng[1] = p1
             apply_action(s, a, ev, ev_n)
-            rollout(s, start_turn, horizon, policy, mask, prng, max_rollout, ev, ev_n)
+            rollout(s, start_turn, horizon, policy, mask, prng, max_rollout, ev, ev_n, obs, work)
             sums[j] += evaluate(s, side, w)
             counts[j] += 1
     best = 0
@@ -198,12 +199,11 @@ class MCTSAgent(Agent):
             raise ValueError(f"simulations must be >= 1, got {simulations}")
         if max_candidates < 1:
             raise ValueError(f"max_candidates must be >= 1, got {max_candidates}")
-        if rollout not in POLICY_NAMES:
-            raise ValueError(f"unknown rollout policy {rollout!r}; known: {list(POLICY_NAMES)}")
+        policy = rollout_policy_id(rollout)
         self.simulations = int(simulations)
         self.horizon = int(horizon)
         self.rollout = rollout
-        self.policy = int(POLICY_NAMES.index(rollout))
+        self.policy = policy
         self.max_candidates = int(max_candidates)
         self.margin = float(margin)
         self.max_rollout_actions = int(max_rollout_actions)
