@@ -12,10 +12,11 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import NamedTuple
 
-from hotspot.core.game import Game, action_to_string
+from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, col_row
-from hotspot.core.record import GameRecord
+from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
 from hotspot.core.rules_data import (NO_PIECE, PHASE_LETTERS, PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
                                      UNIT_LETTERS, UNIT_SIDE)
@@ -42,22 +43,48 @@ def _frame(s, caption: str) -> dict:
             "result": RESULT_NAMES[int(s["result"])], "pieces": pieces, "units": units, "caption": caption}
 
 
-def replay_frames(record: GameRecord) -> list[dict]:
-    """The frames of a record: the start, then one after each action."""
-    if record.initial_state is not None:
-        import base64
-        game = Game.from_bytes(base64.b64decode(record.initial_state))
-    else:
-        game = Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
-    frames = [_frame(game.s, "start")]
-    for a in record.actions:
-        player = SIDE_NAMES[int(game.current_player())]
+class ReplayStep(NamedTuple):
+    """One action of a replayed record (``replay_steps``)."""
+
+    game: Game          # the live game, after the action
+    index: int          # the action's position in the record
+    side: int           # the side that acted
+    turn: int           # the turn and phase letter when it acted (4.0)
+    phase: str
+    caption: str        # the core's action_to_string
+    details: list       # every die roll and outcome it caused (describe_events)
+
+
+def replay_steps(record: GameRecord):
+    """Replay ``record`` action by action, yielding a ``ReplayStep`` after each.
+    Raises ``RecordError`` where the record does not replay."""
+    game = replay_start(record)
+    for i, a in enumerate(record.actions):
+        side, turn, phase = int(game.current_player()), game.turn, PHASE_LETTERS[game.phase]
         text = action_to_string(game.s, a)
         before = game.s.copy()  # names of pieces that this action may remove
-        events = game.apply_action(a, events=True)
-        details = describe_events(before, events)
-        caption = f"{player}: {text}" + (" — " + "; ".join(details) if details else "")
-        frames.append(_frame(game.s, caption))
+        try:
+            events = game.apply_action(a, events=True)
+        except (IllegalActionError, TypeError) as exc:
+            raise RecordError(f"actions[{i}] = {a!r} does not replay: {exc}") from None
+        yield ReplayStep(game, i, side, turn, phase, text, describe_events(before, events))
+
+
+def replay_start(record: GameRecord) -> Game:
+    """The game at the start of ``record`` (its scenario and seed, or its initial state)."""
+    if record.initial_state is not None:
+        import base64
+        return Game.from_bytes(base64.b64decode(record.initial_state))
+    return Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
+
+
+def replay_frames(record: GameRecord) -> list[dict]:
+    """The frames of a record: the start, then one after each action."""
+    frames = [_frame(replay_start(record).s, "start")]
+    for step in replay_steps(record):
+        caption = f"{SIDE_NAMES[step.side]}: {step.caption}" + (" — " + "; ".join(step.details)
+                                                                if step.details else "")
+        frames.append(_frame(step.game.s, caption))
     return frames
 
 
