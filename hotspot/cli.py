@@ -61,6 +61,8 @@ def cmd_play(args) -> int:
     rules = _parse_rules_options(args.option) or None
     if args.load or HUMAN in (args.technocrat, args.ziegler):
         from .human.terminal import play_in_terminal
+        if args.agent_seed is not None:
+            raise ValueError("--agent-seed is for two random players; agents playing a person are seeded from --seed")
         if args.load:
             session = Session.load(args.load)
         else:

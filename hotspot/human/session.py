@@ -17,8 +17,10 @@ it caused.
 
 Determinism: everything follows from the settings and the decisions.  The
 dice come from the seed (2.3); each agent is made from the registry with the
-arena's seed for its side (``arena.match.agent_seeds``), so the same settings
-and the same human decisions give the same game.  ``undo`` and ``load`` rebuild
+arena's seed for its side (``arena.match.agent_seeds``) and a compiled agent
+moves as the arena moves it, so the same settings and the same human
+decisions give the same game, and a session between agents is the arena's
+game of its seed.  ``undo`` and ``load`` rebuild
 the session by replaying its decisions from the start, the agents included
 (each agent is asked again and must choose what it chose: a saved game whose
 agent moves were altered is refused), so an agent's own state is what it was.
@@ -47,8 +49,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from hotspot.agents.policies import policy_action
 from hotspot.arena.match import agent_seeds, setup_seed
 from hotspot.arena.registry import make_agent
+from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import col_row
 from hotspot.core.limits import check_max_turns
@@ -99,11 +103,50 @@ class Decision:
         head = f"T{self.turn}{self.phase} {SIDE_NAMES[self.side]} ({self.by}): {self.captions[view]}"
         return [head] + ["    " + line for line in self.details[view]]
 
+    def as_dict(self, view=None) -> dict:
+        """JSON-ready, as ``view`` saw it (None: everything; 0, 1: a side's)."""
+        return {"index": self.index, "turn": self.turn, "phase": self.phase, "side": SIDE_NAMES[self.side],
+                "by": self.by, "action": self.action, "rolled": self.rolled, "caption": self.captions[view],
+                "details": list(self.details[view])}
+
 
 def _check_controller(name, side: str) -> str:
     if not isinstance(name, str) or not name:
         raise SessionError(f"{side}: a controller is 'human' or an agent's name, got {name!r}")
     return name
+
+
+class _Agents:
+    """The agents of a session, made from the registry with the arena's seed
+    for their side (``arena.match.agent_seeds``).  A compiled agent
+    (``policy_id``) decides by its compiled policy with the arena's generator,
+    as ``arena.match`` plays it, so a session between compiled agents is the
+    arena's game of its seed; any other agent by ``Agent.act`` on its side's
+    information state (D20) and the legal actions."""
+
+    def __init__(self, controllers, seed: int):
+        seeds = agent_seeds(seed)
+        self.names = controllers
+        self.rng = np.array(seeds, dtype=np.uint64)  # rng[side]: a compiled policy's generator
+        self.mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        self.by_side = {}
+        for side, name in enumerate(controllers):
+            if name != HUMAN:
+                try:
+                    self.by_side[side] = make_agent(name, seed=seeds[side])
+                except (ValueError, ImportError, OSError) as exc:
+                    raise SessionError(f"{SIDE_NAMES[side]}: {exc}") from None
+
+    def decide(self, game: Game, side: int) -> int:
+        agent = self.by_side[side]
+        policy = getattr(agent, "policy_id", None)
+        if policy is not None:
+            action = policy_action(int(policy), game.s, self.mask, self.rng, side)
+        else:
+            action = agent.act(game.observation(side), game.legal_action_mask(), side)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise SessionError(f"the {self.names[side]} agent returned {action!r}, not an action")
+        return int(action)
 
 
 class Session:
@@ -150,14 +193,7 @@ class Session:
             game = Game(self.scenario, seed=self.settings["seed"], max_turns=self.settings["max_turns"])
         except (ScenarioError, ValueError) as exc:
             raise SessionError(f"the game cannot start: {exc}") from None
-        seeds = agent_seeds(self.settings["seed"])
-        agents = {}
-        for side, name in enumerate(self.controllers):
-            if name != HUMAN:
-                try:
-                    agents[side] = make_agent(name, seed=seeds[side])
-                except (ValueError, ImportError, OSError) as exc:
-                    raise SessionError(f"{SIDE_NAMES[side]}: {exc}") from None
+        agents = _Agents(self.controllers, self.settings["seed"])
         return game, agents, []
 
     # ------------------------------------------------------------ queries
@@ -265,17 +301,9 @@ class Session:
             side = self.game.current_player()
             if self.controllers[side] == HUMAN:
                 break
-            action = self._agent_action(self.game, self.agents, side)
+            action = self.agents.decide(self.game, side)
             done.append(self._apply(action, self.controllers[side]))
         return done
-
-    def _agent_action(self, game: Game, agents: dict, side: int) -> int:
-        """The agent's decision: it sees its side's information state (D20) and the legal actions."""
-        agent = agents[side]
-        action = agent.act(game.observation(side), game.legal_action_mask(), side)
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise SessionError(f"the {self.controllers[side]} agent returned {action!r}, not an action")
-        return int(action)
 
     def _apply(self, action: int, by: str, game: Game | None = None, history=None) -> Decision:
         """Apply ``action`` (raises ``IllegalActionError``, game unchanged) and record what it caused."""
@@ -341,7 +369,7 @@ class Session:
             side = game.current_player()
             by = self.controllers[side]
             if by != HUMAN:
-                chosen = self._agent_action(game, agents, side)
+                chosen = agents.decide(game, side)
                 if chosen != action:
                     raise SessionError(
                         f"actions[{i}] = {action} ({action_to_string(game.s, action)}) is the {by} agent's "
@@ -411,6 +439,8 @@ class Session:
             raise SessionError(f"settings must have exactly the keys {sorted(keys)}")
         if not isinstance(scenario, dict):
             raise SessionError("scenario must be a scenario object")
+        if not isinstance(settings["rules"], dict) or not isinstance(settings["scenario"], str):
+            raise SessionError("settings: rules must be an object and scenario a name")
         if not isinstance(actions, list) or not all(type(a) is int for a in actions):
             raise SessionError("actions must be a list of integers")
         session = cls.new(settings["technocrat"], settings["ziegler"], scenario, settings["seed"],
@@ -434,9 +464,7 @@ class Session:
             "view": None if view is None else SIDE_NAMES[view],
             "board": board_dict(game.state[0] if view is None else game.observation(view)[0], view),
             "legal": [a._asdict() for a in self.legal()] if who and who["human"] else [],
-            "log": [{"index": d.index, "turn": d.turn, "phase": d.phase, "side": SIDE_NAMES[d.side], "by": d.by,
-                     "action": d.action, "caption": d.captions[view], "details": d.details[view]}
-                    for d in self.history],
+            "log": [d.as_dict(view) for d in self.history],
             "can_undo": self.can_undo(),
             "text": self.board_text(view, legend=False),
         }
