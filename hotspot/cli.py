@@ -120,7 +120,9 @@ def cmd_replay(args) -> int:
         record = GameRecord.load(args.file)
     if args.step or args.moves:
         from .human.terminal import step_through
-        step_through(record, interactive=args.step and sys.stdin.isatty(), moves_only=args.moves)
+        shown = step_through(record, interactive=args.step and sys.stdin.isatty(), moves_only=args.moves)
+        if shown < len(record.actions):  # stopped by the reader ('q')
+            return 0
     game = Game.from_record(record)
     if not args.moves:
         print(game.render())
@@ -303,7 +305,8 @@ def build_parser() -> argparse.ArgumentParser:
                            "RulesOptions.describe())")
     play.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
     play.add_argument("--agent-seed", type=int, default=None, help="seed of the random players (default: the dice seed)")
-    play.add_argument("--scenario", default="standard", help="built-in name (standard, random, random:SEED) or JSON path")
+    play.add_argument("--scenario", default="standard",
+                      help="built-in name (standard, open: set-up by the players, random, random:SEED) or JSON path")
     play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
     _add_max_turns(play, "the game then has no result")
     play.add_argument("--quiet", action="store_true", help="print only the result")

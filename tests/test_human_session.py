@@ -199,6 +199,7 @@ def test_each_side_sees_what_it_may_know():
     session.advance()
     board = session.board_text()
     assert "?" in board and "Key:" in board and "damage ?/" in board
+    assert "!" not in board.split("Pieces:")[0]  # a stack with hidden counters is not a combat (no "!n")
     assert "?" not in session.board_text(view=None).split("Key:")[0].split("Stacks:")[1]
     _play_on(session, random.Random(8), decisions=400)
     secret = [d for d in session.history if any("in secret" in x for x in d.details[1])]

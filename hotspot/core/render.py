@@ -227,7 +227,7 @@ def describe_events(s, events, side=None) -> list[str]:
                              f"({e['damage']} in all, 14.1)")
         elif kind == "combat":
             result = CRT_RESULT_NAMES[e["result"]]
-            odds = "no roll: undefended (12.3)" if e["odds"] < 0 else f"odds {ODDS_NAMES[e['odds']]}"
+            odds = "no roll: no defense factor (12.3, D14)" if e["odds"] < 0 else f"odds {ODDS_NAMES[e['odds']]}"
             lines.append(f"combat at {_hex(e['cell'])}: attack {e['attack']} against defense {e['defense']}, "
                          f"{odds}: {_CRT_WORDS.get(result, result)}")
         elif kind == "eliminated":
