@@ -74,7 +74,10 @@ from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent
 from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted.setup import setup_decide
-from .value_net import NUM_VALUE_FEATURES, load_net, value_net, weights_file
+from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
+
+from .policy_net import EXPERT_FILE, check_policy, load_expert, policy_choice, two_headed
+from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
 # ------------------------------------------------------------------ parameters
 
@@ -89,7 +92,8 @@ P_ROLLOUT = 6      # rollout policy (rollouts.ROLLOUT_NAMES): POLICY_RANDOM or P
 P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
 P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
 P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
-NUM_PARAMS = 10
+P_POLICY = 10      # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
+NUM_PARAMS = 11
 
 
 #: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
@@ -104,6 +108,7 @@ DEFAULT_PARAMS[P_ROLLOUT] = POLICY_SCRIPTED
 DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
 DEFAULT_PARAMS[P_PRIOR] = 1.0
 DEFAULT_PARAMS[P_MARGIN] = 0.1
+DEFAULT_PARAMS[P_POLICY] = 0  # the scripted player's choice (no policy head)
 
 # tree node fields (int64 columns of the ``tree`` array)
 N_PARENT = 0
@@ -209,6 +214,16 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     prng[0] = draw(rng)
     prng[1] = draw(rng)
     default = rollout_action(d[0], mask, prng, rollout, obs, work)
+    if params[P_POLICY] > 0.0:
+        # expert iteration: the policy head of the two-headed ``net``, on the
+        # side's information state ``o`` itself (D20), names the default
+        off = value_size(net)
+        pfeat = np.zeros(NUM_DECISION_FEATURES, dtype=np.float64)
+        decision_features(o, pfeat)
+        hid = np.zeros(int(net[off + 1]), dtype=np.float64)
+        pick = policy_choice(pfeat, given_mask, net, off, hid)
+        if pick >= 0:
+            default = pick
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = first_legal
     if n_legal == 1:
@@ -415,6 +430,11 @@ class ISMCTSAgent(Agent):
         rollout: the rollout policy, ``"scripted"`` or ``"random"``.
         net: a value network (``hotspot.agents.value_net``: a vector, or the
             path of an ``.npz``) instead of the heuristic evaluation.
+        policy: a policy head (``hotspot.agents.policy_net``, a vector; needs
+            ``net``): its choice on the information state replaces the
+            rollout policy's at the root (the first child expanded, the prior
+            bonus, the margin's reference); deeper nodes keep the rollout
+            policy's.
         seed: the agent's own randomness (determinizations, expansion order,
             rollouts): equal seeds, equal play.
 
@@ -428,7 +448,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = None, horizon: int | None = None, c: float | None = None,
                  pw_c: float | None = None, pw_alpha: float | None = None, rollout: str = "scripted",
                  net=None, seed: int | None = None, max_rollout_actions: int | None = None,
-                 prior: float | None = None, margin: float | None = None):
+                 prior: float | None = None, margin: float | None = None, policy=None):
         params = DEFAULT_PARAMS.copy()
         for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
                                (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
@@ -456,6 +476,11 @@ class ISMCTSAgent(Agent):
             self.net = np.ascontiguousarray(net, dtype=np.float64)
         else:
             self.net = load_net(net)
+        if policy is not None:
+            if self.net.size == 0:
+                raise ValueError("a policy head needs a value network (net=...): the search's net is two-headed")
+            self.net = two_headed(self.net, check_policy(policy))
+            params[P_POLICY] = 1.0
         self.params = params
         self.rollout = rollout
         compiled = net is None and np.array_equal(params, DEFAULT_PARAMS)
@@ -497,10 +522,18 @@ class ISMCTSAgent(Agent):
         p = self.params
         return (f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
                 f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
-                f"net={'yes' if self.net.size else 'no'})")
+                f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'})")
 
 
 def learned_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
     """``learned-ismcts``: the search with the shipped value network
     (``weights/value_ismcts.npz``, expert iteration) in place of the heuristic."""
     return ISMCTSAgent(net=weights_file("ismcts"), seed=seed)
+
+
+def expert_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
+    """``expert-ismcts``: the search with both heads of the shipped expert
+    network (``weights/expert.npz``): the value head values the positions, the
+    policy head names the root's default action (prior bonus, first child)."""
+    value, policy = load_expert(EXPERT_FILE)
+    return ISMCTSAgent(net=value, policy=policy, seed=seed)

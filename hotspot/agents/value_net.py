@@ -26,6 +26,16 @@ WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 NUM_VALUE_FEATURES = NUM_POSITION_FEATURES
 
 
+@jit(inline=True)
+def hidden_unit(x, net, f, row, bias):
+    """One tanh hidden unit: ``tanh(net[bias] + net[row:row+f] . x)`` (shared by
+    the value head and the policy head, ``hotspot.agents.policy_net``)."""
+    z = net[bias]
+    for i in range(f):
+        z += net[row + i] * x[i]
+    return np.tanh(z)
+
+
 @jit
 def mlp_value(x, net):
     """The network's value of feature vector ``x``."""
@@ -37,11 +47,7 @@ def mlp_value(x, net):
     b1 = w1 + h
     acc = net[b1]
     for j in range(h):
-        z = net[b0 + j]
-        row = w0 + j * f
-        for i in range(f):
-            z += net[row + i] * x[i]
-        acc += net[w1 + j] * np.tanh(z)
+        acc += net[w1 + j] * hidden_unit(x, net, f, w0 + j * f, b0 + j)
     return np.tanh(acc)
 
 
@@ -74,7 +80,38 @@ def init_net(hidden: int = 16, seed: int = 0) -> np.ndarray:
 def predict(net: np.ndarray, X: np.ndarray) -> np.ndarray:
     """Values of the rows of ``X`` (numpy, the same function as :func:`mlp_value`)."""
     W0, b0, w1, b1 = unpack(net)
-    return np.tanh(np.tanh(X @ W0.T + b0) @ w1 + b1)
+    return np.tanh(hidden(X, W0, b0) @ w1 + b1)
+
+
+def hidden(X: np.ndarray, W0: np.ndarray, b0: np.ndarray) -> np.ndarray:
+    """The tanh hidden layer of rows ``X`` (numpy, as :func:`hidden_unit`)."""
+    return np.tanh(X @ W0.T + b0)
+
+
+def adam(params: list, grad, n: int, *, epochs: int, lr: float, batch: int, seed: int) -> list[float]:
+    """Minibatch Adam over ``n`` rows, updating the arrays ``params`` in place.
+    ``grad(idx)`` returns the summed loss of rows ``idx`` and the gradients of
+    the mean loss, one per array.  Returns the mean loss per epoch."""
+    m = [np.zeros_like(p) for p in params]
+    v = [np.zeros_like(p) for p in params]
+    rng = np.random.default_rng(seed)
+    t = 0
+    losses = []
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        total = 0.0
+        for start in range(0, n, batch):
+            loss, grads = grad(order[start:start + batch])
+            total += loss
+            t += 1
+            for p, g, mi, vi in zip(params, grads, m, v):
+                mi *= 0.9
+                mi += 0.1 * g
+                vi *= 0.999
+                vi += 0.001 * g * g
+                p -= lr * (mi / (1 - 0.9 ** t)) / (np.sqrt(vi / (1 - 0.999 ** t)) + 1e-8)
+        losses.append(total / max(n, 1))
+    return losses
 
 
 def fit(net: np.ndarray, X: np.ndarray, y: np.ndarray, *, epochs: int = 200, lr: float = 0.01,
@@ -83,37 +120,31 @@ def fit(net: np.ndarray, X: np.ndarray, y: np.ndarray, *, epochs: int = 200, lr:
     Returns the new network and the loss per epoch."""
     W0, b0, w1, b1 = unpack(net)
     params = [W0, b0, w1, np.array([b1])]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    rng = np.random.default_rng(seed)
-    n = len(X)
-    t = 0
-    losses = []
-    for _ in range(epochs):
-        order = rng.permutation(n)
-        total = 0.0
-        for start in range(0, n, batch):
-            idx = order[start:start + batch]
-            x, target = X[idx], y[idx]
-            hid = np.tanh(x @ params[0].T + params[1])
-            out = np.tanh(hid @ params[2] + params[3][0])
-            err = out - target
-            total += float(np.sum(err ** 2))
-            g_out = 2 * err * (1 - out ** 2) / len(idx)
-            g_w1 = hid.T @ g_out + l2 * params[2]
-            g_b1 = np.array([g_out.sum()])
-            g_hid = np.outer(g_out, params[2]) * (1 - hid ** 2)
-            g_W0 = g_hid.T @ x + l2 * params[0]
-            g_b0 = g_hid.sum(axis=0)
-            t += 1
-            for p, g, mi, vi in zip(params, (g_W0, g_b0, g_w1, g_b1), m, v):
-                mi *= 0.9
-                mi += 0.1 * g
-                vi *= 0.999
-                vi += 0.001 * g * g
-                p -= lr * (mi / (1 - 0.9 ** t)) / (np.sqrt(vi / (1 - 0.999 ** t)) + 1e-8)
-        losses.append(total / n)
+
+    def grad(idx):
+        x, target = X[idx], y[idx]
+        hid = hidden(x, params[0], params[1])
+        out = np.tanh(hid @ params[2] + params[3][0])
+        err = out - target
+        g_out = 2 * err * (1 - out ** 2) / len(idx)
+        g_hid = np.outer(g_out, params[2]) * (1 - hid ** 2)
+        return float(np.sum(err ** 2)), (g_hid.T @ x + l2 * params[0], g_hid.sum(axis=0),
+                                         hid.T @ g_out + l2 * params[2], np.array([g_out.sum()]))
+
+    losses = adam(params, grad, len(X), epochs=epochs, lr=lr, batch=batch, seed=seed)
     return pack(params[0], params[1], params[2], float(params[3][0])), losses
+
+
+@jit(inline=True)
+def value_size(net):
+    """The length of the value network at the start of ``net`` (0 for an empty
+    vector): where a two-headed network's policy head starts
+    (``hotspot.agents.policy_net``)."""
+    if net.shape[0] == 0:
+        return 0
+    f = int(net[0])
+    h = int(net[1])
+    return 2 + h * f + 2 * h + 1
 
 
 def weights_file(name: str) -> Path:
@@ -126,7 +157,7 @@ def save_net(path, net: np.ndarray, generation: int = 0) -> None:
 
 def load_net(path) -> np.ndarray:
     """A network from an ``.npz`` written by :func:`save_net` (checked)."""
-    with np.load(path) as data:
+    with np.load(path, allow_pickle=False) as data:
         for key in ("net", "features"):
             if key not in data:
                 raise ValueError(f"{path}: not a value network file (no {key!r} array)")
@@ -135,6 +166,6 @@ def load_net(path) -> np.ndarray:
     if feats != NUM_VALUE_FEATURES or net.ndim != 1 or net.size < 3:
         raise ValueError(f"{path}: a network for {feats} features; this version computes {NUM_VALUE_FEATURES}")
     f, h = int(net[0]), int(net[1])
-    if f != NUM_VALUE_FEATURES or h < 1 or net.size != 2 + h * f + 2 * h + 1 or not np.all(np.isfinite(net)):
+    if f != NUM_VALUE_FEATURES or h < 1 or net.size != value_size(net) or not np.all(np.isfinite(net)):
         raise ValueError(f"{path}: malformed network vector (size {net.size}, header {f}x{h})")
     return net
