@@ -31,7 +31,12 @@ dice cleared).  One decision is one compiled call, :func:`ismcts_search`:
    order; in selection the policy's choice gets a bonus ``prior / (1 +
    visits)`` (a PUCT-like prior that fades with evidence).  So a small budget
    refines the scripted play instead of spreading thin over every legal
-   action, and leaves it only for an action that does better.
+   action, and leaves it only for an action that does better.  With
+   ``P_POLICY`` set and a two-headed network (``hotspot.agents.policy_net``:
+   value head, then policy head; ``expert-ismcts``) the root's default is
+   the policy head's choice on the side's information state instead (the
+   first child, the prior bonus and the margin's reference; deeper nodes
+   keep the rollout policy's).
 4. **Rollout and evaluation.**  From the new node the rollout policy (the
    scripted player, or the random one) plays both sides until the end of the
    current turn plus ``horizon`` turns (``horizon < 0``: the end of the
@@ -93,6 +98,7 @@ P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
 P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
 P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
 P_POLICY = 10      # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
+                   # (when ``net`` has one: a value-only net keeps the rollout policy's)
 NUM_PARAMS = 11
 
 
@@ -214,10 +220,10 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     prng[0] = draw(rng)
     prng[1] = draw(rng)
     default = rollout_action(d[0], mask, prng, rollout, obs, work)
-    if params[P_POLICY] > 0.0:
+    off = value_size(net)
+    if params[P_POLICY] > 0.0 and net.shape[0] > off:
         # expert iteration: the policy head of the two-headed ``net``, on the
         # side's information state ``o`` itself (D20), names the default
-        off = value_size(net)
         pfeat = np.zeros(NUM_DECISION_FEATURES, dtype=np.float64)
         decision_features(o, pfeat)
         hid = np.zeros(int(net[off + 1]), dtype=np.float64)

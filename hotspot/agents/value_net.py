@@ -9,6 +9,11 @@ argument::
 
     [F, H, W0 (H x F, row-major), b0 (H), w1 (H), b1]
 
+The hidden layer (:func:`hidden_unit`, :func:`hidden`) and the Adam loop
+(:func:`adam`) are shared with the policy head (``hotspot.agents.policy_net``);
+a two-headed network is this vector followed by the policy head's
+(:func:`value_size` says where it starts).
+
 Shipped weights live in ``hotspot/agents/weights/value_<name>.npz`` (arrays
 ``net``, plus ``generation`` and ``features``: the feature count the network
 was trained on, checked on load).
