@@ -22,6 +22,11 @@ The claims of issue 5 and where each is measured:
   the same seeds is the baseline.
 * ``learned-ismcts``: the search with the learned value beats plain ISMCTS;
   ``learned-ismcts-scripted``: it beats scripted (``open``).
+* ``expert-policy`` (issue 12, expert iteration): the policy head without
+  search beats random on both sides (``open``); ``expert-policy-scripted``: it
+  beats scripted (score over both sides, ``open``, scripted:scripted the
+  baseline); ``expert-ismcts``: the search with both heads beats plain ISMCTS
+  (``open``).
 
 ``--only`` runs some claims and keeps the others' results in the JSON file.
 
@@ -63,6 +68,13 @@ CLAIMS = {
     "learned-ismcts": ([("learned-ismcts", "ismcts")], "open", "learned+search beats plain ISMCTS (open)", "score"),
     "learned-ismcts-scripted": ([("learned-ismcts", "scripted"), ("scripted", "scripted")], "open",
                                 "learned+search beats scripted (open)", "score"),
+    # issue 12: expert iteration's policy head, alone and as the search's prior
+    "expert-policy": ([("expert-policy", "random")], "open", "the policy head beats random on both sides (open)",
+                      "each side"),
+    "expert-policy-scripted": ([("expert-policy", "scripted"), ("scripted", "scripted")], "open",
+                               "the policy head beats scripted (open)", "score"),
+    "expert-ismcts": ([("expert-ismcts", "ismcts")], "open", "policy prior + value search beats plain ISMCTS (open)",
+                      "score"),
 }
 
 

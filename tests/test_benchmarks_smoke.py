@@ -387,8 +387,10 @@ def test_committed_long_fuzz_run_meets_the_issue():
 
 def test_train_expert(tmp_path):
     """Expert iteration (issue 12) at smoke sizes: generation 0 from compiled
-    games, one search generation rated against it, every generation's network
-    written and loadable, the JSON rows with the fit and the rating."""
+    games, one search generation (value and policy heads) rated against it,
+    every generation's network written and loadable, the JSON rows with the
+    fits (the policy's held-out cross-entropy and top-1) and the rating."""
+    from hotspot.agents.policy_net import load_expert
     from hotspot.agents.value_net import load_net
     out = tmp_path / "train_expert.json"
     run([BENCH / "train_expert.py", "--tiny", "--workers", "1", "--out", out, "--net-dir", tmp_path / "nets"])
@@ -397,7 +399,11 @@ def test_train_expert(tmp_path):
     gens = doc["rows"]
     assert [g["generation"] for g in gens] == [0, 1]
     assert gens[0]["positions"] > 0 and 0 <= gens[0]["test_mse"] < 4
+    assert gens[1]["policy_decisions"] > 0 and gens[1]["policy_train_loss"] >= 0
+    held = gens[1]["policy_held_out"]
+    assert held["rows"] == 0 or (held["cross_entropy"] >= 0 and 0 <= held["top1"] <= 1)
     rating = gens[1]["rating_vs_previous"]
     assert rating["games"] == 4 and 0 <= rating["ci95"][0] <= rating["score"] <= rating["ci95"][1] <= 1
-    for g in (0, 1):
-        assert load_net(tmp_path / "nets" / f"value_gen{g}.npz").ndim == 1
+    assert load_net(tmp_path / "nets" / "value_gen0.npz").ndim == 1
+    value, policy = load_expert(tmp_path / "nets" / "expert_gen1.npz")
+    assert value.ndim == 1 and policy.ndim == 1

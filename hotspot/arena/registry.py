@@ -200,3 +200,9 @@ register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
                seconds_per_game=4.0)
+register_agent("expert-policy", "hotspot.agents.expert_policy:ExpertPolicyAgent",
+               "expert iteration's policy head without search: its most likely legal action (numpy inference)",
+               seconds_per_game=None)
+register_agent("expert-ismcts", "hotspot.agents.ismcts:expert_ismcts_agent",
+               "ISMCTS with both heads of the expert network: policy head's choice as the root prior, value head",
+               seconds_per_game=None)
