@@ -404,9 +404,11 @@ def test_vector_env_on_open_agrees_with_the_core():
     rng = np.random.default_rng(1)
     for _ in range(300):
         for i in range(4):
-            assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
-        # a finished game's mask is empty: its next step resets it (next-step autoreset)
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+            if envs.needs_reset[i]:  # a finished game: RESET_ACTION alone, its next step resets it
+                assert np.flatnonzero(info["action_mask"][i]).tolist() == [HotspotVectorEnv.RESET_ACTION]
+            else:
+                assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
 

@@ -85,6 +85,25 @@ def test_gymnasium_check_env_passes_for_every_observation_form(mode):
     assert HotspotVectorEnv(2, side="ziegler", observation=mode).single_observation_space == env.observation_space
 
 
+def test_vector_env_passes_gymnasium_passive_checks():
+    """Gymnasium's passive checks on the vector env: its single and batched
+    spaces are valid spaces, and reset and step return observations inside
+    the batched space (in every form), with no checker warning."""
+    from gymnasium.utils.passive_env_checker import check_obs, check_observation_space
+    for mode in MODES:
+        venv = HotspotVectorEnv(4, observation=mode, max_turns=1)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            check_observation_space(venv.single_observation_space)
+            check_observation_space(venv.observation_space)
+            obs, info = venv.reset(seed=5)
+            check_obs(obs, venv.observation_space, "reset")
+            for _ in range(10):
+                obs, rewards, terms, truncs, info = venv.step(info["action_mask"].argmax(axis=1))
+                check_obs(obs, venv.observation_space, "step")
+        assert _gym_warnings(caught) == [], mode
+
+
 # ------------------------------------------------------------------ Stable-Baselines3's checker
 
 
@@ -244,9 +263,10 @@ def test_every_observation_lies_in_its_space(scenario, side, fog):
     rng = np.random.default_rng(len(scenario) + fog)
     obs, info = env.reset(seed=1)
     episodes = 0
-    for step in range(1500):
+    for step in range(1200):
         assert env.observation_space.contains(obs), step
-        assert flat.contains(env.bounds.flat(obs)) and image.contains(env.bounds.image(obs))
+        if step % 5 == 0:
+            assert flat.contains(env.bounds.flat(obs)) and image.contains(env.bounds.image(obs))
         a = _legal(rng, info["action_mask"]) if step % 400 != 399 else -1
         obs, reward, terminated, truncated, info = env.step(a)
         if terminated or truncated:
@@ -379,14 +399,14 @@ def test_pettingzoo_illegal_action_loses_for_the_mover():
 
 
 def test_vector_env_never_returns_an_empty_mask_row():
-    """Over 300 steps of 32 games (short games, and an illegal action now and
+    """Over 300 steps of 16 games (short games, and an illegal action now and
     then) no mask row is ever empty: a game that has just ended holds
     RESET_ACTION alone, a masked sampler's probabilities are always defined,
     and the reset step accepts RESET_ACTION and ignores any other action
     (a twin given other actions there plays identically)."""
-    n = 32
-    venv = HotspotVectorEnv(n, max_turns=1, copy=True)
-    twin = HotspotVectorEnv(n, max_turns=1, copy=True)
+    n = 16
+    venv = HotspotVectorEnv(n, max_turns=1)
+    twin = HotspotVectorEnv(n, max_turns=1)
     obs, info = venv.reset(seed=21)
     twin.reset(seed=21)
     rng = np.random.default_rng(0)
@@ -395,7 +415,9 @@ def test_vector_env_never_returns_an_empty_mask_row():
         masks = info["action_mask"]
         assert masks.any(axis=1).all(), step
         probs = masks / masks.sum(axis=1, keepdims=True)  # no division by zero
-        actions = np.array([rng.choice(NUM_ACTIONS, p=p) for p in probs])
+        cumulative = probs.cumsum(axis=1)  # a masked sampler: inverse transform of u in (0, 1]
+        actions = (cumulative < (1.0 - rng.random((n, 1))) * cumulative[:, -1:]).sum(axis=1)
+        assert masks[np.arange(n), actions].all()
         resetting = venv.needs_reset.copy()
         if resetting.any():
             reset_rows += int(resetting.sum())

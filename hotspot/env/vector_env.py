@@ -18,7 +18,7 @@ NUM_ACTIONS)``, 578) and ``action_masks()``.
 Autoreset is Gymnasium's default, next-step (``AutoresetMode.NEXT_STEP``): the
 step after a game ends resets it, ignores its action and returns its first
 observation with reward 0.  Between its end and that step the game's mask
-row holds exactly one legal action, ``RESET_ACTION`` (578's end-phase
+row holds exactly one legal action, ``RESET_ACTION`` (the end-phase
 action, ``hotspot.core.actions.A_END_PHASE``), so that no mask row is ever
 empty and a masked sampler never divides by zero; whatever action the
 reset step is given is ignored.
@@ -220,7 +220,9 @@ class HotspotVectorEnv(VectorEnv):
         return dict(self._obs)
 
     def _info(self) -> dict:
-        ones = np.ones(self.num_envs, dtype=np.bool_)
-        return {"action_mask": self.masks.copy() if self.copy else self.masks, "_action_mask": ones,
-                "turn": self.states["turn"].astype(np.int64), "_turn": ones,
-                "illegal_action": self.illegal.copy() if self.copy else self.illegal, "_illegal_action": ones}
+        n = self.num_envs
+        return {"action_mask": self.masks.copy() if self.copy else self.masks,
+                "_action_mask": np.ones(n, dtype=np.bool_),
+                "turn": self.states["turn"].astype(np.int64), "_turn": np.ones(n, dtype=np.bool_),
+                "illegal_action": self.illegal.copy() if self.copy else self.illegal,
+                "_illegal_action": np.ones(n, dtype=np.bool_)}
