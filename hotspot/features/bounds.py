@@ -146,8 +146,8 @@ class ObservationBounds:
             high["globals"][g[name]] = hi
         for pool in range(NUM_POOLS):
             high["globals"][g[f"pool_{pool}"]] = pools[pool]
-        for name in shapes:  # a range of one value says nothing; keep every range open
-            high[name] = np.maximum(high[name], low[name] + 1)
+        for name, (_, dtype) in shapes.items():  # a range of one value says nothing; keep every range open
+            high[name] = np.minimum(np.maximum(high[name], low[name] + 1), np.iinfo(dtype).max)
         self.dtypes = {name: dtype for name, (_, dtype) in shapes.items()}
         self.low = {name: low[name].astype(self.dtypes[name]) for name in shapes}
         self.high = {name: high[name].astype(self.dtypes[name]) for name in shapes}
