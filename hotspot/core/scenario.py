@@ -907,7 +907,7 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
     pieces = []
     crustal_cells = []
     for n, kind in enumerate(kinds):
-        options = [f for f in _footprints(kind) if not any(c in taken for c in f)]
+        options = [f for f in _footprints(kind) if taken.isdisjoint(f)]
         if not options:
             raise ValueError(f"random_setup: no room left on the map for a {PIECE_NAMES[kind]} crustal")
         cells = options[int(rng.integers(len(options)))]

@@ -2,7 +2,8 @@
 
 ``write_replay_html(record, path)`` replays the record (scenario, seed,
 actions), keeps one frame per action (pieces, units, turn, phase) with a
-caption of the action and every die roll and outcome it caused, and writes a
+caption of the action and every die roll and outcome it caused
+(``hotspot.core.render.describe_events``), and writes a
 single HTML file (no network, no dependencies) that draws the hex board in
 SVG and steps through the frames: buttons, a slider, the arrow keys, play.
 """
@@ -11,15 +12,14 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import NamedTuple
 
-from hotspot.core.game import Game, action_to_string
+from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, col_row
-from hotspot.core.record import GameRecord
-from hotspot.core.render import piece_name
-from hotspot.core.rules_data import (CHART_NAMES, CRT_RESULT_NAMES, NO_PIECE, ODDS_NAMES, PHASE_LETTERS,
-                                     PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
-                                     UNIT_LETTERS, UNIT_NAMES, UNIT_SIDE)
-from hotspot.core.events import BREAK_REASONS, ELIM_REASONS
+from hotspot.core.record import GameRecord, RecordError
+from hotspot.core.render import describe_events, piece_name
+from hotspot.core.rules_data import (NO_PIECE, PHASE_LETTERS, PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
+                                     UNIT_LETTERS, UNIT_SIDE)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 
@@ -43,62 +43,48 @@ def _frame(s, caption: str) -> dict:
             "result": RESULT_NAMES[int(s["result"])], "pieces": pieces, "units": units, "caption": caption}
 
 
-def _describe(s, events) -> list[str]:
-    out = []
-    for e in events:
-        kind = e["event"]
-        if kind == "roll":
-            out.append(f"roll {e['roll']} on the {CHART_NAMES[e['chart']]} chart")
-        elif kind == "collision":
-            out.append(f"collision at {col_row(e['cell'])}")
-        elif kind == "damage":
-            out.append(f"piece {piece_name(s, e['piece'])} damaged ({e['damage']})")
-        elif kind == "combat":
-            odds = "no roll" if e["odds"] < 0 else ODDS_NAMES[e["odds"]]
-            out.append(f"combat at {col_row(e['cell'])}: {e['attack']} vs {e['defense']} ({odds}) -> "
-                       f"{CRT_RESULT_NAMES[e['result']]}")
-        elif kind == "eliminated":
-            out.append(f"unit {e['unit']} eliminated ({ELIM_REASONS[e['reason']]})")
-        elif kind == "breakup":
-            out.append(f"piece {piece_name(s, e['piece'])} breaks up ({BREAK_REASONS[e['reason']]})")
-        elif kind in ("control", "revert", "neutralized", "off_map"):
-            out.append(f"{kind.replace('_', ' ')}: {piece_name(s, e['piece'])}")
-        elif kind == "retreat":
-            out.append(f"unit {e['unit']} retreats to {col_row(e['to_cell'])}")
-        elif kind == "squad_lost":
-            out.append(f"unit {e['unit']} loses a squad")
-        elif kind == "stress":
-            out.append(f"stress on {piece_name(s, e['piece'])}")
-        elif kind == "setup_piece":
-            what = "attack platform" if PIECE_NAMES[e["kind"]] == "platform" else \
-                f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
-            out.append(f"sets up a {what} at {col_row(e['cell'])}")
-        elif kind == "setup_unit":
-            out.append(f"sets up unit {e['unit']} ({UNIT_NAMES[e['type']]}"
-                       f"{' x' + str(e['squads']) if e['squads'] > 1 else ''}) at {col_row(e['cell'])}")
-        elif kind == "revealed":
-            out.append(f"entry refused on contact: the stack at {col_row(e['cell'])} is revealed (13.3, R13.3b)")
-        elif kind == "game_over":
-            out.append("stopped by max_turns: no winner (D19)" if e["truncated"] else RESULT_NAMES[e["result"]])
-    return out
+class ReplayStep(NamedTuple):
+    """One action of a replayed record (``replay_steps``)."""
+
+    game: Game          # the live game, after the action
+    index: int          # the action's position in the record
+    side: int           # the side that acted
+    turn: int           # the turn and phase letter when it acted (4.0)
+    phase: str
+    caption: str        # the core's action_to_string
+    details: list       # every die roll and outcome it caused (describe_events)
+
+
+def replay_steps(record: GameRecord):
+    """Replay ``record`` action by action, yielding a ``ReplayStep`` after each.
+    Raises ``RecordError`` where the record does not replay."""
+    game = replay_start(record)
+    for i, a in enumerate(record.actions):
+        side, turn, phase = int(game.current_player()), game.turn, PHASE_LETTERS[game.phase]
+        text = action_to_string(game.s, a)
+        before = game.s.copy()  # names of pieces that this action may remove
+        try:
+            events = game.apply_action(a, events=True)
+        except (IllegalActionError, TypeError) as exc:
+            raise RecordError(f"actions[{i}] = {a!r} does not replay: {exc}") from None
+        yield ReplayStep(game, i, side, turn, phase, text, describe_events(before, events))
+
+
+def replay_start(record: GameRecord) -> Game:
+    """The game at the start of ``record`` (its scenario and seed, or its initial state)."""
+    if record.initial_state is not None:
+        import base64
+        return Game.from_bytes(base64.b64decode(record.initial_state))
+    return Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
 
 
 def replay_frames(record: GameRecord) -> list[dict]:
     """The frames of a record: the start, then one after each action."""
-    if record.initial_state is not None:
-        import base64
-        game = Game.from_bytes(base64.b64decode(record.initial_state))
-    else:
-        game = Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
-    frames = [_frame(game.s, "start")]
-    for a in record.actions:
-        player = SIDE_NAMES[int(game.current_player())]
-        text = action_to_string(game.s, a)
-        before = game.s.copy()  # names of pieces that this action may remove
-        events = game.apply_action(a, events=True)
-        details = _describe(before, events)
-        caption = f"{player}: {text}" + (" — " + "; ".join(details) if details else "")
-        frames.append(_frame(game.s, caption))
+    frames = [_frame(replay_start(record).s, "start")]
+    for step in replay_steps(record):
+        caption = f"{SIDE_NAMES[step.side]}: {step.caption}" + (" — " + "; ".join(step.details)
+                                                                if step.details else "")
+        frames.append(_frame(step.game.s, caption))
     return frames
 
 

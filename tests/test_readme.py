@@ -1,0 +1,167 @@
+"""The README's promises (issue 13): every Python block of README.md runs to
+its end, and every command of the ``hotspot`` command line is named in it.
+
+The blocks run in a child process (a fresh interpreter, a temporary folder as
+the working directory, this checkout first on the path), one after the other,
+each in its own namespace and its own sub-folder: one process for all of
+them, because loading the compiled game costs seconds and the blocks
+themselves well under that. A block that raises fails its own test, named by
+the README heading it stands under; a block that does not finish within
+``BLOCK_TIMEOUT`` seconds is stopped (``faulthandler`` ends the child and
+prints where it was) and fails the same way, and the blocks after it run in
+a new child. Run as a script (``python tests/test_readme.py SPEC RESULTS``)
+this file is that child.
+"""
+import argparse
+import faulthandler
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+# Generous: with a cold numba cache a block first compiles the rules it uses
+# (minutes on two cores); with a warm one each block takes a few seconds.
+BLOCK_TIMEOUT = 600
+
+
+def python_blocks(text: str) -> list[tuple[str, str]]:
+    """(heading, code) of every ```python block, with the heading it stands under."""
+    blocks, heading, fence, code = [], "(before any heading)", None, []
+    for line in text.splitlines():
+        if fence is None:
+            if line.startswith("```"):
+                fence, code = line[3:].strip(), []
+            elif line.startswith("#"):
+                heading = line.lstrip("#").strip()
+        elif line.startswith("```"):
+            if fence == "python":
+                blocks.append((heading, "\n".join(code) + "\n"))
+            fence = None
+        else:
+            code.append(line)
+    assert fence is None, "README.md: a code block is not closed"
+    return blocks
+
+
+BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
+
+
+def block_id(index: int) -> str:
+    return f"{index + 1}-" + re.sub(r"\W+", "-", BLOCKS[index][0]).strip("-").lower()
+
+
+# --- the child: runs the blocks it is given, writing one JSON line per event --
+
+def run_blocks(spec_path: str, results_path: str) -> None:
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    home = Path.cwd()
+    with open(results_path, "a", encoding="utf-8") as out:
+        def report(**row):
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+        for item in spec["blocks"]:
+            index = item["index"]
+            folder = home / f"block{index + 1}"
+            folder.mkdir(exist_ok=True)
+            os.chdir(folder)
+            report(index=index, status="started")
+            faulthandler.dump_traceback_later(spec["timeout"], exit=True)
+            start = time.perf_counter()
+            try:
+                code = compile(item["code"], f"README.md block {index + 1} ({item['heading']})", "exec")
+                exec(code, {"__name__": "__main__"})
+            except BaseException:  # a block's SystemExit or KeyboardInterrupt is its failure too
+                report(index=index, status="raised", error=traceback.format_exc())
+            else:
+                report(index=index, status="finished", seconds=round(time.perf_counter() - start, 2))
+            finally:
+                faulthandler.cancel_dump_traceback_later()
+            os.chdir(home)
+
+
+# --- the tests --------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def block_results(tmp_path_factory):
+    """{block index: its result row}, from as many children as it takes."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("the README's blocks play whole batches of games: compiled code only")
+    work = tmp_path_factory.mktemp("readme")
+    results_path = work / "results.jsonl"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    rows, tails, left = {}, {}, list(range(len(BLOCKS)))
+    while left:
+        spec = {"timeout": BLOCK_TIMEOUT,
+                "blocks": [{"index": i, "heading": BLOCKS[i][0], "code": BLOCKS[i][1]} for i in left]}
+        spec_path = work / "spec.json"
+        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        try:
+            child = subprocess.run([sys.executable, __file__, str(spec_path), str(results_path)], cwd=work,
+                                   env=env, capture_output=True, text=True,
+                                   timeout=BLOCK_TIMEOUT * len(left) + 120)
+            tail = f"stderr:\n{child.stderr[-3000:]}\nstdout:\n{child.stdout[-1000:]}"
+        except subprocess.TimeoutExpired as exc:  # only if faulthandler could not stop it
+            tail = f"the child was killed after {exc.timeout} s"
+        for line in results_path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            rows[row["index"]] = row
+        stopped = [i for i in left if rows.get(i, {}).get("status") == "started"]
+        unstarted = [i for i in left if i not in rows]
+        for i in stopped + unstarted:
+            tails[i] = tail
+        if not stopped:  # every block ran, or the child died before one started: do not loop
+            break
+        left = unstarted
+    return {i: dict(rows.get(i, {"status": "not run"}), tail=tails.get(i, "")) for i in range(len(BLOCKS))}
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)), ids=block_id)
+def test_readme_python_block_runs_to_its_end(block_results, index):
+    """The block under this heading runs in a fresh interpreter without an error and finishes."""
+    heading = BLOCKS[index][0]
+    row = block_results[index]
+    where = f"README.md Python block {index + 1} under '{heading}'"
+    if row["status"] == "raised":
+        pytest.fail(f"{where} raised:\n{row['error']}")
+    if row["status"] == "started":
+        pytest.fail(f"{where} did not finish: stopped after {BLOCK_TIMEOUT} s (a game that never ends?) "
+                    f"or its interpreter died; the child's last output:\n{row['tail']}")
+    assert row["status"] == "finished", f"{where} was not run; the child's last output:\n{row['tail']}"
+
+
+def test_every_python_block_is_found():
+    """Each ```python fence of the README is one block the tests run (none is lost to the parser)."""
+    text = README.read_text(encoding="utf-8")
+    assert len(BLOCKS) == len(re.findall(r"^```python\s*$", text, re.M)) >= 3
+    assert {"Using the core", "Environments"} <= {heading for heading, _ in BLOCKS}
+
+
+def cli_commands() -> list[str]:
+    """The subcommands of ``hotspot`` as its parser knows them (new ones included)."""
+    from hotspot.cli import build_parser
+    parser = build_parser()
+    subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert len(subparsers) == 1, "hotspot's parser should have one set of subcommands"
+    return sorted(subparsers[0].choices)
+
+
+def test_every_cli_command_is_in_the_readme():
+    """Each `hotspot <command>` of the command line is mentioned in the README."""
+    commands = cli_commands()
+    assert {"arena", "play", "scenario"} <= set(commands)
+    text = README.read_text(encoding="utf-8")
+    missing = [c for c in commands if not re.search(rf"\bhotspot\s+{re.escape(c)}\b", text)]
+    assert not missing, f"README.md never mentions these commands as `hotspot <command>`: {missing}"
+
+
+if __name__ == "__main__":
+    run_blocks(sys.argv[1], sys.argv[2])
