@@ -1,5 +1,6 @@
-"""The HTML replay viewer (issue 3, item 4), tested in headless Chromium: the
-page loads without console errors and stepping changes the board."""
+"""The HTML replay viewer (issue 3, item 4; readable, issue 13), tested in
+headless Chromium: the page loads without console errors, stepping changes the
+board, the view switch shows what each side saw (D20)."""
 import os
 import shutil
 
@@ -9,7 +10,8 @@ import pytest
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game
 from hotspot.core.rollout import random_action
-from hotspot.env.viewer import replay_frames, write_replay_html
+from hotspot.core.rules_data import UNIT_SIDE
+from hotspot.env.viewer import VIEWS, board_of, replay_frames, write_replay_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -37,6 +39,28 @@ def test_frames_follow_the_record():
         assert replay.action_to_string(a) in frame["caption"]
         rolls += sum(e["event"] == "roll" for e in replay.apply_action(a, events=True))
     assert sum(f["caption"].count("roll ") for f in frames) == rolls
+    assert sum(e.startswith("die roll") for f in frames for e in f["events"]) == rolls
+
+
+def test_boards_show_counters_and_what_each_side_saw():
+    """Every frame has the board in full and as each side saw it (D20): a side
+    sees all of its own counters with their factors; of the other side's
+    it sees less somewhere in the game (hidden types, squads or damage)."""
+    game = _finished_game()
+    frames = replay_frames(game.record)
+    assert all(len(f["boards"]) == len(VIEWS) == 3 for f in frames)
+    full = board_of(game.s)
+    assert frames[-1]["boards"][0] == full
+    for u in full["units"]:  # [id, side, type, squads, attack, defense, movement, col, row, moves left]
+        assert u[1] == UNIT_SIDE[u[2]] and u[3] >= 1 and min(u[4], u[5]) >= 0
+    fogged = [False, False]
+    for f in frames:
+        for side in (0, 1):
+            seen = f["boards"][1 + side]
+            own = [u for u in f["boards"][0]["units"] if u[1] == side]
+            assert [u[:9] for u in seen["units"] if u[1] == side] == [u[:9] for u in own]
+            fogged[side] |= seen != f["boards"][0]
+    assert fogged == [True, True]
 
 
 @pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no Chromium on this machine")
@@ -60,9 +84,16 @@ def test_viewer_in_headless_chromium(tmp_path):
         assert page.get_attribute("body", "data-step") == str(len(game.record.actions))
         assert page.inner_html("#board") != start_board
         assert game.result() in page.inner_text("#status")
+        full_board = page.inner_html("#board")
+        page.select_option("#view", "1")  # as the Ziegler player saw it (D20)
+        assert page.inner_html("#board") != full_board
+        page.select_option("#view", "0")
+        assert page.inner_html("#board") == full_board
         page.click("#first")
         assert page.inner_html("#board") == start_board
+        assert "Ziegler counter" in page.inner_text("#legend")
         page.keyboard.press("ArrowRight")
         assert page.get_attribute("body", "data-step") == "1"
+        assert page.locator(".hs-counter").count() > 0 and page.locator("text.hs-coord").count() == 15 * 21
         browser.close()
     assert errors == []
