@@ -220,16 +220,20 @@ def _script_json(data) -> str:
     return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
 
 
-def write_replay_html(record, path, title: str = "Hot Spot replay") -> Path:
-    """Write the viewer for ``record`` (a GameRecord or a path to a saved one) to ``path``."""
-    if not isinstance(record, GameRecord):
-        record = GameRecord.load(record)
+def replay_html(record: GameRecord, title: str = "Hot Spot replay") -> str:
+    """The replay viewer's page for ``record``: one HTML text, no network."""
     data = _script_json(replay_data(record, title))
-    page = (asset_text("replay.html").replace("__TITLE__", html.escape(title))
+    return (asset_text("replay.html").replace("__TITLE__", html.escape(title))
             .replace("/*__CSS__*/", asset_text("board.css"))
             .replace("/*__BOARD_JS__*/", asset_text("board.js").replace("</", "<\\/"))
             .replace("/*__REPLAY_JS__*/", asset_text("replay.js").replace("</", "<\\/"))
             .replace("__DATA__", data))
+
+
+def write_replay_html(record, path, title: str = "Hot Spot replay") -> Path:
+    """Write the viewer for ``record`` (a GameRecord or a path to a saved one) to ``path``."""
+    if not isinstance(record, GameRecord):
+        record = GameRecord.load(record)
     path = Path(path)
-    path.write_text(page, encoding="utf-8")
+    path.write_text(replay_html(record, title), encoding="utf-8")
     return path

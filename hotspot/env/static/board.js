@@ -94,10 +94,12 @@ class HotspotBoard {
     return this.board.pieces.find(p => p[3].some(([pc, pr]) => pc === c && pr === r)) || null;
   }
 
-  // board: board_of(); marks: {targets: ["c,r", ...], refused: "c,r"} (optional).
+  // board: board_of(); marks (optional): {targets: ["c,r", ...] (hexes to click), units: [id, ...]
+  // (counters to click), refused: "c,r" (a refused click)}.
   draw(board, marks) {
     marks = marks || {};
     this.board = board;
+    this.marks = marks;
     const layer = this.layer;
     layer.innerHTML = "";
     for (const key in this.hexes) this.hexes[key].poly.setAttribute("class", this.central.has(key) ? "hs-central" : "hs-molten");
@@ -166,7 +168,8 @@ class HotspotBoard {
     const [id, side, type, squads, attack, defense, movement] = u;
     const hidden = type < 0;
     const g = hsEl("g", {"class": "hs-counter hs-" + HS_SIDE_NAMES[side] + (hidden ? " hs-hidden" : "") +
-                         (id === this.board.selUnit ? " hs-selected" : ""), "data-unit": id}, layer);
+                         (id === this.board.selUnit ? " hs-selected" : "") +
+                         ((this.marks.units || []).includes(id) ? " hs-target-unit" : ""), "data-unit": id}, layer);
     const half = w / 2;
     if (stack.length > 1) hsEl("rect", {x: x - half + 3, y: y - half - 3, width: w, height: w, rx: 2, "class": "hs-shadow"}, g);
     hsEl("rect", {x: x - half, y: y - half, width: w, height: w, rx: 2, "class": "hs-face"}, g);
