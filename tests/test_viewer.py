@@ -1,6 +1,7 @@
 """The HTML replay viewer (issue 3, item 4; readable, issue 13), tested in
 headless Chromium: the page loads without console errors, stepping changes the
 board, the view switch shows what each side saw (D20)."""
+import contextlib
 import os
 import shutil
 
@@ -14,6 +15,26 @@ from hotspot.core.rules_data import UNIT_SIDE
 from hotspot.env.viewer import VIEWS, board_of, replay_frames, write_replay_html
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+# Browser tests run where Chromium is (CI installs Debian's, see .ci/run) and are skipped elsewhere.
+needs_chromium = pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no Chromium on this machine")
+
+
+@contextlib.contextmanager
+def chromium_page(errors: list, **page_options):
+    """A page of headless Chromium driven by playwright (no browser download:
+    Debian's ``chromium``); the page's console errors and exceptions go to ``errors``."""
+    playwright = pytest.importorskip("playwright.sync_api")
+    assert CHROMIUM, "CI installs Debian's chromium (see .ci/run)"
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM,
+                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        try:
+            page = browser.new_page(**page_options)
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            yield page
+        finally:
+            browser.close()
 
 
 def _finished_game(seed=3):
@@ -63,20 +84,13 @@ def test_boards_show_counters_and_what_each_side_saw():
     assert fogged == [True, True]
 
 
-@pytest.mark.skipif(CHROMIUM is None and not os.environ.get("CI"), reason="no Chromium on this machine")
+@needs_chromium
 def test_viewer_in_headless_chromium(tmp_path):
     """The page loads without console errors; the buttons step through the game and change the board."""
-    playwright = pytest.importorskip("playwright.sync_api")
-    assert CHROMIUM, "CI installs Debian's chromium (see .ci/run)"
     game = _finished_game()
     page_path = write_replay_html(game.record, tmp_path / "replay.html")
     errors = []
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        page = browser.new_page()
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: errors.append(str(e)))
+    with chromium_page(errors) as page:
         page.goto(page_path.as_uri())
         assert page.get_attribute("body", "data-step") == "0"
         start_board = page.inner_html("#board")
@@ -95,5 +109,4 @@ def test_viewer_in_headless_chromium(tmp_path):
         page.keyboard.press("ArrowRight")
         assert page.get_attribute("body", "data-step") == "1"
         assert page.locator(".hs-counter").count() > 0 and page.locator("text.hs-coord").count() == 15 * 21
-        browser.close()
     assert errors == []

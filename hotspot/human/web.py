@@ -45,6 +45,8 @@ from __future__ import annotations
 
 import json
 import re
+import socket
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -214,6 +216,7 @@ class WebApp:
         self._lock = threading.RLock()
         self.session: Session | None = None
         self.games: list[dict] = []  # {"label", "row"} or {"label", "record"}
+        self.warnings: list[str] = []  # damaged lines of the games files, not offered
         self.agents = [HUMAN] + available_agents()
         for path in paths:
             self.add_games(path)
@@ -230,11 +233,13 @@ class WebApp:
             games = scan_games(path)
             if not games.rows and not path.exists():
                 raise ValueError(f"{path}: no such file")
+            if games.damaged:  # reported, not offered
+                self.warnings.append(games.damaged_text())
             for row in games.rows.values():
-                winner = row.get("winner") or "draw"
+                outcome = f"{row['winner']} wins" if row.get("winner") else "no winner (max_turns)"
                 self.games.append({"label": f"{path.parent.name}/{row['pairing']} #{row['index']}: technocrat "
                                             f"{row['technocrat']}, ziegler {row['ziegler']}, {row['setup']}: "
-                                            f"{winner} ({row['turns']} turns)", "row": row})
+                                            f"{outcome} after {row['turns']} turns", "row": row})
             return len(games.rows)
         record = GameRecord.load(path)
         self.games.append({"label": f"{path.name}: {record.result or 'unfinished'} ({len(record.actions)} actions)",
@@ -266,6 +271,8 @@ class WebApp:
             return _json(500, {"error": f"internal error: {type(exc).__name__}: {exc}"})
 
     def _route(self, method, path, query, body):
+        if path == "/favicon.ico":
+            return 204, "image/x-icon", b""
         if path == "/" or path.startswith("/static/"):
             _need(method, "GET")
             return _static(path)
@@ -523,8 +530,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 def make_server(app: WebApp, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
     """A threading HTTP server for ``app`` on ``host:port`` (port 0: a free one); call ``serve_forever``."""
-    server = ThreadingHTTPServer((host, port), type("Handler", (_Handler,), {"app": app}))
-    server.daemon_threads = True
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"port must be an integer in [0, 65535], got {port!r}")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    server_class = type("Server", (ThreadingHTTPServer,), {"address_family": family, "daemon_threads": True})
+    server = server_class((host, port), type("Handler", (_Handler,), {"app": app}))
     # DNS rebinding: a page of another site must not reach this server by a name of its own;
     # bound to every address (0.0.0.0, ::), the user has chosen to be reached by any name.
     names = {"localhost", "127.0.0.1", "::1", host.lower()}
@@ -535,6 +545,8 @@ def make_server(app: WebApp, host: str = "127.0.0.1", port: int = 8000) -> Threa
 def serve(paths=(), host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
     """Run the app until interrupted (``hotspot serve``)."""
     app = WebApp(paths)
+    for warning in app.warnings:
+        print(f"hotspot: warning: {warning}", file=sys.stderr)
     server = make_server(app, host, port)
     url = f"http://{'localhost' if host in ('127.0.0.1', '::1', 'localhost') else host}:{server.server_address[1]}/"
     print(f"Hot Spot at {url} ({len(app.games)} game(s) to open); Ctrl-C stops it", flush=True)
