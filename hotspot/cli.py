@@ -1,7 +1,10 @@
 """The ``hotspot`` command line.
 
-    hotspot play [--seed N] [--scenario NAME|PATH] [--max-turns N|none] [--record FILE] [--quiet]
-    hotspot replay FILE [--game N] [--html PAGE]    (a game record, or row N of an arena games.jsonl)
+    hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
+                 [--option NAME=VALUE ...] [--max-turns N|none] [--record FILE] [--save FILE] [--load FILE]
+                 [--quiet]
+    hotspot replay FILE [--game N] [--html PAGE] [--step | --moves]
+                                                (a game record, or row N of an arena games.jsonl)
     hotspot scenario NAME|PATH [--out FILE]     (print or save a scenario, e.g. random:7)
     hotspot serve [GAMES ...] [--port N] [--host ADDR] [--open]   (play, watch and replay in a browser)
     hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
@@ -11,6 +14,12 @@
                     [--max-turns N|none] [--drop-damaged]
     hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
+
+``hotspot play`` with a ``human`` side is a game in the terminal
+(``hotspot.human.terminal``: the board with its key, the log, the legal
+actions numbered, typed commands, undo, save and ``--load``); without one it
+plays the game between the agents and prints the result and the final board
+(two random players by default, as before).
 
 The rulebook has no turn limit (5.0, D19 revised).  ``--max-turns N`` stops a
 game after turn N's Crustal Control phase with no winner (a truncation; the
@@ -33,11 +42,11 @@ import sys
 import numpy as np
 
 
-def _random_game(scenario: str, seed: int, agent_seed: int | None, max_turns=None):
+def _random_game(scenario: str, seed: int, agent_seed: int | None, max_turns=None, rules=None):
     from .core.actions import NUM_ACTIONS
     from .core.game import Game
     from .core.rollout import random_action
-    game = Game(scenario, seed=seed, max_turns=max_turns)
+    game = Game(scenario, seed=seed, rules=rules, max_turns=max_turns)
     if agent_seed is not None and agent_seed < 0:
         raise ValueError(f"--agent-seed must be a non-negative integer, got {agent_seed}")
     rng = np.array([np.random.SeedSequence(seed if agent_seed is None else agent_seed)
@@ -49,7 +58,31 @@ def _random_game(scenario: str, seed: int, agent_seed: int | None, max_turns=Non
 
 
 def cmd_play(args) -> int:
-    game = _random_game(args.scenario, args.seed, args.agent_seed, args.max_turns)
+    from .human import HUMAN, Session
+    rules = _parse_rules_options(args.option) or None
+    if args.load or HUMAN in (args.technocrat, args.ziegler):
+        from .human.terminal import play_in_terminal
+        if args.agent_seed is not None:
+            raise ValueError("--agent-seed is for two random players; agents playing a person are seeded from --seed")
+        if args.load:
+            session = Session.load(args.load)
+        else:
+            session = Session.new(technocrat=args.technocrat, ziegler=args.ziegler, scenario=args.scenario,
+                                  seed=args.seed, rules=rules, max_turns=args.max_turns)
+        status = play_in_terminal(session, save_path=args.save, autosave=args.save is not None)
+        if args.record:
+            session.game.record.save(args.record)
+            print(f"Record written to {args.record}")
+        return status
+    if (args.technocrat, args.ziegler) == ("random", "random"):
+        game = _random_game(args.scenario, args.seed, args.agent_seed, args.max_turns, rules)
+    else:  # agents only: the session plays them, seeded as the arena seeds them
+        if args.agent_seed is not None:
+            raise ValueError("--agent-seed is for two random players; other agents are seeded from --seed")
+        session = Session.new(technocrat=args.technocrat, ziegler=args.ziegler, scenario=args.scenario,
+                              seed=args.seed, rules=rules, max_turns=args.max_turns)
+        session.advance()
+        game = session.game
     if not args.quiet:
         print(game.render())
         print()
@@ -86,8 +119,14 @@ def cmd_replay(args) -> int:
         if args.game is not None:
             raise ValueError("--game is for an arena games.jsonl file")
         record = GameRecord.load(args.file)
+    if args.step or args.moves:
+        from .human.terminal import step_through
+        shown = step_through(record, interactive=args.step and sys.stdin.isatty(), moves_only=args.moves)
+        if shown < len(record.actions):  # stopped by the reader ('q')
+            return 0
     game = Game.from_record(record)
-    print(game.render())
+    if not args.moves:
+        print(game.render())
     result = (f"no winner: stopped after turn {game.turn} by max_turns (D19)" if game.is_truncated()
               else game.result())
     print(f"\nResult: {result} after {len(game.record.actions)} actions")
@@ -254,10 +293,27 @@ def cmd_scenario(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hotspot", description="Hot Spot (Metagaming, 1979): rules, simulator, arena")
     sub = parser.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play one game between two random players and print the result and final board")
+    play = sub.add_parser("play", help="play a game in the terminal (a 'human' side), or one game between "
+                                       "agents (default: two random players) and print the result and final board",
+                          description="With --technocrat human and/or --ziegler human: a game in the terminal "
+                                      "(type 'help' there). Without: one game between the agents, result and "
+                                      "final board printed.")
+    play.add_argument("--technocrat", default="random", metavar="human|AGENT",
+                      help="who plays the Technocrat: 'human' (you, in the terminal) or an agent "
+                           "(see hotspot arena --list-agents; default random)")
+    play.add_argument("--ziegler", default="random", metavar="human|AGENT",
+                      help="who plays the Ziegler: 'human' or an agent (default random)")
+    play.add_argument("--load", default=None, metavar="FILE",
+                      help="resume a saved game (saved with 'save FILE' in the game or --save)")
+    play.add_argument("--save", default=None, metavar="FILE",
+                      help="save the game to FILE after every decision (resume with --load FILE)")
+    play.add_argument("--option", action="append", default=None, metavar="NAME=VALUE",
+                      help="rules option override, e.g. losses=owner (repeatable; names and values as "
+                           "RulesOptions.describe())")
     play.add_argument("--seed", type=int, default=0, help="dice seed (default 0)")
     play.add_argument("--agent-seed", type=int, default=None, help="seed of the random players (default: the dice seed)")
-    play.add_argument("--scenario", default="standard", help="built-in name (standard, random, random:SEED) or JSON path")
+    play.add_argument("--scenario", default="standard",
+                      help="built-in name (standard, open: set-up by the players, random, random:SEED) or JSON path")
     play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
     _add_max_turns(play, "the game then has no result")
     play.add_argument("--quiet", action="store_true", help="print only the result")
@@ -267,6 +323,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file")
     replay.add_argument("--game", type=int, default=None, help="for a games.jsonl: the row to replay (0-based)")
     replay.add_argument("--html", default=None, help="also write the HTML replay viewer to this file")
+    steps = replay.add_mutually_exclusive_group()
+    steps.add_argument("--step", action="store_true",
+                       help="list the moves with what each caused (rolls, collisions, combat results); at a "
+                            "terminal, one move per Enter (b: board, c: to the end, q: stop)")
+    steps.add_argument("--moves", action="store_true", help="print the plain move list and the result")
     replay.set_defaults(func=cmd_replay)
     srv = sub.add_parser("serve", help="play against an agent, watch agents or replay games in a browser",
                          description="A local web app (http://localhost:PORT/): play a game against any agent by "

@@ -3,7 +3,7 @@ cycles, no private names imported across modules.
 
 Layers, lowest first (docs/architecture.md):
 
-    core -> features -> agents -> env -> arena -> cli
+    core -> features -> agents -> env -> arena -> human -> cli
 
 A module may import its own layer and the layers below it, never above;
 imports inside functions count too (a lazy import is still a dependency).
@@ -16,7 +16,7 @@ from pathlib import Path
 import hotspot
 
 ROOT = Path(hotspot.__file__).resolve().parent
-LAYERS = ("core", "features", "agents", "env", "arena", "cli")
+LAYERS = ("core", "features", "agents", "env", "arena", "human", "cli")
 ALIASES = {"__main__": "cli"}  # ``python -m hotspot`` is the command line
 
 

@@ -12,15 +12,40 @@ the units on it:
     units: ``z3`` three Ziegler counters, ``T2`` two Technocrat counters,
     ``!4`` four counters of both sides (a combat pending)
 
-A legend lists every piece and every stack after the map.
+A legend lists every piece and every stack (with the counters' unit ids, as
+the action captions name them) after the map; ``LEGEND`` is the key to the
+symbols, for players.  Hexes are ``(col, row)`` as the action captions give
+them (D1).  On an information state (``Game.observation``, D20) hidden
+counters show as ``?`` and hidden damage as ``?``.
+
+``describe_events`` says what decoded events (``core.game.decode_events``)
+mean, in the rulebook's words, for a log or a viewer's caption; given a side
+it says only what that side may know (D20: the other side's damage rolls and
+hidden counters stay secret).
 """
 from __future__ import annotations
 
+import numpy as np
+
+from .events import BREAK_REASONS, ELIM_REASONS
 from .hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, cell_of, col_row
-from .rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER,
-                         PIECE_NAMES, PLATFORM, POOL_NAMES, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT, UNIT_NAMES,
-                         UNIT_SIDE, UNIT_IS_INFANTRY, ZIEGLER)
-from .state import MAX_PIECES, MAX_UNITS
+from .observation import observe
+from .rules_data import (CENTRAL, CHART_CONTROL, CHART_CRT, CHART_CRUSTAL_DAMAGE, CHART_NAMES, CHART_NEUTRALIZE,
+                         CHART_CIA, CHART_STRESS, CRT_RESULT_NAMES, NO_PIECE, NO_UNIT, ODDS_NAMES, PHASE_LETTERS,
+                         PHASE_NAMES, PHASE_OVER, PIECE_NAMES, PLATFORM, POOL_NAMES, RESULT_NAMES, SIDE_NAMES,
+                         TECHNOCRAT, UNIT_NAMES, UNIT_SIDE, UNIT_IS_INFANTRY, UNKNOWN_SQUADS, UNKNOWN_UNIT, ZIEGLER)
+from .state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+
+LEGEND = """\
+Key: each hex is 4 characters, the piece then the counters on it.
+  ..  molten rock           @@  the Central Crustal
+  A   crustal A (Ziegler)   A*  crustal A, Technocrat control   AN  crustal A, neutralized
+  P1  attack platform 1
+  z3  three Ziegler counters, T2 two Technocrat counters, !4 four counters of both sides (a combat)
+Hex (col, row): the column number heads the map (even columns on a row's first line, odd columns
+on its second line, half a hex lower); the row number is at the left.  Directions: N NE SE S SW NW.
+Counters are listed under Stacks with their unit ids (#12); '?' is a counter or damage you cannot
+see (D20: of an enemy stack you see the count and the top counter unless you have a unit there)."""
 
 
 def piece_name(s, k: int) -> str:
@@ -63,12 +88,15 @@ def _hex_token(s, cell: int, units_by_cell) -> str:
     if not units:
         tail = "  "
     else:
-        sides = {int(UNIT_SIDE[int(s["unit_type"][u])]) if s["unit_type"][u] > 0 else -2 for u in units}
+        # a hidden counter (an information state, D20) is of the side of the stack's top counter
+        sides = {int(UNIT_SIDE[int(s["unit_type"][u])]) for u in units if s["unit_type"][u] > 0}
         n = min(len(units), 9)
         if len(sides) > 1:
             tail = f"!{n}"
-        else:
+        elif sides:
             tail = ("z" if ZIEGLER in sides else "T") + str(n)
+        else:
+            tail = f"?{n}"
     return piece + tail
 
 
@@ -109,7 +137,7 @@ def render_text(states) -> str:
         kind = int(s["piece_kind"][k])
         if kind == NO_PIECE:
             continue
-        hexes = " ".join(f"({c},{r})" for c, r in (col_row(int(x)) for x in s["piece_cells"][k] if x >= 0))
+        hexes = " ".join(f"({c}, {r})" for c, r in (col_row(int(x)) for x in s["piece_cells"][k] if x >= 0))
         dmg = int(s["piece_damage"][k])
         status = [SIDE_NAMES[int(s["piece_controller"][k])]]
         if s["piece_neutralized"][k]:
@@ -119,10 +147,121 @@ def render_text(states) -> str:
             status.append(f"{off} hex(es) off map")
         dmg_text = "?" if dmg < 0 else str(dmg)
         rating = int(s["rules"]["damage_rating"][kind])
-        lines.append(f"  {piece_name(s, k):3s} {PIECE_NAMES[kind]:10s} {hexes:22s} damage {dmg_text}/{rating}  "
+        lines.append(f"  {piece_name(s, k):3s} {PIECE_NAMES[kind]:10s} {hexes:26s} damage {dmg_text}/{rating}  "
                      + ", ".join(status))
     lines.append("Stacks:")
     for cell in sorted(units_by_cell, key=lambda c: col_row(c)[::-1]):
         c, r = col_row(cell)
-        lines.append(f"  ({c},{r}): " + ", ".join(unit_name(s, u) for u in units_by_cell[cell]))
+        lines.append(f"  ({c}, {r}): " + ", ".join(f"#{u} {unit_name(s, u)}" for u in units_by_cell[cell]))
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------ events in words
+
+# the rule each chart's roll is made under (16.0's charts)
+_CHART_RULES = {CHART_CRUSTAL_DAMAGE: "14.3", CHART_STRESS: "14.2", CHART_CRT: "12.4", CHART_CIA: "11.2",
+                CHART_CONTROL: "15.2", CHART_NEUTRALIZE: "15.4"}
+_CRT_WORDS = {"NE": "No effect (12.5.1)", "C": "Casualties (12.5.2)", "X": "Eliminated (12.5.3)"}
+_SECRET_CHARTS = (CHART_CRUSTAL_DAMAGE, CHART_STRESS)  # 14.2, 14.3: "the die roll is secret"
+
+
+def _hex(cell: int) -> str:
+    c, r = col_row(int(cell))
+    return f"({c}, {r})"
+
+
+def _unit_words(seen, u: int, unit_type: int | None = None, squads: int | None = None) -> str:
+    """Counter ``u`` as the viewer may know it (``seen``: the state or the
+    viewer's information state): its type and size, or a hidden counter (D20).
+    ``unit_type`` / ``squads``: the event's own, for a counter that ``seen``
+    may not hold yet (set-up) or holds at another size."""
+    known = int(seen["unit_type"][u])
+    if known == UNKNOWN_UNIT:
+        return f"unit {u} (a hidden counter)"
+    t = known if unit_type is None else int(unit_type)
+    if t <= 0:
+        return f"unit {u}"
+    sq = int(seen["unit_squads"][u]) if squads is None else int(squads)
+    if known > 0 and int(seen["unit_squads"][u]) == UNKNOWN_SQUADS:  # D20: the top counter of a stack
+        sq = UNKNOWN_SQUADS
+    name = f"{SIDE_NAMES[int(UNIT_SIDE[t])].capitalize()} {UNIT_NAMES[t].replace('_', ' ')}"
+    if UNIT_IS_INFANTRY[t]:
+        name += f", {sq} squad{'s' if sq != 1 else ''}" if sq >= 0 else ", ? squads"
+    return f"unit {u} ({name})"
+
+
+def describe_events(s, events, side=None) -> list[str]:
+    """What ``events`` (``core.game.decode_events`` of one action) mean, one
+    line each, in the rulebook's words; ``s`` is the state *before* the action
+    (it names the pieces an action may remove).
+
+    ``side`` None: everything.  ``side`` 0 or 1: what that side may know
+    (D20, 9.5, 14.2, 14.3): the other side's damage rolls are secret, and a
+    counter in a stack it cannot see is a hidden counter."""
+    seen = s
+    if side is not None:
+        out = np.zeros(1, dtype=STATE_DTYPE)
+        observe(s, int(side), True, out[0])
+        seen = out[0]
+    lines = []
+    for e in events:
+        kind = e["event"]
+        if kind == "phase":
+            phase = e["phase"]
+            if phase == PHASE_OVER:
+                continue  # the game_over event says it
+            lines.append(f"turn {e['turn']}, phase {PHASE_LETTERS[phase]}: {PHASE_NAMES[phase]}")
+        elif kind == "roll":
+            chart, rule = e["chart"], _CHART_RULES.get(e["chart"], "16.0")
+            if chart in _SECRET_CHARTS and int(seen["piece_damage"][e["subject"]]) < 0:
+                lines.append(f"the {SIDE_NAMES[1 - side].capitalize()} rolls in secret for "
+                             f"{piece_name(s, e['subject'])} on the {CHART_NAMES[chart]} chart ({rule})")
+            else:
+                lines.append(f"roll {e['roll']} on the {CHART_NAMES[chart]} chart ({rule})")
+        elif kind == "collision":
+            lines.append(f"collision of {piece_name(s, e['mover'])} with {piece_name(s, e['other'])} "
+                         f"at {_hex(e['cell'])} (7.0)")
+        elif kind == "damage":
+            if int(seen["piece_damage"][e["piece"]]) >= 0:  # 14.1: only its controller knows
+                lines.append(f"piece {piece_name(s, e['piece'])} takes one point of damage "
+                             f"({e['damage']} in all, 14.1)")
+        elif kind == "combat":
+            result = CRT_RESULT_NAMES[e["result"]]
+            odds = "no roll: no defense factor (12.3, D14)" if e["odds"] < 0 else f"odds {ODDS_NAMES[e['odds']]}"
+            lines.append(f"combat at {_hex(e['cell'])}: attack {e['attack']} against defense {e['defense']}, "
+                         f"{odds}: {_CRT_WORDS.get(result, result)}")
+        elif kind == "eliminated":
+            lines.append(f"{_unit_words(seen, e['unit'], e['type'], e['squads'])} eliminated at {_hex(e['cell'])} "
+                         f"({ELIM_REASONS[e['reason']]})")
+        elif kind == "breakup":
+            lines.append(f"piece {piece_name(s, e['piece'])} breaks up ({BREAK_REASONS[e['reason']]}, 14.6)")
+        elif kind == "control":
+            lines.append(f"the Technocrat takes control of {piece_name(s, e['piece'])} (15.2)")
+        elif kind == "revert":
+            lines.append(f"control of {piece_name(s, e['piece'])} reverts to the Ziegler (15.3)")
+        elif kind == "neutralized":
+            lines.append(f"{piece_name(s, e['piece'])} is neutralized (15.4)")
+        elif kind == "off_map":
+            lines.append(f"{piece_name(s, e['piece'])} leaves the map: out of play (6.9)")
+        elif kind == "retreat":
+            lines.append(f"{_unit_words(seen, e['unit'])} retreats to {_hex(e['to_cell'])} (12.6)")
+        elif kind == "squad_lost":
+            lines.append(f"{_unit_words(seen, e['unit'])} loses a squad")
+        elif kind == "stress":
+            lines.append(f"stress on {piece_name(s, e['piece'])}: {e['units']} counters in a hex (9.3, 14.2)")
+        elif kind == "setup_piece":
+            what = "attack platform" if PIECE_NAMES[e["kind"]] == "platform" else \
+                f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
+            lines.append(f"sets up a {what} at {_hex(e['cell'])}")
+        elif kind == "setup_unit":
+            if side is not None and int(UNIT_SIDE[e["type"]]) != side:  # D21 sees the deployment under D20
+                lines.append(f"sets up a counter at {_hex(e['cell'])}")
+            else:
+                lines.append(f"sets up {_unit_words(seen, e['unit'], e['type'], e['squads'])} at "
+                             f"{_hex(e['cell'])}")
+        elif kind == "revealed":
+            lines.append(f"entry refused on contact: the stack at {_hex(e['cell'])} is revealed (13.3, R13.3b)")
+        elif kind == "game_over":
+            lines.append("stopped by max_turns: no winner (D19)" if e["truncated"]
+                         else f"game over: {RESULT_NAMES[e['result']]} (5.0)")
+    return lines

@@ -5,14 +5,15 @@ state, D20) as JSON-ready data: the pieces with their hexes, controller,
 neutralization and damage, the counters with their side, type, squads and
 factors (12.2, 12.3, 8.1, as printed on a counter, 2.2.1).  ``board_meta(s)``
 is what does not change in a game: the map's size, the unit types, the piece
-kinds.  ``describe_events`` turns the core's events into sentences (rolls,
-odds, results).  One drawing code, ``static/board.js`` (SVG), draws them: in
+kinds.  ``core.render.describe_events`` says what each action caused (rolls,
+odds, results), as each side may know it.  One drawing code, ``static/board.js`` (SVG), draws them: in
 the replay viewer written here and in the browser app (``hotspot serve``,
 ``hotspot.human.web``), so the two look the same.
 
-``write_replay_html(record, path)`` replays the record (scenario, seed,
-actions), keeps one frame per action (the board in full and as each side saw
-it, turn, phase, the action and what it caused) and writes a single HTML file
+``replay_steps(record)`` replays a record action by action (the text
+replay, ``hotspot replay --step``, uses it too).  ``write_replay_html(record,
+path)`` keeps one frame per action (the board, the action and what it caused,
+in full and as each side saw it; turn, phase) and writes a single HTML file
 (no network, no dependencies) that steps through the frames: buttons, a
 slider, the arrow keys, play; a switch shows the board in full or as the
 Ziegler or the Technocrat player saw it (D20).
@@ -23,24 +24,24 @@ import base64
 import html
 import json
 from pathlib import Path
+from typing import NamedTuple
 
-from hotspot.core.events import BREAK_REASONS, ELIM_REASONS
-from hotspot.core.game import Game, action_to_string
+import numpy as np
+
+from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import CENTRAL_CELLS, MAP_COLS, MAP_ROWS, col_row
-from hotspot.core.record import GameRecord
-from hotspot.core.render import piece_name, unit_name
-from hotspot.core.rules_data import (CHART_NAMES, CIA_RESULT_NAMES, CIA_TABLE, CHART_CIA, CRT_RESULT_NAMES, NO_PIECE,
-                                     NO_UNIT, ODDS_NAMES, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
+from hotspot.core.record import GameRecord, RecordError
+from hotspot.core.render import describe_events, piece_name
+from hotspot.core.rules_data import (NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
                                      POOL_NAMES, RESULT_NAMES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_LETTERS,
                                      UNIT_NAMES, UNIT_SIDE, UNKNOWN_UNIT)
-from hotspot.core.state import MAX_PIECES, MAX_UNITS
+from hotspot.core.observation import observe
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 from hotspot.core.units import attack_of, defense_of, side_seen_by
 
 STATIC = Path(__file__).with_name("static")  # board.js, board.css, replay.js: the drawing code
 VIEWS = ("full", "ziegler", "technocrat")  # frame["boards"][i]: full, then as each side saw it (D20)
 UNIT_ABBREVIATIONS = ("", "Inf", "Hov", "Inf", "Crw", "HB", "Eng")  # by unit type (rules_data.UNIT_NAMES)
-CRT_MEANINGS = ("no effect: the attackers retreat (12.5.1)", "the defender loses a squad (12.5.2)",
-                "all defenders eliminated (12.5.3)")
 
 
 def asset_text(name: str) -> str:
@@ -123,96 +124,85 @@ def status_of(s) -> dict:
             "over": phase == PHASE_OVER, "result": result, "notes": notes}
 
 
-def _unit_text(s, u: int) -> str:
-    return f"{unit_name(s, u)} (unit {u})" if int(s["unit_type"][u]) != NO_UNIT else f"unit {u}"
-
-
-def describe_events(s, events) -> list[str]:
-    """The events of one action as sentences; ``s`` is the state *before* the
-    action (it names the pieces and units the action may remove)."""
-    out = []
-    for e in events:
-        kind = e["event"]
-        if kind == "roll":
-            extra = f": {CIA_RESULT_NAMES[CIA_TABLE[e['roll'] - 1]]} (11.2)" \
-                if e["chart"] == CHART_CIA and 1 <= e["roll"] <= 6 else ""
-            out.append(f"die roll {e['roll']} on the {CHART_NAMES[e['chart']]} chart{extra}")
-        elif kind == "collision":
-            out.append(f"collision at {col_row(e['cell'])}: {piece_name(s, e['mover'])} and "
-                       f"{piece_name(s, e['other'])} (7.0)")
-        elif kind == "damage":
-            out.append(f"piece {piece_name(s, e['piece'])} damaged: {e['damage']} (14.0)")
-        elif kind == "combat":
-            odds = "no roll" if e["odds"] < 0 else ODDS_NAMES[e["odds"]]
-            out.append(f"combat at {col_row(e['cell'])}: attack {e['attack']} vs defense {e['defense']}, "
-                       f"odds {odds}: {CRT_RESULT_NAMES[e['result']]}, {CRT_MEANINGS[e['result']]}")
-        elif kind == "eliminated":
-            what = f"{SIDE_NAMES[int(UNIT_SIDE[e['type']])]} {UNIT_NAMES[e['type']]}" if e["type"] > 0 else "a unit"
-            out.append(f"{what} (unit {e['unit']}) eliminated at {col_row(e['cell'])} "
-                       f"({ELIM_REASONS[e['reason']]})")
-        elif kind == "breakup":
-            out.append(f"piece {piece_name(s, e['piece'])} breaks up ({BREAK_REASONS[e['reason']]}, 14.6)")
-        elif kind in ("control", "revert", "neutralized", "off_map"):
-            out.append(f"{kind.replace('_', ' ')}: {piece_name(s, e['piece'])}")
-        elif kind == "retreat":
-            out.append(f"{_unit_text(s, e['unit'])} retreats to {col_row(e['to_cell'])} (12.6)")
-        elif kind == "squad_lost":
-            out.append(f"{_unit_text(s, e['unit'])} loses a squad at {col_row(e['cell'])}")
-        elif kind == "stress":
-            out.append(f"stress on {piece_name(s, e['piece'])}: {e['units']} units (9.3, 14.2)")
-        elif kind == "setup_piece":
-            what = "attack platform" if PIECE_NAMES[e["kind"]] == "platform" else \
-                f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
-            out.append(f"sets up a {what} at {col_row(e['cell'])}")
-        elif kind == "setup_unit":
-            out.append(f"sets up unit {e['unit']} ({UNIT_NAMES[e['type']]}"
-                       f"{' x' + str(e['squads']) if e['squads'] > 1 else ''}) at {col_row(e['cell'])}")
-        elif kind == "revealed":
-            out.append(f"entry refused on contact: the stack at {col_row(e['cell'])} is revealed (13.3, R13.3b)")
-        elif kind == "game_over":
-            out.append("stopped by max_turns: no winner (D19)" if e["truncated"] else RESULT_NAMES[e["result"]])
-    return out
-
-
 # ------------------------------------------------------------ replays
 
-def frame_of(game: Game, action_text: str = "start", events=(), player: int = -1) -> dict:
-    """One replay frame: the status, the boards in full and as each side saw
-    it (``VIEWS``), the action that led here, by whom, and what it caused."""
-    boards = [board_of(game.s)]
+class ReplayStep(NamedTuple):
+    """One action of a replayed record (``replay_steps``)."""
+
+    game: Game          # the live game, after the action
+    index: int          # the action's position in the record
+    side: int           # the side that acted
+    turn: int           # the turn and phase letter when it acted (4.0)
+    phase: str
+    caption: str        # the core's action_to_string
+    details: list       # every die roll and outcome it caused (describe_events)
+    before: object = None  # the state before the action (for what each side saw of it, D20)
+    events: tuple = ()  # the decoded events it caused (core.game.decode_events)
+
+
+def replay_steps(record: GameRecord):
+    """Replay ``record`` action by action, yielding a ``ReplayStep`` after each.
+    Raises ``RecordError`` where the record does not replay."""
+    game = replay_start(record)
+    for i, a in enumerate(record.actions):
+        side, turn, phase = int(game.current_player()), game.turn, PHASE_LETTERS[game.phase]
+        text = action_to_string(game.s, a)
+        before = game.s.copy()  # names of pieces that this action may remove
+        try:
+            events = game.apply_action(a, events=True)
+        except (IllegalActionError, TypeError) as exc:
+            raise RecordError(f"actions[{i}] = {a!r} does not replay: {exc}") from None
+        yield ReplayStep(game, i, side, turn, phase, text, describe_events(before, events), before, tuple(events))
+
+
+def replay_start(record: GameRecord) -> Game:
+    """The game at the start of ``record`` (its scenario and seed, or its initial state)."""
+    if record.initial_state is not None:
+        return Game.from_bytes(base64.b64decode(record.initial_state))
+    return Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
+
+
+def frame_of(game: Game, step: ReplayStep | None = None) -> dict:
+    """One replay frame: the status and, for each of ``VIEWS`` (everything,
+    then as each side saw it, D20), the board, the action's caption and what
+    it caused (``core.render.describe_events``); ``step`` None: the start."""
+    boards, actions, events = [board_of(game.s)], [], []
     for side in (0, 1):
         boards.append(board_of(game.observation(side)[0], side))
-    events = list(events)
-    caption = (f"{SIDE_NAMES[player]}: " if player >= 0 else "") + action_text
-    if events:
-        caption += " — " + "; ".join(events)
-    return {**status_of(game.s), "player": player, "action": action_text, "events": events,
-            "caption": caption, "boards": boards}
+    for view in (None, 0, 1):
+        if step is None:
+            actions.append("start")
+            events.append([])
+            continue
+        seen = step.before if view is None else _observed(step.before, view)
+        actions.append(action_to_string(seen, step.game.record.actions[step.index]))
+        events.append(step.details if view is None else describe_events(step.before, list(step.events), view))
+    player = -1 if step is None else step.side
+    caption = (f"{SIDE_NAMES[player]}: " if player >= 0 else "") + actions[0]
+    if events[0]:
+        caption += " — " + "; ".join(events[0])
+    return {**status_of(game.s), "player": player, "caption": caption, "actions": actions, "events": events,
+            "boards": boards}
+
+
+def _observed(s, side: int):
+    """State ``s`` as ``side`` saw it (D20: ``core.observation.observe``)."""
+    out = np.zeros(1, dtype=STATE_DTYPE)
+    observe(s, side, True, out[0])
+    return out[0]
 
 
 def replay_frames(record: GameRecord) -> list[dict]:
     """The frames of a record: the start, then one after each action."""
-    if record.initial_state is not None:
-        game = Game.from_bytes(base64.b64decode(record.initial_state))
-    else:
-        game = Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
-    frames = [frame_of(game)]
-    for a in record.actions:
-        player = int(game.current_player())
-        text = action_to_string(game.s, a)
-        before = game.s.copy()  # names of pieces that this action may remove
-        events = game.apply_action(a, events=True)
-        frames.append(frame_of(game, text, describe_events(before, events), player))
+    frames = [frame_of(replay_start(record))]
+    for step in replay_steps(record):
+        frames.append(frame_of(step.game, step))
     return frames
 
 
 def replay_data(record: GameRecord, title: str = "Hot Spot replay") -> dict:
     """What the replay viewer shows: the board's meta data and every frame."""
-    if record.initial_state is not None:
-        start = Game.from_bytes(base64.b64decode(record.initial_state))
-    else:
-        start = Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
-    return {"title": title, "meta": board_meta(start.s), "frames": replay_frames(record)}
+    return {"title": title, "meta": board_meta(replay_start(record).s), "frames": replay_frames(record)}
 
 
 def _script_json(data) -> str:

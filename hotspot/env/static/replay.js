@@ -19,14 +19,15 @@
   function show(i) {
     index = Math.max(0, Math.min(DATA.frames.length - 1, i));
     const f = DATA.frames[index];
-    board.draw(f.boards[+$("view").value]);
+    const view = +$("view").value;  // 0 everything, 1 as the Ziegler saw it, 2 as the Technocrat (D20)
+    board.draw(f.boards[view]);
     $("slider").value = index;
     $("status").textContent = "step " + index + "/" + (DATA.frames.length - 1) + " — turn " + f.turn + ", phase " +
       f.phase + " (" + f.phaseName + ")" + (f.over ? ": " + f.result : "");
     $("notes").textContent = f.notes.join("; ");
-    $("caption").textContent = (f.player >= 0 ? ["Ziegler", "Technocrat"][f.player] + ": " : "") + f.action;
+    $("caption").textContent = (f.player >= 0 ? ["Ziegler", "Technocrat"][f.player] + ": " : "") + f.actions[view];
     $("events").innerHTML = "";
-    for (const e of f.events) { const li = document.createElement("li"); li.textContent = e; $("events").appendChild(li); }
+    for (const e of f.events[view]) { const li = document.createElement("li"); li.textContent = e; $("events").appendChild(li); }
     document.body.dataset.step = String(index);
     showHex();
   }
