@@ -121,7 +121,7 @@ def test_a_refused_click_names_the_rule_and_changes_nothing(app):
     crustal phase: 4.0 A/E, 15.2; an empty molten hex: the phase named; the game is unchanged."""
     state = new_game(app)
     assert state["phase"] == "E"
-    crustal = next(p for p in state["board"]["pieces"] if p[2] != 6 and p[4] == ZIEGLER)
+    crustal = next(p for p in state["board"]["pieces"] if p[2] not in (1, 6) and p[4] == ZIEGLER)  # not CC, D2
     status, answer = call(app, "POST", "/api/click", {"hex": crustal[3][0]})
     assert status == 409 and "(4.0 A/E, 15.2)" in answer["error"] and answer["hex"] == crustal[3][0]
     unit = next(u for u in state["board"]["units"] if UNIT_SIDE[u[2]] == ZIEGLER and [u[7], u[8]] in crustal[3])

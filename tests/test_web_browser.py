@@ -53,7 +53,7 @@ def test_a_whole_game_against_random_in_the_browser(url):
         assert state["phase"] == "E" and state["to_move"]["side"] == "technocrat"
 
         # A refused click: a Ziegler crustal in the Technocrat's crustal phase (4.0 A/E, 15.2).
-        crustal = next(p for p in state["board"]["pieces"] if p[2] != 6 and p[4] == 0)
+        crustal = next(p for p in state["board"]["pieces"] if p[2] not in (1, 6) and p[4] == 0)  # not CC, D2
         _click_hex(page, "{},{}".format(*crustal[3][0]))
         page.wait_for_function("document.querySelector('#message').textContent.includes('15.2')")
         assert "does not control that piece (4.0 A/E, 15.2)" in page.inner_text("#message")

@@ -32,7 +32,7 @@ from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import CENTRAL_CELLS, MAP_COLS, MAP_ROWS, col_row
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
-from hotspot.core.rules_data import (NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
+from hotspot.core.rules_data import (CENTRAL_PIECE, ITEM_NAMES, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
                                      POOL_NAMES, RESULT_NAMES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_LETTERS,
                                      UNIT_NAMES, UNIT_SIDE, UNKNOWN_UNIT)
 from hotspot.core.observation import observe
@@ -78,16 +78,20 @@ def board_of(s, observer: int = -1) -> dict:
     -1, squads -1 and factors -1; hidden damage is -1 (14.1-14.3).
 
     ``pieces``: ``[id, name, kind, [[col, row], ...], controller, neutralized,
-    damage, damage rating]`` (the front hex first, 6.4); ``units``: ``[id,
+    damage, damage rating]`` (the front hex first, 6.4; piece 0 is the
+    Central Crustal, D2); ``units``: ``[id,
     side, type, squads, attack, defense, movement allowance, col, row, moves
     left]`` with the factors of the whole counter (``units.attack_of``,
-    ``defense_of``)."""
+    ``defense_of``); ``setupHex``: the hex of a crustal being set up whose
+    facing is still to choose (3.2, D21), else None."""
     pieces = []
-    for k in range(1, MAX_PIECES):
+    for k in range(MAX_PIECES):
         kind = int(s["piece_kind"][k])
         if kind == NO_PIECE:
             continue
-        cells = [list(col_row(int(c))) for c in s["piece_cells"][k] if c >= 0]
+        # piece 0 is the Central Crustal: its seven hexes are the map's (D2), its controller counts (15.0, 5.0)
+        cells = CENTRAL_CELLS if k == CENTRAL_PIECE else [c for c in s["piece_cells"][k] if c >= 0]
+        cells = [list(col_row(int(c))) for c in cells]
         pieces.append([k, piece_name(s, k), kind, cells, int(s["piece_controller"][k]),
                        int(s["piece_neutralized"][k]), int(s["piece_damage"][k]),
                        int(s["rules"]["damage_rating"][kind])])
@@ -101,7 +105,9 @@ def board_of(s, observer: int = -1) -> dict:
         movement = -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t])
         units.append([u, side, t, int(s["unit_squads"][u]), int(attack_of(s, u)), int(defense_of(s, u)),
                       movement, c, r, int(s["unit_moves"][u])])
-    return {"pieces": pieces, "units": units, "selPiece": int(s["sel_piece"]), "selUnit": int(s["sel_unit"])}
+    setup_cell = int(s["setup_cell"])  # a crustal being set up, its facing not chosen yet (3.2, D21)
+    return {"pieces": pieces, "units": units, "selPiece": int(s["sel_piece"]), "selUnit": int(s["sel_unit"]),
+            "setupHex": list(col_row(setup_cell)) if setup_cell >= 0 else None}
 
 
 def status_of(s) -> dict:
@@ -113,6 +119,10 @@ def status_of(s) -> dict:
     left = [f"{int(n)} {POOL_NAMES[i]}" for i, n in enumerate(s["pool"]) if n > 0]
     if left and phase != PHASE_OVER:
         notes.append("to set up: " + ", ".join(left))
+    item, cell = int(s["setup_item"]), int(s["setup_cell"])
+    if item >= 0:  # D21: a choice commits
+        notes.append(f"placing the {ITEM_NAMES[item]}: " + (f"at {col_row(cell)}, its facing next" if cell >= 0
+                                                               else "its hex next"))
     if int(s["loss_side"]) >= 0:
         notes.append(f"{SIDE_NAMES[int(s['loss_side'])]} chooses the counter that loses a squad at "
                      f"{col_row(int(s['loss_cell']))} (D22)")

@@ -99,7 +99,7 @@ def action_targets(game: Game, action: int) -> tuple[list[str], list[int]]:
     loses a squad (D22), combining with it (10.0): the counter and its hex.
     A unit's step (8.1): the hex it steps into.  A piece's maneuver (6.3-6.7)
     and a set-up facing (3.2): the hexes it newly covers (the core moves a
-    copy of the game).  A set-up hex (3.2, 3.3): that hex.  Others (end the
+    copy of the game; for a facing, but the hex already chosen).  A set-up hex (3.2, 3.3): that hex.  Others (end the
     move or the phase, split, set-up choices): nothing (the page's buttons)."""
     s = game.s
     a = int(action)
@@ -117,8 +117,9 @@ def action_targets(game: Game, action: int) -> tuple[list[str], list[int]]:
     if A_SETUP_HEX <= a < A_SETUP_FACING:
         h = a - A_SETUP_HEX
         return [f"{h % MAP_COLS},{h // MAP_COLS}"], []
-    if a >= A_SETUP_FACING:
-        return _newly_covered(game, a), []
+    if a >= A_SETUP_FACING:  # the crustal's first hex is chosen already (setup_cell): the others
+        chosen = _hex_key(s["setup_cell"])
+        return [key for key in _newly_covered(game, a) if key != chosen], []
     return [], []
 
 

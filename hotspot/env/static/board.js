@@ -107,7 +107,8 @@ class HotspotBoard {
     const where = {};
     for (const p of board.pieces) {
       const [k, name, kind, cells, controller, neutralized] = p;
-      const cls = kind === 6 ? "hs-platform" : neutralized ? "hs-neutralized" : controller === 1 ? "hs-techno" : "hs-crustal";
+      const cls = kind === 1 ? (controller === 1 ? "hs-central hs-central-techno" : "hs-central") :
+        kind === 6 ? "hs-platform" : neutralized ? "hs-neutralized" : controller === 1 ? "hs-techno" : "hs-crustal";
       cells.forEach(([c, r], i) => {
         let h = this.hexes[c + "," + r];
         if (!h) { h = this._hex(c, r, layer, true); offMap.push([c, r]); }
@@ -121,7 +122,10 @@ class HotspotBoard {
       const [k, name, kind, cells, controller, neutralized, damage, rating] = piece;
       const h = this.hexes[key] || this._find(layer, key);
       let label = name;
-      if (key === cells[0][0] + "," + cells[0][1]) {
+      if (kind === 1) {  // the Central Crustal: its name and controller on its centre hex (D2, 15.0)
+        if (key !== cells[0][0] + "," + cells[0][1]) continue;
+        label += controller === 1 ? " Technocrat" : "";
+      } else if (key === cells[0][0] + "," + cells[0][1]) {
         label += " " + (damage < 0 ? "?" : damage) + "/" + rating;  // damage and damage rating (14.0, D7)
         if (neutralized) label += " N";
       }
@@ -131,6 +135,10 @@ class HotspotBoard {
     for (const key of marks.targets || []) {
       const h = this.hexes[key] || this._find(layer, key);
       if (h) hsEl("polygon", {points: hsHexPoints(h.x, h.y, HS_R - 2.5), "class": "hs-target", "data-hex": key}, layer);
+    }
+    if (board.setupHex) {  // a crustal being set up: its first hex, the facing to choose (3.2)
+      const h = this.hexes[board.setupHex.join(",")];
+      if (h) hsEl("polygon", {points: hsHexPoints(h.x, h.y, HS_R - 1.5), "class": "hs-setup"}, layer);
     }
     if (marks.refused) {
       const h = this.hexes[marks.refused];
@@ -209,7 +217,7 @@ class HotspotBoard {
     const p = this.pieceAt(c, r);
     if (p) {
       const [k, name, kind, cells, controller, neutralized, damage, rating] = p;
-      const kindName = kind === 1 ? "Central Crustal" : this.meta.pieceKinds[kind].replace("_", "-") + (kind === 6 ? "" : " crustal");
+      const kindName = kind === 1 ? "the Central Crustal (D2)" : this.meta.pieceKinds[kind].replace("_", "-") + (kind === 6 ? "" : " crustal");
       lines.push(name + ": " + kindName + (kind === 6 ? "" : ", " + HS_SIDE_NAMES[controller]) +
                  (neutralized ? ", neutralized" : "") + ", damage " + (damage < 0 ? "?" : damage) + "/" + rating);
     } else if (this.central.has(c + "," + r)) {
@@ -223,7 +231,8 @@ class HotspotBoard {
   // The legend: colours, counters and coordinates, into an HTML element.
   static legend(container, meta) {
     const rows = [
-      ["hs-molten", "molten rock"], ["hs-central", "Central Crustal (D2)"], ["hs-crustal", "Ziegler crustal"],
+      ["hs-molten", "molten rock"], ["hs-central", "Central Crustal (D2)"],
+      ["hs-central hs-central-techno", "Central Crustal under Technocrat control (15.0)"], ["hs-crustal", "Ziegler crustal"],
       ["hs-techno", "crustal under Technocrat control (15.0)"], ["hs-neutralized", "neutralized crustal (15.4)"],
       ["hs-platform", "attack platform"]];
     let html = "<div class='hs-legend-grid'>";
