@@ -11,6 +11,7 @@ import pytest
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game
 from hotspot.core.rollout import random_action
+from hotspot.core import units
 from hotspot.core.rules_data import UNIT_SIDE
 from hotspot.env.viewer import VIEWS, board_of, replay_frames, write_replay_html
 
@@ -82,6 +83,20 @@ def test_boards_show_counters_and_what_each_side_saw():
             assert [u[:9] for u in seen["units"] if u[1] == side] == [u[:9] for u in own]
             fogged[side] |= seen != f["boards"][0]
     assert fogged == [True, True]
+
+
+def test_counters_factors_and_sides_are_the_cores():
+    """board_of reads a counter's side and factors as units.side_seen_by,
+    attack_of and defense_of do, in full and in each side's view (D20)."""
+    game = _finished_game(seed=5)
+    replay = Game("standard", seed=game.record.seed)
+    for i, a in enumerate(game.record.actions):
+        for observer in (-1, 0, 1) if i % 5 == 0 else ():
+            s = replay.s if observer < 0 else replay.observation(observer)[0]
+            for u, side, _, _, attack, defense, *_ in board_of(s, observer)["units"]:
+                assert attack == units.attack_of(s, u) and defense == units.defense_of(s, u)
+                assert side == (units.unit_side(s, u) if observer < 0 else units.side_seen_by(s, u, observer))
+        replay.apply_action(a)
 
 
 @needs_chromium

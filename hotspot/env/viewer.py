@@ -34,10 +34,10 @@ from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
 from hotspot.core.rules_data import (CENTRAL_PIECE, ITEM_NAMES, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
                                      POOL_NAMES, RESULT_NAMES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_LETTERS,
-                                     UNIT_NAMES, UNIT_SIDE, UNKNOWN_UNIT)
+                                     UNIT_NAMES, UNIT_SIDE, UNKNOWN_SQUADS, UNKNOWN_UNIT)
 from hotspot.core.observation import observe
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
-from hotspot.core.units import attack_of, defense_of, side_seen_by
+from hotspot.core.units import UNKNOWN_FACTOR
 
 STATIC = Path(__file__).with_name("static")  # board.js, board.css, replay.js: the drawing code
 VIEWS = ("full", "ziegler", "technocrat")  # frame["boards"][i]: full, then as each side saw it (D20)
@@ -81,7 +81,7 @@ def board_of(s, observer: int = -1) -> dict:
     damage, damage rating]`` (the front hex first, 6.4; piece 0 is the
     Central Crustal, D2); ``units``: ``[id,
     side, type, squads, attack, defense, movement allowance, col, row, moves
-    left]`` with the factors of the whole counter (``units.attack_of``,
+    left]`` with the factors of the whole counter (as ``units.attack_of``,
     ``defense_of``); ``setupHex``: the hex of a crustal being set up whose
     facing is still to choose (3.2, D21), else None."""
     pieces = []
@@ -100,14 +100,31 @@ def board_of(s, observer: int = -1) -> dict:
         t = int(s["unit_type"][u])
         if t == NO_UNIT:
             continue
-        side = int(UNIT_SIDE[t]) if observer < 0 else int(side_seen_by(s, u, observer))
+        squads = int(s["unit_squads"][u])
         c, r = col_row(int(s["unit_cell"][u]))
-        movement = -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t])
-        units.append([u, side, t, int(s["unit_squads"][u]), int(attack_of(s, u)), int(defense_of(s, u)),
-                      movement, c, r, int(s["unit_moves"][u])])
+        units.append([u, _side_seen(t, observer), t, squads, _factor(s, t, squads, False), _factor(s, t, squads, True),
+                      -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t]), c, r, int(s["unit_moves"][u])])
     setup_cell = int(s["setup_cell"])  # a crustal being set up, its facing not chosen yet (3.2, D21)
     return {"pieces": pieces, "units": units, "selPiece": int(s["sel_piece"]), "selUnit": int(s["sel_unit"]),
             "setupHex": list(col_row(setup_cell)) if setup_cell >= 0 else None}
+
+
+# A replay draws three boards an action, so the counters' factors and sides are
+# read here as units.attack_of / defense_of / side_seen_by read them (a compiled
+# call from Python costs ~25 us; tests/test_viewer.py checks that they agree).
+def _factor(s, t: int, squads: int, defense: bool) -> int:
+    """``units.attack_of`` (``defense_of``): the type's factor per squad (``units.type_factor``,
+    12.2, 12.3, D4) times the squads; ``UNKNOWN_FACTOR`` for a hidden type or size (D20)."""
+    if t == UNKNOWN_UNIT or squads == UNKNOWN_SQUADS:
+        return UNKNOWN_FACTOR
+    return int(s["rules"]["defense" if defense else "attack"][t]) * squads
+
+
+def _side_seen(t: int, observer: int) -> int:
+    """``units.side_seen_by``: a hidden counter is the other side's (D20); ``observer`` -1: a game state."""
+    if t == UNKNOWN_UNIT:
+        return 1 - observer
+    return int(UNIT_SIDE[t])
 
 
 def status_of(s) -> dict:

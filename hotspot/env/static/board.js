@@ -122,9 +122,8 @@ class HotspotBoard {
       const [k, name, kind, cells, controller, neutralized, damage, rating] = piece;
       const h = this.hexes[key] || this._find(layer, key);
       let label = name;
-      if (kind === 1) {  // the Central Crustal: its name and controller on its centre hex (D2, 15.0)
+      if (kind === 1) {  // the Central Crustal: its name on its centre hex (D2); its colour, its controller
         if (key !== cells[0][0] + "," + cells[0][1]) continue;
-        label += controller === 1 ? " Technocrat" : "";
       } else if (key === cells[0][0] + "," + cells[0][1]) {
         label += " " + (damage < 0 ? "?" : damage) + "/" + rating;  // damage and damage rating (14.0, D7)
         if (neutralized) label += " N";
