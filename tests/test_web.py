@@ -269,3 +269,35 @@ def test_the_http_layer(app):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_any_click_is_answered_and_set_up_is_clickable(app):
+    """The Ziegler set-up of ``open`` (3.2, D21) by clicks: each hex placed and
+    each facing chosen on the board; before every decision a random click
+    anywhere is played, offered as choices, or refused with a reason (never a
+    server error), and a refused click changes nothing."""
+    rng = random.Random(11)
+    state = new_game(app, ziegler="human", technocrat="scripted", scenario="open", max_turns=1)
+    placed = 0
+    while state["phase"] == "Z":
+        click = {"hex": [rng.randrange(-4, 19), rng.randrange(-4, 25)]} if rng.random() < 0.7 else \
+            {"unit": rng.choice([u[0] for u in state["board"]["units"]] or [0])}
+        status, answer = call(app, "POST", "/api/click", click)
+        assert status in (200, 400, 409), answer
+        if status == 409:
+            assert answer["error"] and call(app, "GET", "/api/state") == (200, state)
+        elif status == 200 and "choices" not in answer:
+            state = answer
+            continue
+        action = rng.choice([a["action"] for a in state["legal"]])
+        click = click_for(state, action)
+        if click is None:
+            assert state["legal"][0]["caption"].startswith("set up: choose")  # choices are buttons
+            status, state = call(app, "POST", "/api/play", {"action": action})
+        else:
+            placed += 1
+            status, state = call(app, "POST", "/api/click", click)
+            if "choices" in state:
+                status, state = call(app, "POST", "/api/play", {"action": action})
+        assert status == 200, state
+    assert placed > 20 and state["phase"] == "A"

@@ -48,7 +48,6 @@ import re
 import socket
 import sys
 import threading
-from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
@@ -57,10 +56,10 @@ from hotspot.arena.folder import GAMES_FILE, RowError, record_from_row, scan_gam
 from hotspot.arena.registry import available_agents
 from hotspot.core.actions import (A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SETUP_FACING,
                                   A_SETUP_HEX, A_SPLIT)
+from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, NEIGHBOUR, cell_of, col_row
-from hotspot.core.record import GameRecord, RecordError
-from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
+from hotspot.core.record import GameRecord
 from hotspot.core.rules_data import (NO_UNIT, PHASE_CONTROL, PHASE_LETTERS, PHASE_NAMES, PHASE_T_CRUSTAL,
                                      PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP, SIDE_NAMES, UNIT_SIDE)
 from hotspot.core.state import MAX_UNITS
@@ -99,8 +98,9 @@ def action_targets(game: Game, action: int) -> tuple[list[str], list[int]]:
     loses a squad (D22), combining with it (10.0): the counter and its hex.
     A unit's step (8.1): the hex it steps into.  A piece's maneuver (6.3-6.7)
     and a set-up facing (3.2): the hexes it newly covers (the core moves a
-    copy of the game; for a facing, but the hex already chosen).  A set-up hex (3.2, 3.3): that hex.  Others (end the
-    move or the phase, split, set-up choices): nothing (the page's buttons)."""
+    copy of the game; for a facing, not the hex chosen before it).  A set-up
+    hex (3.2, 3.3): that hex.  Others (end the move or the phase, split, the
+    set-up choices): nothing (the page's buttons)."""
     s = game.s
     a = int(action)
     if A_SELECT_PIECE <= a < A_SELECT_UNIT:

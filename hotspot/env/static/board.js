@@ -116,6 +116,13 @@ class HotspotBoard {
         where[c + "," + r] = {piece: p, front: i === 0 && (kind === 3 || kind === 5)};
       });
     }
+    for (const key of marks.targets || []) {  // a target off the map (a crustal moving partly off, 6.9)
+      if (!this.hexes[key] && !where[key]) {
+        const [c, r] = key.split(",").map(Number);
+        this._hex(c, r, layer, true);
+        offMap.push([c, r]);
+      }
+    }
     this._fit(offMap);
     for (const key in where) {
       const {piece, front} = where[key];
