@@ -1161,7 +1161,8 @@ def _setup_vector(workdir):
 def _venv(ctx, n):
     from hotspot.env.vector_env import HotspotVectorEnv
     if n not in ctx["envs"]:
-        ctx["envs"][n] = HotspotVectorEnv(num_envs=n, opponent="random", render_mode="ansi")
+        # the strict mode: an illegal action is refused and nothing changes (the default "lose" ends that game)
+        ctx["envs"][n] = HotspotVectorEnv(num_envs=n, opponent="random", render_mode="ansi", illegal_action="raise")
     return ctx["envs"][n]
 
 
@@ -1285,8 +1286,9 @@ def check_vector_step(ctx, x):
 
 # ------------------------------------------------------------------ pettingzoo_step
 def _setup_pz(workdir):
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
-    return {"env": HotspotAECEnv(render_mode=None)}
+    from hotspot.env.pettingzoo import HotspotAECEnv
+    # the strict mode: an illegal action is refused and nothing changes (the default "lose" ends the game)
+    return {"env": HotspotAECEnv(render_mode=None, illegal_action="raise")}
 
 
 def pz_strategy(ctx):

@@ -6,6 +6,7 @@
     hotspot replay FILE [--game N] [--html PAGE] [--step | --moves]
                                                 (a game record, or row N of an arena games.jsonl)
     hotspot scenario NAME|PATH [--out FILE]     (print or save a scenario, e.g. random:7)
+    hotspot serve [GAMES ...] [--port N] [--host ADDR] [--open]   (play, watch and replay in a browser)
     hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
                   [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
                   [--drop-damaged]
@@ -133,6 +134,12 @@ def cmd_replay(args) -> int:
         from .env.viewer import write_replay_html
         write_replay_html(record, args.html)
         print(f"Replay viewer written to {args.html}")
+    return 0
+
+
+def cmd_serve(args) -> int:
+    from .human.web import serve
+    serve(args.games, host=args.host, port=args.port, open_browser=args.open)
     return 0
 
 
@@ -322,6 +329,18 @@ def build_parser() -> argparse.ArgumentParser:
                             "terminal, one move per Enter (b: board, c: to the end, q: stop)")
     steps.add_argument("--moves", action="store_true", help="print the plain move list and the result")
     replay.set_defaults(func=cmd_replay)
+    srv = sub.add_parser("serve", help="play against an agent, watch agents or replay games in a browser",
+                         description="A local web app (http://localhost:PORT/): play a game against any agent by "
+                                     "clicking hexes and counters, watch two agents play, and open the games given "
+                                     "here in the replay viewer. Only this machine can reach it unless --host says "
+                                     "otherwise. Ctrl-C stops it.")
+    srv.add_argument("games", nargs="*", metavar="GAMES",
+                     help="games to offer for replay: game records (JSON), arena games.jsonl files or run folders")
+    srv.add_argument("--port", type=_count_arg(0), default=8000, help="port (default 8000; 0: any free port)")
+    srv.add_argument("--host", default="127.0.0.1",
+                     help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)")
+    srv.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    srv.set_defaults(func=cmd_serve)
     scen = sub.add_parser("scenario", help="print or save a scenario")
     scen.add_argument("name")
     scen.add_argument("--out", default=None)
@@ -391,6 +410,8 @@ def main(argv=None) -> int:
         print(f"hotspot: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        if args.command == "serve":
+            return 0
         if args.command in ("arena", "balance"):
             print("\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
                   "to resume (with --drop-damaged if it reports a line cut short)", file=sys.stderr)

@@ -39,22 +39,25 @@ def _expected(s, side):
 
 @pytest.mark.parametrize("render_mode", [None, "ansi", "rgb_array"])
 def test_check_env_passes(render_mode):
-    """gymnasium.utils.env_checker.check_env passes, rendering included.
+    """gymnasium.utils.env_checker.check_env passes on the default env, rendering included.
 
     check_env's step-determinism check draws its action *before* its seeded
     reset, so the action may be illegal in the state it is applied to; with
-    illegal_action="lose" (pgx's convention) that is an ordinary step."""
-    check_env(HotspotEnv(render_mode=render_mode, illegal_action="lose"), skip_render_check=render_mode is None)
+    the default illegal_action="lose" (pgx's convention) that is an ordinary step."""
+    check_env(HotspotEnv(render_mode=render_mode), skip_render_check=render_mode is None)
 
 
 def test_illegal_action_lose_mode():
-    """illegal_action="lose": an illegal action ends the episode as a loss (-1, terminated)."""
-    env = HotspotEnv(illegal_action="lose")
+    """illegal_action="lose" (the default): an illegal action ends the episode as a
+    loss (-1, terminated), flagged in info with the core's reason."""
+    env = HotspotEnv()
     obs, info = env.reset(seed=0)
+    assert info["illegal_action"] is False
     before = env.state.tobytes()
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(~info["action_mask"])[0]))
     assert (reward, terminated, truncated) == (-1.0, True, False)
-    assert "illegal_action" in info and not info["action_mask"].any()
+    assert info["illegal_action"] is True and info["illegal_reason"].startswith("illegal action")
+    assert not info["action_mask"].any()
     assert env.state.tobytes() == before
     with pytest.raises(RuntimeError, match="episode is over"):
         env.step(0)
@@ -98,7 +101,9 @@ def test_single_env_10000_random_steps_against_core(side):
 
 def test_vector_env_agrees_with_single_envs_and_10000_steps():
     """HotspotVectorEnv (one compiled call per step, next-step autoreset) agrees
-    game for game with N HotspotEnv given the same seeds, over 10,000 game-steps."""
+    game for game with N HotspotEnv given the same seeds, over 10,000 game-steps.
+    Where an episode has just ended the single env's mask is empty (call
+    reset) and the vector env's holds RESET_ACTION alone (its reset step)."""
     n = 8
     venv = HotspotVectorEnv(n, scenario="random", random_pool=16)
     singles = [HotspotEnv(scenario="random", random_pool=16) for _ in range(n)]
@@ -127,7 +132,11 @@ def test_vector_env_agrees_with_single_envs_and_10000_steps():
             for key in o:
                 assert (obs[key][i] == o[key]).all(), (i, key)
             assert (rewards[i], terms[i], truncs[i]) == (r, te, tr)
-            assert (info["action_mask"][i] == inf["action_mask"]).all()
+            if pending[i]:
+                assert not inf["action_mask"].any()
+                assert np.flatnonzero(info["action_mask"][i]).tolist() == [HotspotVectorEnv.RESET_ACTION]
+            else:
+                assert (info["action_mask"][i] == inf["action_mask"]).all()
             assert venv.states[i].tobytes() == env.state.tobytes()
     assert ended > 10
 
@@ -169,9 +178,10 @@ def test_pettingzoo_api_test_and_random_steps():
 
 
 def test_bad_input_raises_and_env_stays_usable():
-    """A wrong action type, an illegal action, a step after the end, a bad
-    scenario or option each raise a clear error; the env stays usable."""
-    env = HotspotEnv()
+    """A wrong action type, an illegal action (illegal_action="raise"), a step
+    after the end, a bad scenario or option each raise a clear error; the env
+    stays usable."""
+    env = HotspotEnv(illegal_action="raise")
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     obs, info = env.reset(seed=1)
@@ -199,8 +209,14 @@ def test_bad_input_raises_and_env_stays_usable():
     with pytest.raises(ValueError, match="opponent"):
         HotspotEnv(opponent="grandmaster")
     with pytest.raises(ValueError, match="render_mode"):
-        HotspotEnv(render_mode="human")
-    venv = HotspotVectorEnv(3)
+        HotspotEnv(render_mode="video")
+    for name, bad in (("illegal_action", "ignore"), ("observation", "pixels"), ("reward_shaping", -1.0),
+                      ("reward_shaping", float("nan")), ("shaping_gamma", 0.0), ("shaping_gamma", True)):
+        with pytest.raises(ValueError, match=name):
+            HotspotEnv(**{name: bad})
+        with pytest.raises(ValueError, match=name):
+            HotspotVectorEnv(2, **{name: bad})
+    venv = HotspotVectorEnv(3, illegal_action="raise")
     obs, info = venv.reset(seed=0)
     snapshot = venv.states.tobytes()
     actions = np.array([np.flatnonzero(m)[0] for m in info["action_mask"]])
@@ -388,9 +404,11 @@ def test_vector_env_on_open_agrees_with_the_core():
     rng = np.random.default_rng(1)
     for _ in range(300):
         for i in range(4):
-            assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
-        # a finished game's mask is empty: its next step resets it (next-step autoreset)
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in info["action_mask"]])
+            if envs.needs_reset[i]:  # a finished game: RESET_ACTION alone, its next step resets it
+                assert np.flatnonzero(info["action_mask"][i]).tolist() == [HotspotVectorEnv.RESET_ACTION]
+            else:
+                assert (info["action_mask"][i] == _core_mask(envs.states[i])).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in info["action_mask"]])
         obs, rewards, terminated, truncated, info = envs.step(actions)
 
 
@@ -446,7 +464,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     the compiled check and raised numba's or numpy's errors), and the game is
     unchanged (issue 10, found by benchmarks/fuzz.py)."""
     from hotspot.env.pettingzoo_env import HotspotAECEnv
-    env = HotspotAECEnv()
+    env = HotspotAECEnv(illegal_action="raise")
     env.reset(seed=1)
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
     before = env.states.tobytes()

@@ -385,7 +385,7 @@ def root_statistics(tree, value):
             np.asarray(means, dtype=np.float64)[order])
 
 
-@jit(inline=True)
+@jit
 def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
     """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
     ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
@@ -397,7 +397,7 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
     return a
 
 
-@jit(inline=True)
+@jit
 def ismcts_action(s, mask, rng, slot):
     """``POLICY_ISMCTS``: the ``ismcts`` agent at its default parameters for the
     player to move in ``s`` (fills ``mask``), on that player's information

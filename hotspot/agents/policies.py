@@ -40,7 +40,7 @@ def policy_action(policy, s, mask, rng, slot):
     return random_action(s, mask, rng, slot)
 
 
-@jit(inline=True)
+@jit
 def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""

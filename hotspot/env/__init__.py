@@ -2,7 +2,9 @@
 
 ``import hotspot`` registers ``hotspot/Hotspot-v0`` (``gymnasium.make``).
 ``HotspotAECEnv`` needs the ``pettingzoo`` extra (``pip install
-"hotspot[pettingzoo]"``); it is imported when first asked for.
+"hotspot[pettingzoo]"``); it is imported when first asked for.  The
+PettingZoo factories are ``hotspot.env.pettingzoo.env()`` and ``raw_env()``
+(``hotspot_v0``).
 """
 from .hotspot_env import HotspotEnv
 from .vector_env import HotspotVectorEnv
@@ -13,6 +15,6 @@ __all__ = ["HotspotAECEnv", "HotspotEnv", "HotspotVectorEnv", "write_replay_html
 
 def __getattr__(name):
     if name == "HotspotAECEnv":
-        from .pettingzoo_env import HotspotAECEnv
+        from .pettingzoo import HotspotAECEnv
         return HotspotAECEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -6,23 +6,65 @@ The learner plays one side; an opponent policy plays the other inside
 Action space
     ``Discrete(NUM_ACTIONS)`` (578): the core's atomic actions (select a
     piece or unit, a maneuver or step, split/combine, resolve a combat, end a
-    move, end the phase; see ``hotspot.core.actions``).  The legal actions are
-    ``info["action_mask"]`` and ``env.action_masks()`` (sb3-contrib's
-    MaskablePPO convention); ``env.action_space.sample()`` draws a legal one.
-    An illegal action raises ``hotspot.IllegalActionError`` naming the
-    reason, and the env is unchanged (``illegal_action="raise"``, the
-    default); with ``illegal_action="lose"`` (pgx's convention) it ends the
-    episode as a loss for the learner (reward -1, terminated) instead.  An
-    action that is not an integer (an int, numpy integer or 0-d integer
-    array; not a bool) raises ``TypeError`` in both modes, unchanged.
-Observation
-    ``Dict(board, units, pieces, globals)`` of int arrays, see
-    ``hotspot.features.encoding``: hex planes for terrain, pieces, units by side
-    and type, damage of own pieces, and turn and phase; with hidden
+    move, end the phase, the set-up choices; see ``hotspot.core.actions``).
+    The legal actions are ``info["action_mask"]`` and ``env.action_masks()``
+    (sb3-contrib's MaskablePPO convention); ``env.action_space.sample()``
+    draws a legal one.  After the episode's end the mask is all False:
+    call ``reset()``.
+Illegal actions
+    ``illegal_action="lose"`` (the default, the convention of pgx and of
+    PettingZoo's classic games): an illegal action ends the episode as a
+    loss for the learner: reward -1, ``terminated`` True, the game state as
+    it was, and ``info["illegal_action"]`` True with the reason in
+    ``info["illegal_reason"]`` (the core's ``explain_error``).
+    ``illegal_action="raise"`` (for debugging) raises
+    ``hotspot.IllegalActionError`` naming the reason instead, and the env is
+    unchanged.  In both modes an action that is not an integer (an int, a
+    numpy integer or a 0-d integer array; not a bool) raises ``TypeError``
+    and changes nothing.
+Observation (``observation=``)
+    ``"full"`` (the default): ``Dict(board, units, pieces, globals)`` of int
+    arrays (``hotspot.features.encoding``): 19 hex planes ``(19, 21, 15)``
+    int8 (terrain, control, pieces, units by side and type, damage of own
+    pieces), the unit table ``(96, 10)`` int8, the piece table ``(32, 15)``
+    int8 and the globals ``(33,)`` int16 (turn, phase, set-up pools, ...).
+    Each entry's Box bounds are its real range for this env's rules and
+    forces (``hotspot.features.bounds``): 0/1 flags ``[0, 1]``; squads of
+    a type in a hex ``[0, the forces' squads of that type]`` (42 Ziegler
+    infantry, 6 hovercraft, 12 Technocrat infantry, 6 crawlers, 2 heavy
+    beamers, 3 engineers as printed); unknown enemy counters and own movable
+    counters in a hex ``[0, 48]``; damage ``[0, largest rating]`` (-1
+    unknown; clipped at the piece's rating, 14.6); unit type ``[-1, 6]``
+    and squads ``[-1, 3]`` (-1 hidden, D20); unit col/row ``[0, 14]`` /
+    ``[0, 20]``; piece hex col/row ``[-4, 18]`` / ``[-4, 24]`` (off-map
+    margin, -1 unused); movement left ``[0, largest allowance]``; turn
+    ``[1, max_turns]`` (``[1, 10000]`` with no limit); max_turns ``[0,
+    10000]``; actions so far ``[0, 1000]`` (clipped); set-up pools ``[0,
+    the force]``; the other globals their codes' ranges.  Hidden
     information (D20) by default (``fog=False`` for full observability).
+    ``"compact"``: the same without ``board``.  ``"flat"``: one float32
+    ``Box(0, 1, (7458,))``, every entry of the full observation mapped by
+    ``(x - low) / (high - low)``, for Stable-Baselines3's ``MlpPolicy``.
+    ``"image"``: ``Dict(board=Box(0, 255, (19, 63, 45), uint8),
+    features=Box(0, 1, (1473,), float32))``: the hex planes as a
+    channel-first image (each plane scaled to ``floor(255 x / high + 1/2)``,
+    each hex a 3 x 3 block, for the 36 x 36 minimum of Stable-Baselines3's
+    default CNN) and the unit, piece and global tables normalised as in
+    ``"flat"``, for ``MultiInputPolicy`` (its ``CombinedExtractor`` runs
+    the CNN on ``board``).  ``env.bounds`` holds the low and high of every
+    entry.
 Reward
-    +1 when the learner's side wins, -1 when it loses, 0 otherwise (also 0
-    at a truncation: it has no winner).
+    +1 when the learner's side wins, -1 when it loses (or plays an illegal
+    action under ``illegal_action="lose"``), 0 otherwise (also 0 at a
+    truncation: it has no winner).  Optional shaping, off by default:
+    ``reward_shaping=w`` adds ``w * (shaping_gamma * Phi(s') - Phi(s))``
+    to each step's reward, ``Phi`` the potential of
+    ``hotspot.features.shaping`` (material, crustal control 15.2 and
+    engineers 5.0, in [-1, 1], for the learner's side; 0 once terminated)
+    and ``s``, ``s'`` the positions the learner moves in; ``info["shaping"]``
+    holds the term.  This is potential-based shaping (Ng, Harada and
+    Russell, 1999): with ``shaping_gamma`` the learner's discount
+    (default 0.99) it leaves the optimal policies unchanged.
 Termination and truncation
     ``terminated`` (and ``truncated`` False) at a victory (5.0: Central
     Crustal control, no engineers left) or an illegal action under
@@ -36,11 +78,15 @@ Termination and truncation
     ``max_turns=None`` plays the rulebook game with no limit.
 Arguments
     ``side`` ("technocrat" or "ziegler"), ``opponent`` (a compiled policy by
-    name: "random", "scripted" or "ismcts"; or an ``hotspot.agents.Agent``), ``scenario`` (name, path, dict, list, or
-    "random" for a pool of random setups), ``rules`` (RulesOptions or dict),
-    ``fog`` (True), ``render_mode`` ("ansi" or "rgb_array"), ``random_pool``
-    (size of the "random" pool), ``illegal_action`` ("raise" or "lose"),
-    ``max_turns`` (a positive int, or None for no limit).
+    name: "random", "scripted" or "ismcts"; or an ``hotspot.agents.Agent``),
+    ``scenario`` (name, path, dict, list, or "random" for a pool of random
+    setups), ``rules`` (RulesOptions or dict), ``fog`` (True),
+    ``render_mode`` ("ansi", "rgb_array", or "human": the text board printed
+    at each reset and step), ``random_pool`` (size of the "random" pool),
+    ``illegal_action`` ("lose" or "raise"), ``max_turns`` (a positive int,
+    or None for no limit), ``observation`` ("full", "compact", "flat",
+    "image"), ``reward_shaping`` (a weight >= 0, default 0.0) and
+    ``shaping_gamma`` (in (0, 1], default 0.99).
 Seeding
     ``reset(seed=s)`` fixes the episode: position, dice and the opponent's
     randomness (``s`` a non-negative integer of any size, else ``ValueError``
@@ -49,27 +95,36 @@ Seeding
 """
 from __future__ import annotations
 
+import math
+
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
-from hotspot.core.errors import ERR_BAD_ACTION
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from hotspot.core.dice import mix64
-from hotspot.core.errors import MESSAGES, OK, short_repr
+from hotspot.core.errors import ERR_BAD_ACTION, MESSAGES, OK, short_repr
 from hotspot.core.events import no_events
-from hotspot.core.game import IllegalActionError, action_to_string
+from hotspot.core.game import IllegalActionError, action_to_string, explain_error
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_OVER, side_index
 from hotspot.core.state import STATE_DTYPE
 
-from .rendering import render_state
-from hotspot.features.encoding import encode, new_observation, observation_shapes, scratch_state
+from hotspot.features.bounds import ObservationBounds
+from hotspot.features.encoding import encode, new_observation, scratch_state
+from hotspot.features.shaping import potential
 from .episodes import next_episode_seed, outcome, reset_game, step_game
+from .rendering import render_state
 from .templates import build_templates
+
+#: the forms of the observation (the ``observation`` argument of every env)
+OBSERVATION_MODES = ("full", "compact", "flat", "image")
+#: what an illegal action does (the ``illegal_action`` argument of every env)
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+RENDER_MODES = ["ansi", "rgb_array", "human"]
 
 
 def action_index(action) -> int:
@@ -79,6 +134,11 @@ def action_index(action) -> int:
             isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
         raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {short_repr(action)}")
     return int(action)
+
+
+def illegal_reason(s, action: int, code: int) -> str:
+    """Why ``action`` is refused in state ``s`` (``code`` from ``action_error``), in words."""
+    return f"illegal action {short_repr(action)} ({action_to_string(s, action)}): {explain_error(s, action, code)}"
 
 
 def resolve_opponent(opponent):
@@ -92,6 +152,25 @@ def resolve_opponent(opponent):
     if isinstance(opponent, Agent):
         return -1, opponent
     raise ValueError(f"opponent must be a built-in name {POLICY_NAMES} or a hotspot.agents.Agent, got {opponent!r}")
+
+
+def check_choice(name: str, value, choices) -> str:
+    """``value`` if it is one of ``choices``, else ``ValueError`` naming ``name`` and the choices."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {short_repr(value)}")
+    return value
+
+
+def check_shaping(reward_shaping, shaping_gamma) -> tuple[float, float]:
+    """The shaping weight (a finite number >= 0) and discount (in (0, 1]), else ``ValueError``."""
+    def number(x):
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_)) \
+            and math.isfinite(float(x))
+    if not number(reward_shaping) or reward_shaping < 0:
+        raise ValueError(f"reward_shaping must be a finite number >= 0, got {short_repr(reward_shaping)}")
+    if not number(shaping_gamma) or not 0 < shaping_gamma <= 1:
+        raise ValueError(f"shaping_gamma must be a number in (0, 1], got {short_repr(shaping_gamma)}")
+    return float(reward_shaping), float(shaping_gamma)
 
 
 class LegalDiscrete(spaces.Discrete):
@@ -109,13 +188,25 @@ class LegalDiscrete(spaces.Discrete):
         return super().sample(mask=mask, probability=probability)
 
 
-def observation_space(compact: bool = False) -> spaces.Dict:
-    """The observation space (``compact``: without the ``board`` hex planes)."""
-    boxes = {}
-    for name, (shape, dtype) in observation_shapes(compact).items():
-        info = np.iinfo(dtype)
-        boxes[name] = spaces.Box(low=info.min, high=info.max, shape=shape, dtype=dtype)
-    return spaces.Dict(boxes)
+def observation_space(bounds: ObservationBounds, mode: str = "full") -> spaces.Space:
+    """The observation space of form ``mode`` (``OBSERVATION_MODES``) with the entries' ``bounds``."""
+    if mode in ("full", "compact"):
+        names = ("board", "units", "pieces", "globals") if mode == "full" else ("units", "pieces", "globals")
+        return spaces.Dict({name: spaces.Box(bounds.low[name], bounds.high[name], dtype=bounds.dtypes[name])
+                            for name in names})
+    if mode == "flat":
+        return spaces.Box(0.0, 1.0, shape=(bounds.flat_size,), dtype=np.float32)
+    return spaces.Dict({"board": spaces.Box(0, 255, shape=bounds.image_shape, dtype=np.uint8),
+                        "features": spaces.Box(0.0, 1.0, shape=(bounds.features_size,), dtype=np.float32)})
+
+
+def observation_form(bounds: ObservationBounds, mode: str, obs: dict):
+    """Observation dict ``obs`` (one or a batch, as ``encode`` writes it) in form ``mode``."""
+    if mode == "flat":
+        return bounds.flat(obs)
+    if mode == "image":
+        return bounds.image(obs)
+    return obs
 
 
 def seed_to_episode(seed: int) -> np.uint64:
@@ -126,32 +217,35 @@ def seed_to_episode(seed: int) -> np.uint64:
 
 
 class HotspotEnv(gym.Env):
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(self, side="technocrat", opponent="random", scenario="standard", rules=None, fog=True,
-                 render_mode=None, random_pool: int = 256, illegal_action: str = "raise",
-                 max_turns: int | None = DEFAULT_MAX_TURNS):
-        if illegal_action not in ("raise", "lose"):
-            raise ValueError(f"illegal_action must be 'raise' or 'lose', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+                 render_mode=None, random_pool: int = 256, illegal_action: str = "lose",
+                 max_turns: int | None = DEFAULT_MAX_TURNS, observation: str = "full",
+                 reward_shaping: float = 0.0, shaping_gamma: float = 0.99):
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+        self.observation = check_choice("observation", observation, OBSERVATION_MODES)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, self.metadata["render_modes"])
+        self.reward_shaping, self.shaping_gamma = check_shaping(reward_shaping, shaping_gamma)
         self.side = side_index(side)
         self.policy, self.agent = resolve_opponent(opponent)
         self.fog = bool(fog)
         self.render_mode = render_mode
         self.templates = build_templates(scenario, rules, random_pool, max_turns)
         self.max_turns = max_turns
+        self.bounds = ObservationBounds(self.templates)
         self.states = np.zeros(1, dtype=STATE_DTYPE)
         self.opp_rng = np.zeros(1, dtype=np.uint64)
         self.mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         self.action_space = LegalDiscrete(NUM_ACTIONS, self.mask)
-        self.observation_space = observation_space()
+        self.observation_space = observation_space(self.bounds, self.observation)
         self._scratch = scratch_state()
         self._obs = new_observation()
         self._episode_seed = None
         self._started = False
         self._illegal_end = False
+        self._potential = 0.0
 
     # ----------------------------------------------------------- gymnasium
     def reset(self, *, seed=None, options=None):
@@ -172,6 +266,9 @@ class HotspotEnv(gym.Env):
             self._opponent_python_moves()
         self._started = True
         self._illegal_end = False
+        self._potential = potential(self.states[0], self.side) if self.reward_shaping else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action):
@@ -185,25 +282,31 @@ class HotspotEnv(gym.Env):
         code = int(action_error(s, a)) if 0 <= a < NUM_ACTIONS else ERR_BAD_ACTION
         if code != OK:
             if self.illegal_action == "raise":
-                raise IllegalActionError(a, code, f"illegal action {short_repr(a)} ({action_to_string(s, a)}): "
-                                                  f"{MESSAGES[code]}")
-            self._illegal_end = True
-            self.mask[:] = False
-            info = {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"]),
-                    "illegal_action": MESSAGES[code]}
-            return self._observation(), -1.0, True, False, info
+                raise IllegalActionError(a, code, illegal_reason(s, a, code))
+            self._illegal_end = True  # "lose": the learner loses, the game state stays as it was
+            info = self._info()
+            info["illegal_action"] = True
+            info["illegal_reason"] = illegal_reason(s, a, code)
+            return self._observation(), self._shaped(-1.0, True, info), True, False, info
         ev, ev_n = no_events()
         step_game(self.states, 0, a, self.side, self.policy, self.opp_rng, self.mask, ev, ev_n)
         if self.agent is not None:
             self._opponent_python_moves()
         reward, terminated, truncated = outcome(s, self.side)
-        return self._observation(), float(reward), bool(terminated), bool(truncated), self._info()
+        info = self._info()
+        reward = self._shaped(float(reward), bool(terminated), info)
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, bool(terminated), bool(truncated), info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now (sb3-contrib MaskablePPO)."""
         return self.mask.copy()
 
     def render(self):
+        if self.render_mode == "human":
+            print(render_state(self.states[0], "ansi"))
+            return None
         return render_state(self.states[0], self.render_mode)
 
     # ----------------------------------------------------------- helpers
@@ -211,6 +314,16 @@ class HotspotEnv(gym.Env):
     def state(self):
         """The full game state record (for tools and debugging; agents use observations)."""
         return self.states[0]
+
+    def _shaped(self, reward: float, terminated: bool, info: dict) -> float:
+        """``reward`` plus the shaping term (none unless ``reward_shaping``); the potential of a terminal state is 0."""
+        if not self.reward_shaping:
+            return reward
+        after = 0.0 if terminated else potential(self.states[0], self.side)
+        shaping = self.reward_shaping * (self.shaping_gamma * after - self._potential)
+        self._potential = after
+        info["shaping"] = shaping
+        return reward + shaping
 
     def _opponent_python_moves(self):
         s = self.states[0]
@@ -226,13 +339,21 @@ class HotspotEnv(gym.Env):
                 raise IllegalActionError(a, code, f"opponent {self.agent!r} chose illegal action {a}: {MESSAGES[code]}")
             apply_action(s, a, ev, ev_n)
 
-    def _observation(self) -> dict:
+    def _observation(self):
         o = self._obs
         encode(self.states[0], self.side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"],
                o["globals"])
-        return {k: v.copy() for k, v in o.items()}
+        if self.observation == "compact":
+            return {k: o[k].copy() for k in ("units", "pieces", "globals")}
+        if self.observation == "full":
+            return {k: v.copy() for k, v in o.items()}
+        return observation_form(self.bounds, self.observation, o)
 
     def _info(self) -> dict:
-        legal_action_mask(self.states[0], self.mask)
+        if self._illegal_end:
+            self.mask[:] = False
+        else:
+            legal_action_mask(self.states[0], self.mask)
         s = self.states[0]
-        return {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"])}
+        return {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"]),
+                "illegal_action": False}

@@ -1,47 +1,157 @@
-"""A self-contained HTML replay viewer for a game record.
+"""The board as data, and a self-contained HTML replay viewer for a game record.
 
-``write_replay_html(record, path)`` replays the record (scenario, seed,
-actions), keeps one frame per action (pieces, units, turn, phase) with a
-caption of the action and every die roll and outcome it caused
-(``hotspot.core.render.describe_events``), and writes a
-single HTML file (no network, no dependencies) that draws the hex board in
-SVG and steps through the frames: buttons, a slider, the arrow keys, play.
+``board_of(s)`` is the picture of one state (or of one side's information
+state, D20) as JSON-ready data: the pieces with their hexes, controller,
+neutralization and damage, the counters with their side, type, squads and
+factors (12.2, 12.3, 8.1, as printed on a counter, 2.2.1).  ``board_meta(s)``
+is what does not change in a game: the map's size, the unit types, the piece
+kinds.  ``core.render.describe_events`` says what each action caused (rolls,
+odds, results), as each side may know it.  One drawing code, ``static/board.js`` (SVG), draws them: in
+the replay viewer written here and in the browser app (``hotspot serve``,
+``hotspot.human.web``), so the two look the same.
+
+``replay_steps(record)`` replays a record action by action (the text
+replay, ``hotspot replay --step``, uses it too).  ``write_replay_html(record,
+path)`` keeps one frame per action (the board, the action and what it caused,
+in full and as each side saw it; turn, phase) and writes a single HTML file
+(no network, no dependencies) that steps through the frames: buttons, a
+slider, the arrow keys, play; a switch shows the board in full or as the
+Ziegler or the Technocrat player saw it (D20).
 """
 from __future__ import annotations
 
+import base64
 import html
 import json
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from hotspot.core.game import Game, IllegalActionError, action_to_string
-from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, col_row
+from hotspot.core.hexgrid import CENTRAL_CELLS, MAP_COLS, MAP_ROWS, col_row
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
-from hotspot.core.rules_data import (NO_PIECE, PHASE_LETTERS, PHASE_NAMES, PIECE_NAMES, RESULT_NAMES, SIDE_NAMES,
-                                     UNIT_LETTERS, UNIT_SIDE)
-from hotspot.core.state import MAX_PIECES, MAX_UNITS
+from hotspot.core.rules_data import (CENTRAL_PIECE, ITEM_NAMES, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
+                                     POOL_NAMES, RESULT_NAMES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_LETTERS,
+                                     UNIT_NAMES, UNIT_SIDE, UNKNOWN_SQUADS, UNKNOWN_UNIT)
+from hotspot.core.observation import observe
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+from hotspot.core.units import UNKNOWN_FACTOR
+
+STATIC = Path(__file__).with_name("static")  # board.js, board.css, replay.js: the drawing code
+VIEWS = ("full", "ziegler", "technocrat")  # frame["boards"][i]: full, then as each side saw it (D20)
+UNIT_ABBREVIATIONS = ("", "Inf", "Hov", "Inf", "Crw", "HB", "Eng")  # by unit type (rules_data.UNIT_NAMES)
 
 
-def _frame(s, caption: str) -> dict:
+def asset_text(name: str) -> str:
+    """The text of one of the drawing files in ``hotspot/env/static`` (by its bare name)."""
+    path = STATIC / name
+    if path.name != name or not path.is_file():
+        raise FileNotFoundError(f"no viewer asset named {name!r}")
+    return path.read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------ the board as data
+
+def board_meta(s) -> dict:
+    """What a game's boards share: the map's size (D1), the Central Crustal's
+    hexes (D2), and each unit type's name, letter, side and printed factors
+    under the game's rules options (12.2, 12.3, 8.1; infantry per squad, D4)."""
+    rules = s["rules"]
+    types = []
+    for t in range(len(UNIT_NAMES)):
+        types.append({"name": UNIT_NAMES[t], "letter": UNIT_LETTERS[t], "abbr": UNIT_ABBREVIATIONS[t],
+                      "side": int(UNIT_SIDE[t]), "infantry": bool(UNIT_IS_INFANTRY[t]),
+                      "attack": int(rules["attack"][t]), "defense": int(rules["defense"][t]),
+                      "movement": int(rules["movement"][t])})
+    return {"cols": MAP_COLS, "rows": MAP_ROWS, "central": [list(col_row(int(c))) for c in CENTRAL_CELLS],
+            "types": types, "sides": list(SIDE_NAMES), "pieceKinds": list(PIECE_NAMES)}
+
+
+def board_of(s, observer: int = -1) -> dict:
+    """The picture of state ``s``: what ``static/board.js`` draws.
+
+    ``observer`` is -1 for a game state, or the side (0 Ziegler, 1
+    Technocrat) whose information state ``s`` is (``Game.observation``): a
+    hidden counter (D20, 9.5) is then drawn as the other side's, with type
+    -1, squads -1 and factors -1; hidden damage is -1 (14.1-14.3).
+
+    ``pieces``: ``[id, name, kind, [[col, row], ...], controller, neutralized,
+    damage, damage rating]`` (the front hex first, 6.4; piece 0 is the
+    Central Crustal, D2); ``units``: ``[id,
+    side, type, squads, attack, defense, movement allowance, col, row, moves
+    left]`` with the factors of the whole counter (as ``units.attack_of``,
+    ``defense_of``); ``setupHex``: the hex of a crustal being set up whose
+    facing is still to choose (3.2, D21), else None."""
     pieces = []
     for k in range(MAX_PIECES):
         kind = int(s["piece_kind"][k])
-        if kind == NO_PIECE or k == 0:
+        if kind == NO_PIECE:
             continue
-        cells = [list(col_row(int(c))) for c in s["piece_cells"][k] if c >= 0]
-        pieces.append([piece_name(s, k), PIECE_NAMES[kind], cells, int(s["piece_controller"][k]),
-                       int(s["piece_neutralized"][k]), int(s["piece_damage"][k])])
+        # piece 0 is the Central Crustal: its seven hexes are the map's (D2), its controller counts (15.0, 5.0)
+        cells = CENTRAL_CELLS if k == CENTRAL_PIECE else [c for c in s["piece_cells"][k] if c >= 0]
+        cells = [list(col_row(int(c))) for c in cells]
+        pieces.append([k, piece_name(s, k), kind, cells, int(s["piece_controller"][k]),
+                       int(s["piece_neutralized"][k]), int(s["piece_damage"][k]),
+                       int(s["rules"]["damage_rating"][kind])])
     units = []
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])
-        if t > 0:
-            c, r = col_row(int(s["unit_cell"][u]))
-            units.append([int(UNIT_SIDE[t]), UNIT_LETTERS[t], int(s["unit_squads"][u]), c, r])
-    phase = int(s["phase"])
-    return {"turn": int(s["turn"]), "phase": PHASE_LETTERS[phase], "phaseName": PHASE_NAMES[phase],
-            "result": RESULT_NAMES[int(s["result"])], "pieces": pieces, "units": units, "caption": caption}
+        if t == NO_UNIT:
+            continue
+        squads = int(s["unit_squads"][u])
+        c, r = col_row(int(s["unit_cell"][u]))
+        units.append([u, _side_seen(t, observer), t, squads, _factor(s, t, squads, False), _factor(s, t, squads, True),
+                      -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t]), c, r, int(s["unit_moves"][u])])
+    setup_cell = int(s["setup_cell"])  # a crustal being set up, its facing not chosen yet (3.2, D21)
+    return {"pieces": pieces, "units": units, "selPiece": int(s["sel_piece"]), "selUnit": int(s["sel_unit"]),
+            "setupHex": list(col_row(setup_cell)) if setup_cell >= 0 else None}
 
+
+# A replay draws three boards an action, so the counters' factors and sides are
+# read here as units.attack_of / defense_of / side_seen_by read them (a compiled
+# call from Python costs ~25 us; tests/test_viewer.py checks that they agree).
+def _factor(s, t: int, squads: int, defense: bool) -> int:
+    """``units.attack_of`` (``defense_of``): the type's factor per squad (``units.type_factor``,
+    12.2, 12.3, D4) times the squads; ``UNKNOWN_FACTOR`` for a hidden type or size (D20)."""
+    if t == UNKNOWN_UNIT or squads == UNKNOWN_SQUADS:
+        return UNKNOWN_FACTOR
+    return int(s["rules"]["defense" if defense else "attack"][t]) * squads
+
+
+def _side_seen(t: int, observer: int) -> int:
+    """``units.side_seen_by``: a hidden counter is the other side's (D20); ``observer`` -1: a game state."""
+    if t == UNKNOWN_UNIT:
+        return 1 - observer
+    return int(UNIT_SIDE[t])
+
+
+def status_of(s) -> dict:
+    """Turn, phase, the player to move and the result, with the lines of text a
+    player needs: what is left to set up (3.2, 3.3, D21), a squad loss the
+    owner chooses (D22)."""
+    phase = int(s["phase"])
+    notes = []
+    left = [f"{int(n)} {POOL_NAMES[i]}" for i, n in enumerate(s["pool"]) if n > 0]
+    if left and phase != PHASE_OVER:
+        notes.append("to set up: " + ", ".join(left))
+    item, cell = int(s["setup_item"]), int(s["setup_cell"])
+    if item >= 0:  # D21: a choice commits
+        notes.append(f"placing the {ITEM_NAMES[item]}: " + (f"at {col_row(cell)}, its facing next" if cell >= 0
+                                                               else "its hex next"))
+    if int(s["loss_side"]) >= 0:
+        notes.append(f"{SIDE_NAMES[int(s['loss_side'])]} chooses the counter that loses a squad at "
+                     f"{col_row(int(s['loss_cell']))} (D22)")
+    if phase == PHASE_OVER:
+        result = ("stopped by max_turns: no winner (D19)" if s["truncated"] else RESULT_NAMES[int(s["result"])])
+    else:
+        result = RESULT_NAMES[int(s["result"])]
+    return {"turn": int(s["turn"]), "phase": PHASE_LETTERS[phase], "phaseName": PHASE_NAMES[phase],
+            "over": phase == PHASE_OVER, "result": result, "notes": notes}
+
+
+# ------------------------------------------------------------ replays
 
 class ReplayStep(NamedTuple):
     """One action of a replayed record (``replay_steps``)."""
@@ -53,6 +163,8 @@ class ReplayStep(NamedTuple):
     phase: str
     caption: str        # the core's action_to_string
     details: list       # every die roll and outcome it caused (describe_events)
+    before: object = None  # the state before the action (for what each side saw of it, D20)
+    events: tuple = ()  # the decoded events it caused (core.game.decode_events)
 
 
 def replay_steps(record: GameRecord):
@@ -67,114 +179,78 @@ def replay_steps(record: GameRecord):
             events = game.apply_action(a, events=True)
         except (IllegalActionError, TypeError) as exc:
             raise RecordError(f"actions[{i}] = {a!r} does not replay: {exc}") from None
-        yield ReplayStep(game, i, side, turn, phase, text, describe_events(before, events))
+        yield ReplayStep(game, i, side, turn, phase, text, describe_events(before, events), before, tuple(events))
 
 
 def replay_start(record: GameRecord) -> Game:
     """The game at the start of ``record`` (its scenario and seed, or its initial state)."""
     if record.initial_state is not None:
-        import base64
         return Game.from_bytes(base64.b64decode(record.initial_state))
     return Game(record.scenario, seed=record.seed, max_turns=record.max_turns)
 
 
+def frame_of(game: Game, step: ReplayStep | None = None) -> dict:
+    """One replay frame: the status and, for each of ``VIEWS`` (everything,
+    then as each side saw it, D20), the board, the action's caption and what
+    it caused (``core.render.describe_events``); ``step`` None: the start."""
+    boards, actions, events = [board_of(game.s)], [], []
+    for side in (0, 1):
+        boards.append(board_of(game.observation(side)[0], side))
+    for view in (None, 0, 1):
+        if step is None:
+            actions.append("start")
+            events.append([])
+            continue
+        seen = step.before if view is None else _observed(step.before, view)
+        actions.append(action_to_string(seen, step.game.record.actions[step.index]))
+        events.append(step.details if view is None else describe_events(step.before, list(step.events), view))
+    player = -1 if step is None else step.side
+    caption = (f"{SIDE_NAMES[player]}: " if player >= 0 else "") + actions[0]
+    if events[0]:
+        caption += " — " + "; ".join(events[0])
+    return {**status_of(game.s), "player": player, "caption": caption, "actions": actions, "events": events,
+            "boards": boards}
+
+
+def _observed(s, side: int):
+    """State ``s`` as ``side`` saw it (D20: ``core.observation.observe``)."""
+    out = np.zeros(1, dtype=STATE_DTYPE)
+    observe(s, side, True, out[0])
+    return out[0]
+
+
 def replay_frames(record: GameRecord) -> list[dict]:
     """The frames of a record: the start, then one after each action."""
-    frames = [_frame(replay_start(record).s, "start")]
+    frames = [frame_of(replay_start(record))]
     for step in replay_steps(record):
-        caption = f"{SIDE_NAMES[step.side]}: {step.caption}" + (" — " + "; ".join(step.details)
-                                                                if step.details else "")
-        frames.append(_frame(step.game.s, caption))
+        frames.append(frame_of(step.game, step))
     return frames
+
+
+def replay_data(record: GameRecord, title: str = "Hot Spot replay") -> dict:
+    """What the replay viewer shows: the board's meta data and every frame."""
+    return {"title": title, "meta": board_meta(replay_start(record).s), "frames": replay_frames(record)}
+
+
+def _script_json(data) -> str:
+    """JSON safe inside a <script> element."""
+    return json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+
+
+def replay_html(record: GameRecord, title: str = "Hot Spot replay") -> str:
+    """The replay viewer's page for ``record``: one HTML text, no network."""
+    data = _script_json(replay_data(record, title))
+    return (asset_text("replay.html").replace("__TITLE__", html.escape(title))
+            .replace("/*__CSS__*/", asset_text("board.css"))
+            .replace("/*__BOARD_JS__*/", asset_text("board.js").replace("</", "<\\/"))
+            .replace("/*__REPLAY_JS__*/", asset_text("replay.js").replace("</", "<\\/"))
+            .replace("__DATA__", data))
 
 
 def write_replay_html(record, path, title: str = "Hot Spot replay") -> Path:
     """Write the viewer for ``record`` (a GameRecord or a path to a saved one) to ``path``."""
     if not isinstance(record, GameRecord):
         record = GameRecord.load(record)
-    frames = replay_frames(record)
-    data = json.dumps({"cols": MAP_COLS, "rows": MAP_ROWS, "frames": frames}, separators=(",", ":"))
-    page = _TEMPLATE.replace("__TITLE__", html.escape(title)).replace("__DATA__", data.replace("</", "<\\/"))
     path = Path(path)
-    path.write_text(page, encoding="utf-8")
+    path.write_text(replay_html(record, title), encoding="utf-8")
     return path
-
-
-_TEMPLATE = """<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>__TITLE__</title>
-<style>
-body{font-family:sans-serif;background:#222;color:#eee;margin:12px}
-#bar button{margin-right:4px}#caption{min-height:3em;margin:8px 0;max-width:900px}
-svg text{font-size:7px;pointer-events:none}
-</style></head><body>
-<h3>__TITLE__</h3>
-<div id="bar"><button id="first">|&lt;</button><button id="prev">&lt;</button><button id="play">play</button>
-<button id="next">&gt;</button><button id="last">&gt;|</button>
-<input id="slider" type="range" min="0" value="0" style="width:420px">
-<span id="status"></span></div>
-<div id="caption"></div>
-<svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
-<script id="data" type="application/json">__DATA__</script>
-<script>
-"use strict";
-const DATA = JSON.parse(document.getElementById("data").textContent);
-const R = 16, SQ3 = Math.sqrt(3);
-const svg = document.getElementById("board");
-const NS = "http://www.w3.org/2000/svg";
-svg.setAttribute("width", Math.ceil(R * (1.5 * (DATA.cols - 1) + 2)) + 2);
-svg.setAttribute("height", Math.ceil(SQ3 * R * (DATA.rows + 0.5)) + 2);
-function centre(c, r) { return [R + 1.5 * R * c, SQ3 / 2 * R * (1 + 2 * r + (c & 1))]; }
-const hexes = {};
-for (let c = 0; c < DATA.cols; c++) for (let r = 0; r < DATA.rows; r++) {
-  const [x, y] = centre(c, r);
-  const pts = [];
-  for (let i = 0; i < 6; i++) { const a = Math.PI / 3 * i; pts.push((x + R * Math.cos(a)).toFixed(1) + "," + (y + R * Math.sin(a)).toFixed(1)); }
-  const p = document.createElementNS(NS, "polygon");
-  p.setAttribute("points", pts.join(" ")); p.setAttribute("stroke", "#301510");
-  svg.appendChild(p);
-  const t = document.createElementNS(NS, "text");
-  t.setAttribute("x", x); t.setAttribute("y", y + 2); t.setAttribute("text-anchor", "middle");
-  svg.appendChild(t);
-  hexes[c + "," + r] = {poly: p, text: t};
-}
-const CC = [[7,10],[7,9],[8,10],[8,11],[7,11],[6,11],[6,10]];
-let index = 0, timer = null;
-function show(i) {
-  index = Math.max(0, Math.min(DATA.frames.length - 1, i));
-  const f = DATA.frames[index];
-  for (const key in hexes) { hexes[key].poly.setAttribute("fill", "#781609"); hexes[key].text.textContent = ""; }
-  for (const [c, r] of CC) hexes[c + "," + r].poly.setAttribute("fill", "#969696");
-  for (const [name, kind, cells, ctl, neut, dmg] of f.pieces) {
-    const colour = kind === "platform" ? "#3c4655" : neut ? "#965aaa" : ctl === 1 ? "#5a82c8" : "#d6be8c";
-    for (const [c, r] of cells) { const h = hexes[c + "," + r]; if (h) { h.poly.setAttribute("fill", colour); h.text.textContent = name; } }
-  }
-  const stacks = {};
-  for (const [side, letter, squads, c, r] of f.units) {
-    const key = c + "," + r; stacks[key] = stacks[key] || ["", ""];
-    stacks[key][side] += letter + (squads > 1 ? squads : "");
-  }
-  for (const key in stacks) {
-    const h = hexes[key]; if (!h) continue;
-    const [z, t] = stacks[key];
-    h.text.textContent = (h.text.textContent ? h.text.textContent + " " : "") + (z ? z.toLowerCase() : "") + (z && t ? "|" : "") + t;
-  }
-  document.getElementById("slider").value = index;
-  document.getElementById("status").textContent = "step " + index + "/" + (DATA.frames.length - 1) +
-    " — turn " + f.turn + ", phase " + f.phase + " (" + f.phaseName + ")" + (f.phase === "-" ? ": " + f.result : "");
-  document.getElementById("caption").textContent = f.caption;
-  document.body.dataset.step = String(index);
-}
-document.getElementById("slider").max = DATA.frames.length - 1;
-document.getElementById("slider").addEventListener("input", e => show(+e.target.value));
-document.getElementById("first").onclick = () => show(0);
-document.getElementById("prev").onclick = () => show(index - 1);
-document.getElementById("next").onclick = () => show(index + 1);
-document.getElementById("last").onclick = () => show(DATA.frames.length - 1);
-document.getElementById("play").onclick = () => {
-  if (timer) { clearInterval(timer); timer = null; return; }
-  timer = setInterval(() => { if (index >= DATA.frames.length - 1) { clearInterval(timer); timer = null; } else show(index + 1); }, 150);
-};
-document.addEventListener("keydown", e => { if (e.key === "ArrowRight") show(index + 1); if (e.key === "ArrowLeft") show(index - 1); });
-show(0);
-</script></body></html>
-"""

@@ -41,20 +41,37 @@ An observation is a dict of four int arrays:
     its three slots (-1, -1 unused), movement left, done, selected.
 ``globals`` (int16, ``(8 + NUM_PHASES + 14,)``): turn, max_turns (a
     harness's limit, 0 none; D19 revised), platform turns, observer side,
-    player to move, result, truncated, actions so far, then the phase one-hot
+    player to move (-1 when the game is over), result, truncated, actions so
+    far (all atomic actions of both sides), then the phase one-hot
     (phases A-H, over, Ziegler set-up, Technocrat set-up), then the set-up
     state (3.2, 3.3, D21): the eight force pools left to place (POOL_*), the
     chosen item (-1 none) and the col/row of a crustal's chosen hex (-1), and
     the pending loss (D22 losses="owner"): losing side (-1 none), col, row.
     During set-up the ``selected`` plane marks a crustal's chosen hex.
+
+Two encoders share this layout:
+
+``encode_info_state``
+    the raw encoding of an information state, as above (the learned agent's
+    input: its shipped weights were trained on it, so it does not change).
+``encode``
+    what the environments observe: ``observe`` (D20) then
+    ``encode_info_state``, then ``bound_counters`` clips the three values the
+    rules leave unbounded, so that every entry lies in its documented range
+    (``hotspot.features.bounds``, which gives each entry's low and high and
+    the normalised forms): the turn at ``TURN_CAP`` (only reachable with no
+    turn limit, 5.0), the action counter at ``ACTIONS_CAP`` (it says how far
+    the game has gone, not where), and a piece's damage at its damage rating
+    (14.6: a piece whose damage has reached its rating breaks up in the
+    Crustal Control phase whatever more it takes).
 """
 import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, EXT_COLS, MARGIN
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS, PHASE_PLAYER,
-                                     PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT)
+from hotspot.core.rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS,
+                                     PHASE_PLAYER, PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT)
 from hotspot.core.state import (MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING,
                                 UF_DONE)
 
@@ -72,6 +89,11 @@ GLOBAL_FEATURES = (("turn", "max_turns", "platform_turns", "side", "to_move", "r
                    + tuple(f"pool_{i}" for i in range(NUM_POOLS))
                    + ("setup_item", "setup_col", "setup_row", "loss_side", "loss_col", "loss_row"))
 _SETUP_GLOBALS = 8 + NUM_PHASES
+#: ``encode`` clips the turn here: the largest ``max_turns`` a harness takes
+#: (``core.limits.check_max_turns``); with no limit (5.0) a game may run longer
+TURN_CAP = 10_000
+#: ``encode`` clips the action counter here
+ACTIONS_CAP = 1_000
 _PLANE_OF_TYPE = np.array([-1, 10, 11, 12, 13, 14, 15], dtype=np.int64)
 
 
@@ -232,11 +254,36 @@ def encode_info_state(o, side, with_board, board, units, pieces, globs):
 
 
 @jit
+def bound_counters(o, with_board, board, pieces, globs):
+    """Clip what the rules leave unbounded in an encoding of information state
+    ``o``: the turn at TURN_CAP, the action counter at ACTIONS_CAP and a
+    piece's damage at its damage rating (14.6: at its rating it breaks up in
+    the Crustal Control phase; more damage changes nothing)."""
+    globs[0] = min(o["turn"], TURN_CAP)
+    globs[7] = min(o["n_actions"], ACTIONS_CAP)
+    for k in range(MAX_PIECES):
+        kind = o["piece_kind"][k]
+        if kind == NO_PIECE:
+            continue
+        rating = o["rules"]["damage_rating"][kind]
+        if pieces[k, 4] > rating:
+            pieces[k, 4] = rating
+        if not with_board:
+            continue
+        for i in range(MAX_PIECE_CELLS):
+            cell = o["piece_cells"][k, i]
+            if cell >= 0 and ON_MAP[cell] and board[7, _row(cell), _col(cell)] > rating:
+                board[7, _row(cell), _col(cell)] = rating
+
+
+@jit
 def encode(s, side, fog, with_board, scratch, board, units, pieces, globs):
     """Observe state ``s`` as ``side`` (D20 fog unless ``fog`` is False) and
-    encode it (without the hex planes unless ``with_board``)."""
+    encode it (without the hex planes unless ``with_board``), every entry in
+    its documented range (``bound_counters``)."""
     observe(s, side, fog, scratch)
     encode_info_state(scratch, side, with_board, board, units, pieces, globs)
+    bound_counters(scratch, with_board, board, pieces, globs)
 
 
 def new_observation(batch: int | None = None, compact: bool = False) -> dict:

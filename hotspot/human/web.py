@@ -1,0 +1,560 @@
+"""``hotspot serve``: Hot Spot in a browser (the standard library's HTTP server, no build step).
+
+A person plays against any agent by clicking hexes and counters, watches two
+agents play, or opens a game of an arena run or a game record given on the
+command line in the replay viewer.  The game itself is a
+:class:`hotspot.human.session.Session` (the rules, the agents, undo, save,
+load, the log); this module maps clicks to the session's legal actions and
+serves the page and a small JSON API:
+
+=====================  ======  ==================================================
+path                   method  what
+=====================  ======  ==================================================
+``/``                  GET     the page (``static/index.html``, ``app.js``,
+                               ``app.css``; the board: ``hotspot/env/static``)
+``/api/info``          GET     agents, scenarios, whether a game is on
+``/api/new``           POST    ``{"ziegler", "technocrat", "scenario", "seed",
+                               "max_turns"}``: a new game ("human" or an agent)
+``/api/state``         GET     ``?view=default|full|ziegler|technocrat``: the game
+``/api/click``         POST    ``{"hex": [col, row]}`` or ``{"unit": id}``: the
+                               legal action clicked; several: ``choices``; none:
+                               409 and the rule that refuses it
+``/api/play``          POST    ``{"action": id}``: a legal action (the list)
+``/api/advance``       POST    ``{"max": n}``: agents decide (watching a game)
+``/api/undo``          POST    the person's last decision (no die rolled since)
+``/api/save``          GET     the saved game (JSON, ``Session.to_json``)
+``/api/load``          POST    a saved game's JSON
+``/api/games``         GET     the games given on the command line
+``/replay``            GET     ``?game=i``: that game in the replay viewer
+=====================  ======  ==================================================
+
+After a person's decision the agents decide at once until a person is to
+move again; in a game of agents only, each ``/api/advance`` lets them take
+``max`` decisions (the page asks on a timer).  Every answer is JSON (the page
+and the replay are HTML); a bad request is a 4xx with ``{"error": message}``
+naming what is wrong, and leaves the game as it was.
+
+Security: the server binds 127.0.0.1 unless told otherwise; it serves only
+its own files by name and the games it was started with (by number: no path
+from a request is ever opened); a POST must say ``Content-Type:
+application/json`` (so another web site cannot post to it without the
+browser's permission); a request with a ``Host`` other than the address
+served is refused (DNS rebinding); bodies are at most :data:`MAX_BODY` bytes.
+"""
+from __future__ import annotations
+
+import json
+import re
+import socket
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from hotspot.arena.folder import GAMES_FILE, RowError, record_from_row, scan_games
+from hotspot.arena.registry import available_agents
+from hotspot.core.actions import (A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SETUP_FACING,
+                                  A_SETUP_HEX, A_SPLIT)
+from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
+from hotspot.core.game import Game
+from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, NEIGHBOUR, cell_of, col_row
+from hotspot.core.record import GameRecord
+from hotspot.core.rules_data import (NO_UNIT, PHASE_CONTROL, PHASE_LETTERS, PHASE_NAMES, PHASE_T_CRUSTAL,
+                                     PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP, SIDE_NAMES, UNIT_SIDE)
+from hotspot.core.state import MAX_UNITS
+from hotspot.env.viewer import STATIC as BOARD_STATIC, board_meta, board_of, replay_html, status_of
+
+from .session import HUMAN, Session, SessionError
+
+STATIC = Path(__file__).with_name("static")
+MAX_BODY = 4 << 20  # bytes of a request body (a saved game is a few dozen kB)
+MAX_LOG = 300  # log entries sent with a state (the last ones)
+SCENARIOS = ("standard", "open", "random")  # what the page offers; also random:N
+VIEWS = {"default": "default", "full": None, "ziegler": 0, "technocrat": 1}
+
+
+class RequestError(Exception):
+    """A request refused with an HTTP status and a message (the game unchanged)."""
+
+    def __init__(self, status: int, message: str, **extra):
+        super().__init__(message)
+        self.status = int(status)
+        self.extra = extra
+
+
+# ------------------------------------------------------------ clicks -> actions
+
+def _hex_key(cell: int) -> str:
+    c, r = col_row(int(cell))
+    return f"{c},{r}"
+
+
+def action_targets(game: Game, action: int) -> tuple[list[str], list[int]]:
+    """What a player clicks for the legal ``action``: hexes ``"col,row"`` and counters (unit ids).
+
+    Selecting a piece (4.0 A/E) or neutralizing it (15.4): its hexes.
+    Selecting a unit, resolving its combat (12.7), naming the counter that
+    loses a squad (D22), combining with it (10.0): the counter and its hex.
+    A unit's step (8.1): the hex it steps into.  A piece's maneuver (6.3-6.7)
+    and a set-up facing (3.2): the hexes it newly covers (the core moves a
+    copy of the game; for a facing, not the hex chosen before it).  A set-up
+    hex (3.2, 3.3): that hex.  Others (end the move or the phase, split, the
+    set-up choices): nothing (the page's buttons)."""
+    s = game.s
+    a = int(action)
+    if A_SELECT_PIECE <= a < A_SELECT_UNIT:
+        k = a - A_SELECT_PIECE
+        return [_hex_key(c) for c in s["piece_cells"][k] if c >= 0], []
+    if A_SELECT_UNIT <= a < A_MANEUVER:
+        u = (a - A_SELECT_UNIT) if a < A_COMBINE else (a - A_COMBINE)
+        return [_hex_key(s["unit_cell"][u])], [u]
+    if A_MANEUVER <= a < A_SPLIT:
+        if int(s["sel_unit"]) >= 0:  # regular movement: one hex in direction a - A_MANEUVER (8.1)
+            cell = int(NEIGHBOUR[int(s["unit_cell"][int(s["sel_unit"])]), a - A_MANEUVER])
+            return ([_hex_key(cell)] if cell >= 0 else []), []
+        return _newly_covered(game, a), []
+    if A_SETUP_HEX <= a < A_SETUP_FACING:
+        h = a - A_SETUP_HEX
+        return [f"{h % MAP_COLS},{h // MAP_COLS}"], []
+    if a >= A_SETUP_FACING:  # the crustal's first hex is chosen already (setup_cell): the others
+        chosen = _hex_key(s["setup_cell"])
+        return [key for key in _newly_covered(game, a) if key != chosen], []
+    return [], []
+
+
+def _newly_covered(game: Game, action: int) -> list[str]:
+    """The hexes a piece covers after ``action`` that no piece covered before (on a copy)."""
+    after = game.clone()
+    after.apply_action(action)
+    before_board, after_board = game.s["board"], after.s["board"]
+    return [_hex_key(c) for c in range(len(after_board)) if after_board[c] >= 1 and before_board[c] != after_board[c]]
+
+
+def click_map(game: Game, legal) -> tuple[dict, dict]:
+    """The legal actions by the hex (``"col,row"``) and by the counter (unit id) that selects them."""
+    hexes: dict[str, list[int]] = {}
+    units: dict[int, list[int]] = {}
+    for a in legal:
+        keys, us = action_targets(game, int(a))
+        for key in keys:
+            hexes.setdefault(key, []).append(int(a))
+        for u in us:
+            units.setdefault(u, []).append(int(a))
+    return hexes, units
+
+
+def refusal(game: Game, hex_) -> str:
+    """Why a click on hex ``hex_`` ((col, row)) does nothing: the core's
+    reason (``Game.why_illegal``, the rule that refuses it) for the action the
+    click most plainly asks for: in set-up, placing there (3.2, 3.3); with a
+    unit selected, its step there (8.1); else selecting the piece there
+    (crustal and control phases first, 4.0 A/E/H) or a counter there.  A
+    reason that names a rule is preferred to "not in this phase"."""
+    s = game.s
+    phase = int(s["phase"])
+    where = f"phase {PHASE_LETTERS[phase]} is the {PHASE_NAMES[phase]}"
+    c, r = hex_
+    on_map = 0 <= c < MAP_COLS and 0 <= r < MAP_ROWS
+    if phase in (PHASE_Z_SETUP, PHASE_T_SETUP):
+        if not on_map:
+            return "set-up is on the map's hexes (3.2, 3.3)"
+        return game.why_illegal(A_SETUP_HEX + r * MAP_COLS + c) or f"nothing to set up at ({c}, {r})"
+    cell = cell_of(c, r)
+    reasons = []
+    sel = int(s["sel_unit"])
+    if sel >= 0:
+        here = int(s["unit_cell"][sel])
+        steps = [d for d in range(6) if int(NEIGHBOUR[here, d]) == cell]
+        if steps:
+            reasons.append(game.why_illegal(A_MANEUVER + steps[0]))
+        elif cell != here:
+            reasons.append(f"a unit moves one hex at a time (8.1): click a hex next to {col_row(here)}")
+    k = int(s["board"][cell])
+    pieces = [game.why_illegal(A_SELECT_PIECE + k)] if k >= 1 else []
+    mover = game.current_player()
+    here_units = [u for u in range(MAX_UNITS) if int(s["unit_type"][u]) != NO_UNIT and int(s["unit_cell"][u]) == cell]
+    here_units.sort(key=lambda u: int(UNIT_SIDE[int(s["unit_type"][u])]) != mover)  # the mover's own first
+    units = [game.why_illegal(A_SELECT_UNIT + u) for u in here_units[:1]]
+    reasons += pieces + units if phase in (PHASE_Z_CRUSTAL, PHASE_T_CRUSTAL, PHASE_CONTROL) else units + pieces
+    return _best(reasons, f"nothing to do at ({c}, {r}): {where}", where)
+
+
+def unit_refusal(game: Game, unit: int) -> str:
+    """Why a click on counter ``unit`` does nothing: selecting it (or resolving
+    its combat, naming it for a loss) is refused, and so is the click on its hex."""
+    s = game.s
+    phase = int(s["phase"])
+    where = f"phase {PHASE_LETTERS[phase]} is the {PHASE_NAMES[phase]}"
+    reasons = [game.why_illegal(A_SELECT_UNIT + unit), refusal(game, col_row(int(s["unit_cell"][unit])))]
+    return _best(reasons, f"counter {unit} has nothing to do: {where}", where)
+
+
+def _best(reasons, otherwise: str, where: str) -> str:
+    """The first reason that names more than the phase; else the phase's, with the phase named."""
+    reasons = [text for text in reasons if text]
+    wrong_phase = MESSAGES[ERR_WRONG_PHASE]
+    for text in reasons:
+        if not text.startswith(wrong_phase):
+            return text
+    return f"{wrong_phase}: {where}" if reasons else otherwise
+
+
+# ------------------------------------------------------------ the application
+
+def _int(value, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        span = f"[{low}, {high}]" if high is not None else f">= {low}"
+        raise RequestError(400, f"{what} must be an integer in {span}, got {json.dumps(value)[:40]}")
+    return value
+
+
+class WebApp:
+    """The server's state (one session, the games it may open) and its API,
+    callable without HTTP: ``handle(method, path, body)``."""
+
+    def __init__(self, paths=()):
+        self._lock = threading.RLock()
+        self.session: Session | None = None
+        self.games: list[dict] = []  # {"label", "row"} or {"label", "record"}
+        self.warnings: list[str] = []  # damaged lines of the games files, not offered
+        self.agents = [HUMAN] + available_agents()
+        for path in paths:
+            self.add_games(path)
+
+    # ------------------------------------------------------------ games to open
+    def add_games(self, path) -> int:
+        """Offer the games of ``path``: a game record, a games.jsonl or a run
+        folder holding one; returns how many.  Raises ``ValueError`` naming
+        the path if it holds none."""
+        path = Path(path)
+        if path.is_dir():
+            path = path / GAMES_FILE
+        if path.suffix == ".jsonl":
+            games = scan_games(path)
+            if not games.rows and not path.exists():
+                raise ValueError(f"{path}: no such file")
+            if games.damaged:  # reported, not offered
+                self.warnings.append(games.damaged_text())
+            for row in games.rows.values():
+                outcome = f"{row['winner']} wins" if row.get("winner") else "no winner (max_turns)"
+                self.games.append({"label": f"{path.parent.name}/{row['pairing']} #{row['index']}: technocrat "
+                                            f"{row['technocrat']}, ziegler {row['ziegler']}, {row['setup']}: "
+                                            f"{outcome} after {row['turns']} turns", "row": row})
+            return len(games.rows)
+        record = GameRecord.load(path)
+        self.games.append({"label": f"{path.name}: {record.result or 'unfinished'} ({len(record.actions)} actions)",
+                           "record": record})
+        return 1
+
+    def _record(self, index: int) -> GameRecord:
+        game = self.games[index]
+        if "record" in game:
+            return game["record"]
+        try:
+            return record_from_row(game["row"])
+        except RowError as exc:
+            raise RequestError(422, f"game {index}: {exc}") from None
+
+    # ------------------------------------------------------------ requests
+    def handle(self, method: str, path: str, body: bytes | None = None) -> tuple[int, str, bytes]:
+        """One request: (status, content type, body).  Never raises."""
+        url = urlsplit(path)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        try:
+            with self._lock:
+                return self._route(method, url.path, query, body)
+        except RequestError as exc:
+            return _json(exc.status, {"error": str(exc), **exc.extra})
+        except SessionError as exc:
+            return _json(409, {"error": str(exc)})
+        except Exception as exc:  # noqa: BLE001 - the server must answer, whatever went wrong
+            return _json(500, {"error": f"internal error: {type(exc).__name__}: {exc}"})
+
+    def _route(self, method, path, query, body):
+        if path == "/favicon.ico":
+            return 204, "image/x-icon", b""
+        if path == "/" or path.startswith("/static/"):
+            _need(method, "GET")
+            return _static(path)
+        if path == "/replay":
+            _need(method, "GET")
+            index = _int(_query_int(query, "game"), "game", 0, max(len(self.games) - 1, 0))
+            if not self.games:
+                raise RequestError(404, "no games were given to `hotspot serve`")
+            title = f"Hot Spot: {self.games[index]['label']}"
+            return 200, "text/html; charset=utf-8", replay_html(self._record(index), title).encode("utf-8")
+        routes = {"/api/info": ("GET", self.info), "/api/state": ("GET", self.state),
+                  "/api/new": ("POST", self.new), "/api/click": ("POST", self.click),
+                  "/api/play": ("POST", self.play), "/api/advance": ("POST", self.advance),
+                  "/api/undo": ("POST", self.undo), "/api/save": ("GET", self.save),
+                  "/api/load": ("POST", self.load), "/api/games": ("GET", self.list_games)}
+        if path not in routes:
+            raise RequestError(404, f"no such page: {path[:80]}")
+        want, fn = routes[path]
+        _need(method, want)
+        args = query if want == "GET" else _body_json(body)
+        return _json(200, fn(args))
+
+    # ------------------------------------------------------------ the API
+    def info(self, args) -> dict:
+        return {"agents": self.agents, "scenarios": list(SCENARIOS), "sides": list(SIDE_NAMES),
+                "playing": self.session is not None, "games": len(self.games)}
+
+    def list_games(self, args) -> dict:
+        return {"games": [{"id": i, "label": g["label"]} for i, g in enumerate(self.games)]}
+
+    def new(self, args) -> dict:
+        _keys(args, {"ziegler", "technocrat", "scenario", "seed", "max_turns", "view"})
+        sides = {}
+        for side in SIDE_NAMES:
+            name = args.get(side, HUMAN)
+            if name not in self.agents:
+                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
+                                        f"({', '.join(self.agents[1:])})")
+            sides[side] = name
+        scenario = args.get("scenario", "standard")
+        if not isinstance(scenario, str) or not (scenario in SCENARIOS or re.fullmatch(r"random:\d{1,18}", scenario)):
+            raise RequestError(400, f"scenario must be one of {', '.join(SCENARIOS)} or random:N, "
+                                    f"got {json.dumps(scenario)[:40]}")
+        seed = _int(args.get("seed", 0), "seed", 0, (1 << 63) - 1)
+        max_turns = args.get("max_turns")
+        if max_turns is not None:
+            max_turns = _int(max_turns, "max_turns", 1, 10_000)
+        self.session = Session.new(technocrat=sides["technocrat"], ziegler=sides["ziegler"], scenario=scenario,
+                                   seed=seed, max_turns=max_turns)
+        self._agents_move()
+        return self._state(args.get("view", "default"))
+
+    def state(self, args) -> dict:
+        return self._state(args.get("view", "default"))
+
+    def play(self, args) -> dict:
+        _keys(args, {"action", "view"})
+        session = self._session()
+        action = _int(args.get("action"), "action", 0, (1 << 31) - 1)
+        session.play(action)
+        self._agents_move()
+        return self._state(args.get("view", "default"))
+
+    def click(self, args) -> dict:
+        """The legal action a click asks for: played if one; ``choices`` if
+        several; a 409 with the rule that refuses it if none."""
+        _keys(args, {"hex", "unit", "view"})
+        session = self._session()
+        game = session.game
+        if ("hex" in args) == ("unit" in args):
+            raise RequestError(400, "a click names a hex ({\"hex\": [col, row]}) or a counter ({\"unit\": id})")
+        who = session.to_move()
+        if who is None:
+            raise RequestError(409, f"the game is over: {session.result()}")
+        if not who["human"]:
+            raise RequestError(409, f"the {who['side']} is played by the {who['controller']} agent: wait for it")
+        hexes, units = click_map(game, game.legal_actions())
+        if "unit" in args:
+            unit = _int(args["unit"], "unit", 0, MAX_UNITS - 1)
+            if int(game.s["unit_type"][unit]) == NO_UNIT:
+                raise RequestError(400, f"there is no counter {unit} in play")
+            hex_ = col_row(int(game.s["unit_cell"][unit]))
+            # a counter's own actions; else its hex's (a counter on a platform: the platform, 4.0 E)
+            matches = units.get(unit) or hexes.get("{},{}".format(*hex_), [])
+        else:
+            hex_ = args["hex"]
+            if not (isinstance(hex_, list) and len(hex_) == 2):
+                raise RequestError(400, "hex must be [col, row]")
+            c, r = _int(hex_[0], "col", -4, MAP_COLS + 3), _int(hex_[1], "row", -4, MAP_ROWS + 3)
+            hex_ = (c, r)
+            matches = hexes.get(f"{c},{r}", [])
+        if not matches:
+            reason = unit_refusal(game, unit) if "unit" in args else refusal(game, hex_)
+            raise RequestError(409, reason, hex=list(hex_))
+        if len(matches) > 1:
+            captions = {a.action: a for a in session.legal()}
+            return {"choices": [{"action": a, "caption": captions[a].caption, "command": captions[a].command}
+                                for a in matches]}
+        session.play(matches[0])
+        self._agents_move()
+        return self._state(args.get("view", "default"))
+
+    def advance(self, args) -> dict:
+        _keys(args, {"max", "view"})
+        session = self._session()
+        session.advance(_int(args.get("max", 1), "max", 1, 100_000))
+        return self._state(args.get("view", "default"))
+
+    def undo(self, args) -> dict:
+        _keys(args, {"view"})
+        self._session().undo()
+        return self._state(args.get("view", "default"))
+
+    def save(self, args) -> dict:
+        return self._session().to_json()
+
+    def load(self, args) -> dict:
+        self.session = Session.from_json(args)
+        self._agents_move()
+        return self._state("default")
+
+    # ------------------------------------------------------------ helpers
+    def _session(self) -> Session:
+        if self.session is None:
+            raise RequestError(409, "no game yet: start a new game")
+        return self.session
+
+    def _agents_move(self) -> None:
+        """In a game with a person, the agents decide until a person is to move."""
+        if self.session.humans():
+            self.session.advance()
+
+    def _state(self, view) -> dict:
+        session = self._session()
+        if view not in VIEWS:
+            raise RequestError(400, f"view must be one of {', '.join(VIEWS)}, got {json.dumps(view)[:40]}")
+        data = session.state_dict(VIEWS[view])
+        data.pop("text", None)
+        seen = data.pop("view")
+        game = session.game
+        observer = -1 if seen is None else SIDE_NAMES.index(seen)
+        s = game.s if observer < 0 else game.observation(observer)[0]
+        data["view"] = seen or "full"
+        data["meta"] = board_meta(game.s)
+        data["board"] = board_of(s, observer)
+        data["notes"] = status_of(game.s)["notes"]
+        data["log"] = data["log"][-MAX_LOG:]
+        hexes, units = click_map(game, [a["action"] for a in data["legal"]])
+        data["targets"] = hexes
+        data["unitTargets"] = {str(u): acts for u, acts in units.items()}
+        return data
+
+
+# ------------------------------------------------------------ HTTP
+
+def _json(status: int, data) -> tuple[int, str, bytes]:
+    return status, "application/json", json.dumps(data, separators=(",", ":")).encode("utf-8")
+
+
+def _need(method: str, want: str) -> None:
+    if method != want:
+        raise RequestError(405, f"use {want} here, not {method}")
+
+
+def _query_int(query: dict, name: str):
+    text = query.get(name)
+    if text is None or not re.fullmatch(r"\d{1,9}", text):
+        raise RequestError(400, f"?{name}= must be a non-negative integer")
+    return int(text)
+
+
+def _keys(args: dict, allowed: set) -> None:
+    unknown = sorted(set(args) - allowed)
+    if unknown:
+        raise RequestError(400, f"unknown field(s) {', '.join(map(str, unknown))[:80]} (expected some of "
+                                f"{', '.join(sorted(allowed))})")
+
+
+def _body_json(body: bytes | None) -> dict:
+    try:
+        data = json.loads((body or b"{}").decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise RequestError(400, f"the request body is not JSON: {str(exc)[:120]}") from None
+    if not isinstance(data, dict):
+        raise RequestError(400, f"the request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".css": "text/css; charset=utf-8"}
+# Every file the server sends, by the name it is asked for: nothing else is ever opened.
+_FILES = {"/": STATIC / "index.html", "/static/app.js": STATIC / "app.js", "/static/app.css": STATIC / "app.css",
+          "/static/board.js": BOARD_STATIC / "board.js", "/static/board.css": BOARD_STATIC / "board.css"}
+
+
+def _static(path: str) -> tuple[int, str, bytes]:
+    file = _FILES.get(path)
+    if file is None:
+        raise RequestError(404, f"no such file: {path[:80]}")
+    return 200, _TYPES[file.suffix], file.read_bytes()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    app: WebApp
+    hosts: frozenset | None
+    server_version = "hotspot"
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name; quiet by default
+        pass
+
+    def _answer(self, status: int, ctype: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _refused(self) -> bool:
+        host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        if self.hosts is not None and host not in self.hosts:
+            self._answer(*_json(421, {"error": f"this server answers for {', '.join(sorted(self.hosts))}, "
+                                               f"not {host[:60]!r}"}))
+            return True
+        return False
+
+    def do_GET(self):  # noqa: N802 - http.server's name
+        if not self._refused():
+            self._answer(*self.app.handle("GET", self.path))
+
+    def do_POST(self):  # noqa: N802
+        if self._refused():
+            return
+        ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            self._answer(*_json(415, {"error": "a POST must send Content-Type: application/json"}))
+            return
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = -1
+        if not 0 <= length <= MAX_BODY:
+            self.close_connection = True
+            self._answer(*_json(413 if length > MAX_BODY else 400,
+                                {"error": f"a request body is 0 to {MAX_BODY} bytes with its Content-Length"}))
+            return
+        self._answer(*self.app.handle("POST", self.path, self.rfile.read(length)))
+
+    def do_PUT(self):  # noqa: N802
+        self._answer(*_json(405, {"error": "use GET or POST"}))
+
+    do_DELETE = do_PATCH = do_PUT
+
+
+def make_server(app: WebApp, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+    """A threading HTTP server for ``app`` on ``host:port`` (port 0: a free one); call ``serve_forever``."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"port must be an integer in [0, 65535], got {port!r}")
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    server_class = type("Server", (ThreadingHTTPServer,), {"address_family": family, "daemon_threads": True})
+    server = server_class((host, port), type("Handler", (_Handler,), {"app": app}))
+    # DNS rebinding: a page of another site must not reach this server by a name of its own;
+    # bound to every address (0.0.0.0, ::), the user has chosen to be reached by any name.
+    names = {"localhost", "127.0.0.1", "::1", host.lower()}
+    server.RequestHandlerClass.hosts = None if host in ("", "0.0.0.0", "::") else frozenset(names)
+    return server
+
+
+def serve(paths=(), host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False) -> None:
+    """Run the app until interrupted (``hotspot serve``)."""
+    app = WebApp(paths)
+    for warning in app.warnings:
+        print(f"hotspot: warning: {warning}", file=sys.stderr)
+    server = make_server(app, host, port)
+    url = f"http://{'localhost' if host in ('127.0.0.1', '::1', 'localhost') else host}:{server.server_address[1]}/"
+    print(f"Hot Spot at {url} ({len(app.games)} game(s) to open); Ctrl-C stops it", flush=True)
+    if open_browser:
+        import webbrowser
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
