@@ -2,7 +2,7 @@
 learned parts of ``learned-ismcts``, ``expert-ismcts`` and ``expert-policy``.
 numpy only (no torch): runs on the core install.
 
-    python benchmarks/train_expert.py --ship                # the shipped network (about 15 min on 2 cores)
+    python benchmarks/train_expert.py --ship                # the shipped network (13 min on 2 cores)
     python benchmarks/train_expert.py --generations 3 --search-games 200 --net-dir runs/expert
     python benchmarks/train_expert.py --tiny                # smoke sizes (the numbers mean nothing)
 
