@@ -22,6 +22,8 @@ actions never expanded.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from hotspot.core._jit import jit
@@ -157,6 +159,10 @@ def record_games(states, policy_z: int, policy_t: int, eps: float, seed: int, *,
     pgame_of = np.zeros(prows, dtype=np.int64)
     m, pm = play_and_record(states, np.int64(policy_z), np.int64(policy_t), params, net_z, net_t, float(eps), rng,
                             np.int64(max_actions), feats, game_of, results, pfeats, ptargets, plegal, pgame_of)
+    for used, room, what in ((m, rows, "start-of-turn rows"), (pm, prows, "policy rows")):
+        if room > 1 and used >= room:  # the buffer filled up: later rows were not recorded
+            warnings.warn(f"record_games: the {room} {what} are full; later ones were dropped "
+                          f"(record fewer games a call)", RuntimeWarning, stacklevel=2)
     out = (feats[:m].copy(), results[game_of[:m]], game_of[:m].copy())
     if policy_targets:
         out += ((pfeats[:pm].copy(), ptargets[:pm].copy(), plegal[:pm].copy(), pgame_of[:pm].copy()),)
