@@ -1385,6 +1385,7 @@ CLI_VALUES = {
 CLI_JUNK = ("", "-", "--", "--nope", "-x", "\x00", "\u00e9", "9" * 50, "--seed=1", "--help", "scenario")
 # what keeps one call around a second (appended last: argparse keeps the last value)
 CLI_TAIL = {"play": ["--max-turns", "1"],
+            "serve": ["--port", "0"],  # a free port: examples never collide
             "arena": ["--workers", "1", "--no-progress", "--max-turns", "1"],
             "balance": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"]}
 SEARCH_TAIL = ["--candidates", "2", "--random-candidates", "1", "--finalists", "1", "--final-games", "1",
@@ -1497,7 +1498,8 @@ def check_cli(ctx, argv):
     os.chdir(run)
     try:
         ctx["error"] = None
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _recording_errors(cli, ctx):
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _recording_errors(cli, ctx), \
+                _server_returns_at_once():
             try:
                 code = cli.main(list(argv))
             except SystemExit as exc:
@@ -1517,6 +1519,20 @@ def check_cli(ctx, argv):
             refused(exc, ValueError, ImportError)  # the message comes from a deliberate refusal
         return f"refused:exit {code}"
     return "accepted"
+
+
+@contextlib.contextmanager
+def _server_returns_at_once():
+    """``hotspot serve`` checks its arguments, builds its app and binds its
+    socket as it would, then serves no request: the fuzzer judges the
+    argument handling, not a server left running for ever."""
+    import socketserver
+    original = socketserver.BaseServer.serve_forever
+    socketserver.BaseServer.serve_forever = lambda self, poll_interval=0.5: None
+    try:
+        yield
+    finally:
+        socketserver.BaseServer.serve_forever = original
 
 
 @contextlib.contextmanager

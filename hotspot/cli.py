@@ -139,6 +139,8 @@ def cmd_replay(args) -> int:
 
 def cmd_serve(args) -> int:
     from .human.web import serve
+    if any(not str(path).strip() for path in args.games):
+        raise ValueError("serve: a GAMES path is empty (give a record, a games.jsonl or a run folder)")
     serve(args.games, host=args.host, port=args.port, open_browser=args.open)
     return 0
 
