@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.state import STATE_DTYPE
+
 # The ids of the compiled policies (``hotspot.agents.policies.policy_action``
 # dispatches on them inside compiled loops: numba needs a static call, so a
 # new compiled policy adds its id here and its branch there).
@@ -34,3 +37,24 @@ class Agent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def checked_act_arguments(info_state, mask, side):
+    """``Agent.act``'s arguments checked before compiled code sees them:
+    returns ``(o, m)``, the information state as a (1,) state array and the
+    mask as a contiguous bool array of ``NUM_ACTIONS``; a clear
+    ``TypeError``/``ValueError`` names what is wrong otherwise."""
+    o = np.asarray(info_state)
+    if o.dtype != STATE_DTYPE:
+        raise TypeError("info_state must be a state record (Game.observation(side))")
+    o = o.reshape(-1)
+    if o.shape != (1,):
+        raise ValueError("info_state must be one state record")
+    m = np.ascontiguousarray(mask, dtype=np.bool_)
+    if m.shape != (NUM_ACTIONS,):
+        raise ValueError(f"mask must have shape ({NUM_ACTIONS},), got {m.shape}")
+    if not m.any():
+        raise ValueError("no legal action to choose from")
+    if side not in (0, 1):
+        raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), got {side!r}")
+    return o, m

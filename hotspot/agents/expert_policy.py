@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core.actions import NUM_ACTIONS, NUM_PLAY_ACTIONS
+from hotspot.core.actions import NUM_PLAY_ACTIONS
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
-from hotspot.core.state import STATE_DTYPE
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
-from .base import Agent
+from .base import Agent, checked_act_arguments
 from .policy_net import EXPERT_FILE, check_policy, load_expert, logits
 from .scripted import make_work, scripted_decide
 
@@ -57,19 +56,7 @@ class ExpertPolicyAgent(Agent):
         return logits(self.policy, self._feat[None, :])[0]
 
     def act(self, info_state, mask, side) -> int:
-        o = np.asarray(info_state)
-        if o.dtype != STATE_DTYPE:
-            raise TypeError("info_state must be a state record (Game.observation(side))")
-        o = o.reshape(-1)
-        if o.shape != (1,):
-            raise ValueError("info_state must be one state record")
-        m = np.ascontiguousarray(mask, dtype=np.bool_)
-        if m.shape != (NUM_ACTIONS,):
-            raise ValueError(f"mask must have shape ({NUM_ACTIONS},), got {m.shape}")
-        if not m.any():
-            raise ValueError("no legal action to choose from")
-        if side not in (0, 1):
-            raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), got {side!r}")
+        o, m = checked_act_arguments(info_state, mask, side)
         if int(o[0]["phase"]) in (PHASE_Z_SETUP, PHASE_T_SETUP):  # 3.2, 3.3, D21: the scripted deployment plan
             if self._work is None:
                 self._work = make_work()

@@ -75,7 +75,7 @@ from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
-from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent
+from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
 from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted.setup import setup_decide
@@ -501,19 +501,7 @@ class ISMCTSAgent(Agent):
         self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
 
     def act(self, info_state, mask, side) -> int:
-        o = np.asarray(info_state)
-        if o.dtype != STATE_DTYPE:
-            raise TypeError("info_state must be a state record (Game.observation(side))")
-        o = o.reshape(-1)
-        if o.shape != (1,):
-            raise ValueError("info_state must be one state record")
-        m = np.ascontiguousarray(mask, dtype=np.bool_)
-        if m.shape != (NUM_ACTIONS,):
-            raise ValueError(f"mask must have shape ({NUM_ACTIONS},), got {m.shape}")
-        if not m.any():
-            raise ValueError("no legal action to choose from")
-        if side not in (0, 1):
-            raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), got {side!r}")
+        o, m = checked_act_arguments(info_state, mask, side)
         a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
                               self.value, self._child_of))
         if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
