@@ -50,10 +50,14 @@ dice cleared).  One decision is one compiled call, :func:`ismcts_search`:
    only if its mean value is higher by more than ``margin``.
 
 Decisions with one legal action are not searched.  The set-up phases (3.2,
-3.3, D21) are not searched either: the agent plays the scripted deployment
-plan (``hotspot.agents.scripted.setup``) on its information state, seeded
-from its own stream: a search over some 300 hexes a placement, with a
-heuristic that has no signal before play, would spend the budget on noise.
+3.3, D21) are not searched by the tree: a search over some 300 hexes a
+placement, with a heuristic that has no signal before play, would spend the
+budget on noise.  Instead, at the first decision of its set-up, the agent
+compares whole deployments of the scripted plan
+(``hotspot.agents.scripted.setup``) by play-outs from its information state
+(``hotspot.agents.setup_search``: ``deploy_candidates`` seeds of the plan,
+successive halving from ``deploy_games`` play-outs each, play-outs of
+``deploy_turns`` turns), then plays the winner's placements.
 
 The default agent (``ismcts`` in the arena) is also a compiled policy
 (``POLICY_ISMCTS``, ``hotspot.agents.policies``), so whole games between
@@ -79,6 +83,7 @@ from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
 from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted.setup import setup_decide
+from .setup_search import deployment_search, deployment_untouched
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .policy_net import EXPERT_FILE, check_policy, load_expert, policy_choice, two_headed
@@ -99,7 +104,10 @@ P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior /
 P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
 P_POLICY = 10      # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
                    # (when ``net`` has one: a value-only net keeps the rollout policy's)
-NUM_PARAMS = 11
+P_DEPLOY_CANDIDATES = 11  # set-up search (``setup_search``): scripted deployments compared (<= 1: none)
+P_DEPLOY_GAMES = 12       # play-outs a candidate in the first round of successive halving
+P_DEPLOY_TURNS = 13       # play-outs end after this many turns (valued by the heuristic)
+NUM_PARAMS = 14
 
 
 #: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
@@ -115,6 +123,9 @@ DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
 DEFAULT_PARAMS[P_PRIOR] = 1.0
 DEFAULT_PARAMS[P_MARGIN] = 0.1
 DEFAULT_PARAMS[P_POLICY] = 0  # the scripted player's choice (no policy head)
+DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
+DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
+DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
 
 # tree node fields (int64 columns of the ``tree`` array)
 N_PARENT = 0
@@ -389,8 +400,16 @@ def root_statistics(tree, value):
 def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
     """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
     ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
-    phases play the scripted deployment plan (3.2, 3.3, D21)."""
+    phases play the scripted deployment plan (3.2, 3.3, D21), the deployment
+    chosen at the set-up's first decision by the set-up search
+    (``setup_search``) when ``params`` ask for one."""
     if is_setup_phase(o["phase"]):
+        candidates = int(params[P_DEPLOY_CANDIDATES])
+        if candidates > 1 and deployment_untouched(o, side):
+            rng[slot], seed = splitmix64(rng[slot])
+            rng[slot] = deployment_search(o, side, seed, candidates, int(params[P_DEPLOY_GAMES]),
+                                          int(params[P_DEPLOY_TURNS]), int(params[P_ROLLOUT]),
+                                          params[P_DMG_P0])
         return setup_decide(o, mask, side, rng, slot)
     rng[slot], seed = splitmix64(rng[slot])
     a, default, n = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of)
@@ -436,6 +455,11 @@ class ISMCTSAgent(Agent):
         rollout: the rollout policy, ``"scripted"`` or ``"random"``.
         net: a value network (``hotspot.agents.value_net``: a vector, or the
             path of an ``.npz``) instead of the heuristic evaluation.
+        deploy_candidates, deploy_games, deploy_turns: the set-up search
+            (``hotspot.agents.setup_search``): scripted deployments compared
+            at the first set-up decision (0 or 1: none, the plan with the
+            agent's seed), play-outs a candidate in the first round of
+            successive halving, and turns a play-out lasts.
         policy: a policy head (``hotspot.agents.policy_net``, a vector; needs
             ``net``): its choice on the information state replaces the
             rollout policy's at the root (the first child expanded, the prior
@@ -454,12 +478,15 @@ class ISMCTSAgent(Agent):
     def __init__(self, iterations: int | None = None, horizon: int | None = None, c: float | None = None,
                  pw_c: float | None = None, pw_alpha: float | None = None, rollout: str = "scripted",
                  net=None, seed: int | None = None, max_rollout_actions: int | None = None,
-                 prior: float | None = None, margin: float | None = None, policy=None):
+                 prior: float | None = None, margin: float | None = None, policy=None,
+                 deploy_candidates: int | None = None, deploy_games: int | None = None,
+                 deploy_turns: int | None = None):
         params = DEFAULT_PARAMS.copy()
         for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
                                (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
                                (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior"),
-                               (P_MARGIN, margin, "margin")):
+                               (P_MARGIN, margin, "margin"), (P_DEPLOY_CANDIDATES, deploy_candidates, "deploy_candidates"),
+                               (P_DEPLOY_GAMES, deploy_games, "deploy_games"), (P_DEPLOY_TURNS, deploy_turns, "deploy_turns")):
             if val is None:
                 continue
             if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)) \
@@ -475,6 +502,10 @@ class ISMCTSAgent(Agent):
             raise ValueError("c must be >= 0, prior >= 0, margin >= 0, pw_c > 0 and pw_alpha in [0, 1]")
         if params[P_MAX_ROLLOUT] < 0:
             raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
+        for idx, lo, hi, name in ((P_DEPLOY_CANDIDATES, 0, 256, "deploy_candidates"), (P_DEPLOY_GAMES, 0, 4096, "deploy_games"),
+                                  (P_DEPLOY_TURNS, 0, 1000, "deploy_turns")):
+            if params[idx] != int(params[idx]) or not lo <= params[idx] <= hi:
+                raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {params[idx]!r}")
         params[P_ROLLOUT] = float(rollout_policy_id(rollout))
         if net is None:
             self.net = NO_NET
@@ -516,7 +547,9 @@ class ISMCTSAgent(Agent):
         p = self.params
         return (f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
                 f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
-                f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'})")
+                f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
+                f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
+                f"deploy_turns={int(p[P_DEPLOY_TURNS])})")
 
 
 def learned_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
