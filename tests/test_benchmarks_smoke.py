@@ -407,3 +407,22 @@ def test_train_expert(tmp_path):
     assert load_net(tmp_path / "nets" / "value_gen0.npz").ndim == 1
     value, policy = load_expert(tmp_path / "nets" / "expert_gen1.npz")
     assert value.ndim == 1 and policy.ndim == 1
+
+
+def test_bench_setup_search(tmp_path):
+    """The set-up search ablation (issue 12; 3.2, 3.3, D21) plays every game
+    twice, the side's plan and the search's choice, and reports both scores,
+    their paired difference with its interval, and keeps every game."""
+    out = tmp_path / "setup_search.json"
+    proc = run([BENCH / "bench_setup_search.py", "--tiny", "--out", out])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "bench_setup_search", {"ziegler", "technocrat"},
+              {"side", "games", "plan_score", "search_score", "difference", "difference_ci_low",
+               "difference_ci_high", "verdict", "search_s_mean"})
+    for row in doc["rows"]:
+        games = doc["raw"][row["side"]]
+        assert len(games) == row["games"] == doc["config"]["games_per_side"]
+        assert all(g["plan"] in (0.0, 0.5, 1.0) and g["search"] in (0.0, 0.5, 1.0) for g in games)
+        assert row["difference"] == pytest.approx(row["search_score"] - row["plan_score"])
+        assert row["difference_ci_low"] <= row["difference"] <= row["difference_ci_high"]
+    assert "Set-up search on open" in proc.stdout
