@@ -23,7 +23,9 @@ game's seed and both results are in the JSON (``raw``).
 from __future__ import annotations
 
 import math
+import multiprocessing
 import time
+from functools import partial
 
 import numpy as np
 
@@ -33,7 +35,7 @@ from hotspot.agents.beliefs import DMG_P0
 from hotspot.agents.ismcts import DEFAULT_PARAMS, P_DEPLOY_CANDIDATES, P_DEPLOY_GAMES, P_DEPLOY_TURNS, P_ROLLOUT
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games, play_policy_until
 from hotspot.agents.setup_search import deployment_search
-from hotspot.arena.match import GameSpec, agent_seeds, game_seed, initial_state, mix64_int
+from hotspot.arena.match import GameSpec, agent_seeds, game_seed, initial_state, mix64_int, pool_context
 from hotspot.arena.stats import wilson_interval
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.events import no_events
@@ -109,7 +111,11 @@ def main(argv=None) -> int:
     p.add_argument("--sides", nargs="+", choices=sorted(SIDES), default=["ziegler", "technocrat"])
     p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
                    help="the harness's turn limit (default: %(default)s; D19 revised)")
+    p.add_argument("--workers", type=int, default=None, help="processes (default: the usable cores)")
     args = p.parse_args(argv)
+    workers = args.workers or C.usable_cores()
+    if workers < 1:
+        raise SystemExit("--workers must be positive")
     games = 2 if args.tiny else args.games
     if games < 1:
         raise SystemExit("--games must be positive")
@@ -117,9 +123,16 @@ def main(argv=None) -> int:
     if args.tiny:
         params[P_DEPLOY_CANDIDATES], params[P_DEPLOY_GAMES], params[P_DEPLOY_TURNS] = 2, 1, 1
     rows, raw = [], {}
+    # compile (or load) once in the parent, so that forked workers share it
+    play_pair(0, ZIEGLER, args.seed, args.max_turns, params)
     for side_name in args.sides:
         t0 = time.perf_counter()
-        played = [play_pair(i, SIDES[side_name], args.seed, args.max_turns, params) for i in range(games)]
+        job = partial(play_pair, side=SIDES[side_name], seed=args.seed, max_turns=args.max_turns, params=params)
+        if workers == 1:
+            played = [job(i) for i in range(games)]
+        else:
+            with (pool_context() or multiprocessing).Pool(workers) as pool:
+                played = pool.map(job, range(games), chunksize=4)
         rows.append(side_row(side_name, played))
         raw[side_name] = played
         print(f"{side_name}: {games} paired games in {time.perf_counter() - t0:.0f} s", flush=True)
@@ -132,7 +145,7 @@ def main(argv=None) -> int:
                     r["verdict"], r["search_s_mean"]] for r in rows])
     config = {"games_per_side": games, "seed": args.seed, "max_turns": args.max_turns, "scenario": "open",
               "deploy_candidates": int(params[P_DEPLOY_CANDIDATES]), "deploy_games": int(params[P_DEPLOY_GAMES]),
-              "deploy_turns": int(params[P_DEPLOY_TURNS])}
+              "deploy_turns": int(params[P_DEPLOY_TURNS]), "workers": workers}
     summary = {r["side"]: {"difference": r["difference"], "verdict": r["verdict"]} for r in rows}
     C.write_result(args, "bench_setup_search", config, rows, summary,
                    notes=["difference: the search's score minus the plan's in the same game (paired); "
