@@ -178,8 +178,10 @@ def policy_id_of(name: str) -> int | None:
 #   ``hotspot arena --agents random,scripted,mcts-lite,learned`` took 302 s
 #   for 5 games a side on two workers (7.5 s a game on average): about 100
 #   minutes at the default 100 games a side.
-#   ismcts about 3-4 s a game against scripted on open (2.9 s as Technocrat;
-#   16 iterations, 6-12 ms a searched decision), learned-ismcts about 4 s
+#   ismcts about 3.8 s a game against scripted on open (3.3 s as Technocrat,
+#   4.2 s as Ziegler, with its set-up search, about 1 s of it; 16 iterations,
+#   6-12 ms a searched decision; 2,000 games of bench_strength's ismcts-open),
+#   learned-ismcts about 4 s
 #   (driven from Python): not in the default.
 #   expert-policy 0.05-0.11 s, mean 0.07 s (Python-driven, measured on open in
 #   the 4,000 games of bench_strength's expert-policy claims: its games are
@@ -202,7 +204,7 @@ register_agent("learned", "hotspot.agents.learned:LearnedAgent",
                seconds_per_game=4.3)
 register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                "information-set Monte Carlo tree search (single observer, determinized, compiled)",
-               seconds_per_game=3.5)
+               seconds_per_game=3.8)
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
                seconds_per_game=4.0)
