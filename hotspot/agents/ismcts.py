@@ -70,9 +70,8 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
+from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
 from hotspot.core.dice import splitmix64
-from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
@@ -80,7 +79,7 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
-from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
+from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted.setup import setup_decide
 from .setup_search import deployment_search, deployment_untouched
@@ -337,15 +336,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
             depth += 1
             path[depth] = node
         # rollout
-        n = 0
-        while s["phase"] != PHASE_OVER and n < max_rollout:
-            if horizon >= 0 and s["turn"] > start_turn + horizon:
-                break
-            a = rollout_action(s, mask, prng, rollout, obs, work)
-            if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
-                break
-            apply_action(s, a, ev, ev_n)
-            n += 1
+        play_out(s, start_turn, horizon, rollout, mask, prng, max_rollout, ev, ev_n, obs, work)
         v = value_of(s, net, feat)  # the Technocrat's point of view
         tree[0, N_VISITS] += 1
         for j in range(1, depth + 1):

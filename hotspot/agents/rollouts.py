@@ -1,8 +1,11 @@
-"""The rollout policies of the searches (flat Monte Carlo in ``search.py`` and
-ISMCTS in ``ismcts.py``): the compiled random player or the scripted player,
-playing both sides of a determinized game.
+"""The rollout policies of the searches (flat Monte Carlo in ``search.py``,
+ISMCTS in ``ismcts.py`` and the set-up search in ``setup_search.py``): the
+compiled random player or the scripted player, playing both sides of a
+determinized game.
 
-One function, :func:`rollout_action`, with caller-owned buffers: a search
+:func:`rollout_action` chooses one action and :func:`play_out` plays a
+rollout with it (the one play-out loop of every search), with caller-owned
+buffers: a search
 plays thousands of rollout moves a decision, and the scripted player's
 scratch buffers (about 210 KB) are allocated once a decision
 (:func:`new_rollout_buffers`), not once a move.  Kept apart from
@@ -12,7 +15,9 @@ searches' compiled code does not contain a search inside its rollouts.
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import current_player
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
+from hotspot.core.errors import OK
+from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.rollout import random_action
 from hotspot.core.state import STATE_DTYPE
 
@@ -48,3 +53,24 @@ def rollout_action(s, mask, prng, rollout, obs, work):
         wc, wu, bd, bp, bk, mo = work
         return scripted_action_buf(s, mask, prng, side, obs, wc, wu, bd, bp, bk, mo)
     return random_action(s, mask, prng, side)
+
+
+@jit(inline=True)
+def play_out(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n, obs, work):
+    """Play rollout policy ``policy`` for both sides of ``s`` until the game
+    ends, the turn passes ``start_turn + horizon`` (horizon < 0: no limit) or
+    ``max_actions`` actions are played; an action the policy names that is not
+    legal (never expected: the policies choose from the mask) ends it too.
+    ``ev``/``ev_n``: the event buffer for ``apply_action`` (``ev`` may have no
+    rows: events are not kept); ``obs``/``work``: :func:`new_rollout_buffers`.
+    Returns the number of actions played."""
+    n = 0
+    while s["phase"] != PHASE_OVER and n < max_actions:
+        if horizon >= 0 and s["turn"] > start_turn + horizon:
+            break
+        a = rollout_action(s, mask, prng, policy, obs, work)
+        if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
+            break
+        apply_action(s, a, ev, ev_n)
+        n += 1
+    return n

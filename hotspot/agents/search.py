@@ -53,30 +53,12 @@ from hotspot.core.dice import splitmix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
-from .rollouts import new_rollout_buffers, rollout_action, rollout_policy_id
+from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, draw, draw_below,  # noqa: F401 (re-exported)
                       determinize, evaluate)
-
-
-@jit(inline=True)
-def rollout(s, start_turn, horizon, policy, mask, prng, max_actions, ev, ev_n, obs, work):
-    """Play rollout policy ``policy`` for both sides until the game ends, the turn
-    passes ``start_turn + horizon`` (horizon < 0: no limit) or ``max_actions``
-    (``obs``/``work``: :func:`rollouts.new_rollout_buffers`)."""
-    n = 0
-    while s["phase"] != PHASE_OVER and n < max_actions:
-        if horizon >= 0 and s["turn"] > start_turn + horizon:
-            break
-        a = rollout_action(s, mask, prng, policy, obs, work)
-        if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
-            break
-        apply_action(s, a, ev, ev_n)
-        n += 1
-    return n
 
 
 @jit
@@ -148,7 +130,7 @@ def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margi
             prng[0] = p0
             prng[1] = p1
             apply_action(s, a, ev, ev_n)
-            rollout(s, start_turn, horizon, policy, mask, prng, max_rollout, ev, ev_n, obs, work)
+            play_out(s, start_turn, horizon, policy, mask, prng, max_rollout, ev, ev_n, obs, work)
             sums[j] += evaluate(s, side, w)
             counts[j] += 1
     best = 0

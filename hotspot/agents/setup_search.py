@@ -39,15 +39,14 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
-from hotspot.core.errors import OK
+from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_OVER, PHASE_T_SETUP, PHASE_Z_SETUP, PLATFORM,
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP, PLATFORM,
                                      TECHNOCRAT, UNIT_SIDE, ZIEGLER)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 from .beliefs import EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, evaluate
-from .rollouts import new_rollout_buffers, rollout_action
+from .rollouts import new_rollout_buffers, play_out
 
 #: longest play-out, in actions (a safety bound: play-outs end by turn)
 MAX_PLAYOUT_ACTIONS = 20_000
@@ -78,22 +77,15 @@ def deployment_untouched(o, side):
 
 
 @jit
-def play_candidate(d, side, candidate, enemy_seed, last_turn, rollout, mask, prng, obs, work):
+def play_candidate(d, side, candidate, enemy_seed, start_turn, turns, rollout, mask, prng, ev, ev_n, obs, work):
     """Play determinized game ``d`` from ``side``'s set-up decision: ``side``'s
     plan with generator ``candidate``, the enemy with ``enemy_seed``, both by
-    the rollout policy, until the game ends or turn ``last_turn`` is over.
-    Returns ``side``'s value of the position reached (``beliefs.evaluate``)."""
+    the rollout policy (``rollouts.play_out``), until the game ends or turn
+    ``start_turn + turns`` is over.  Returns ``side``'s value of the position
+    reached (``beliefs.evaluate``)."""
     prng[side] = candidate
     prng[1 - side] = enemy_seed
-    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
-    ev_n = np.zeros(1, dtype=np.int32)
-    n = 0
-    while d["phase"] != PHASE_OVER and d["turn"] <= last_turn and n < MAX_PLAYOUT_ACTIONS:
-        a = rollout_action(d, mask, prng, rollout, obs, work)
-        if a < 0 or a >= NUM_ACTIONS or action_error(d, a) != OK:
-            break
-        apply_action(d, a, ev, ev_n)
-        n += 1
+    play_out(d, start_turn, turns, rollout, mask, prng, MAX_PLAYOUT_ACTIONS, ev, ev_n, obs, work)
     return evaluate(d, side, EVAL_WEIGHTS)
 
 
@@ -117,7 +109,9 @@ def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     prng = np.zeros(2, dtype=np.uint64)
     obs, work = new_rollout_buffers()
-    last_turn = int(o["turn"]) + turns
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)  # events are not kept
+    ev_n = np.zeros(1, dtype=np.int32)
+    start_turn = int(o["turn"])
     n_alive = candidates
     n = games
     while n_alive > 1:
@@ -132,8 +126,8 @@ def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
             for j in range(n):
                 drng[0] = seeds[j, 0]
                 determinize(o, side, d[0], drng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
-                total += play_candidate(d[0], side, cand[k], seeds[j, 1], last_turn, rollout,
-                                        mask, prng, obs, work)
+                total += play_candidate(d[0], side, cand[k], seeds[j, 1], start_turn, turns, rollout,
+                                        mask, prng, ev, ev_n, obs, work)
             score[k] = total / n
         # keep the better half (ties: the earlier candidate)
         keep = (n_alive + 1) // 2
