@@ -154,3 +154,40 @@ def test_determinization_is_legal_and_changes_only_hidden_fields():
             legal_action_mask(d[0], mask)
             assert mask.any()
     assert filled > 50
+
+
+# ------------------------------------------------------------------ the play-out loop
+
+
+def test_play_out_stops_at_its_horizon_and_at_the_end_of_the_game():
+    """``rollouts.play_out`` (the one play-out loop of the flat search, ISMCTS
+    and the set-up search) plays legal actions for both sides until the turn
+    passes ``start_turn + horizon``, or the game ends, or ``max_actions``;
+    it returns the number played, and the same generators give the same
+    play-out."""
+    from hotspot.agents.rollouts import new_rollout_buffers, play_out
+    from hotspot.core.events import EV_WIDTH
+    from hotspot.core.errors import OK
+    from hotspot.core.integrity import state_fault
+
+    def run(horizon, max_actions, seed=3):
+        s = Game("standard", seed=5).state.copy()
+        mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+        prng = np.array([seed, seed + 1], dtype=np.uint64)
+        ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+        ev_n = np.zeros(1, dtype=np.int32)
+        obs, work = new_rollout_buffers()
+        start = int(s[0]["turn"])
+        n = play_out(s[0], start, horizon, POLICY_SCRIPTED, mask, prng, max_actions, ev, ev_n, obs, work)
+        return s, start, n
+
+    s, start, n = run(horizon=1, max_actions=100_000)
+    assert n > 0
+    assert s[0]["phase"] == PHASE_OVER or int(s[0]["turn"]) == start + 2  # stopped as the turn passed start + 1
+    assert state_fault(s[0])[0] == OK  # every invariant of the state holds
+    s2, _, n2 = run(horizon=1, max_actions=100_000)
+    assert n2 == n and s2.tobytes() == s.tobytes()  # the same generators, the same play-out
+    _, _, n3 = run(horizon=1, max_actions=7)
+    assert n3 == 7  # the action bound
+    s4, _, n4 = run(horizon=-1, max_actions=1_000_000)
+    assert s4[0]["phase"] == PHASE_OVER and n4 > n  # no horizon: to the end of the game
