@@ -254,3 +254,57 @@ def test_any_junk_in_a_save_is_refused_clearly():
                 Session.from_json({**data, "checksum": _checksum(data)})
             except SessionError as exc:
                 assert str(exc)
+
+
+def test_a_person_may_concede_at_any_time(tmp_path):
+    """5.0: "either player may concede at any time": the person's concession
+    ends the game with the other side the winner; it is final (no undo, no
+    further move), kept by a save, and refused for an agent's side, twice, or
+    with no person playing, the game unchanged."""
+    session = Session.new(technocrat="human", ziegler="scripted", scenario="open", seed=4)
+    _play_on(session, random.Random(2), decisions=3)
+    with pytest.raises(SessionError, match="played by the scripted agent"):
+        session.concede("ziegler")
+    assert not session.is_over() and session.state_dict()["can_concede"]
+    n = len(session.history)
+    assert session.concede() == "ziegler wins (the Technocrat conceded, 5.0)"
+    assert session.is_over() and session.game.winner() == 0 and len(session.history) == n
+    state = session.state_dict()
+    assert state["conceded"] == "technocrat" and not state["can_concede"] and not state["can_undo"]
+    before = _state(session)
+    with pytest.raises(SessionError, match="the game is over"):
+        session.concede()
+    with pytest.raises(SessionError, match="conceded"):
+        session.undo()
+    with pytest.raises(SessionError, match="the game is over"):
+        session.play(0)
+    assert _state(session) == before
+    path = tmp_path / "conceded.json"
+    session.save(path)
+    loaded = Session.load(path)
+    assert loaded.conceded == 1 and loaded.result() == session.result() and _state(loaded) == before
+    # a save whose concession names no side is refused (checksum made again)
+    from hotspot.human.session import _checksum
+    body = {k: v for k, v in session.to_json().items() if k != "checksum"}
+    body["conceded"] = "nobody"
+    with pytest.raises(SessionError, match="conceded must be"):
+        Session.from_json({**body, "checksum": _checksum(body)})
+    # a save written before concessions were kept (no "conceded") still loads
+    old = Session.new(technocrat="human", ziegler="scripted", scenario="open", seed=4)
+    _play_on(old, random.Random(2), decisions=3)
+    body = {k: v for k, v in old.to_json().items() if k not in ("checksum", "conceded")}
+    assert _state(Session.from_json({**body, "checksum": _checksum(body)})) == _state(old)
+    agents = Session.new(technocrat="scripted", ziegler="random", scenario="standard", seed=1)
+    with pytest.raises(SessionError, match="no person plays"):
+        agents.concede()
+
+
+def test_with_two_people_the_side_to_move_concedes():
+    """Two people at one keyboard: ``concede()`` is the side to move's; either may name his side."""
+    session = Session.new(technocrat="human", ziegler="human", scenario="open", seed=3)
+    mover = session.game.current_player()
+    session.concede()
+    assert session.game.winner() == 1 - mover
+    other = Session.new(technocrat="human", ziegler="human", scenario="open", seed=3)
+    other.concede("technocrat")
+    assert other.game.winner() == 0

@@ -172,3 +172,14 @@ def test_step_through_waits_for_enter():
     out = io.StringIO()
     shown = step_through(session.game.record, io.StringIO("\nb\nq\n"), out, interactive=True)
     assert shown == 2 and out.getvalue().count("Pieces:") == 1
+
+
+def test_concede_ends_the_game_for_the_other_side():
+    """5.0: typing 'concede' gives the game to the other side; the loop ends with the result."""
+    session = Session.new(technocrat="human", ziegler="scripted", scenario="open", seed=2)
+    out = io.StringIO()
+    assert Terminal(session, io.StringIO("concede\nquit\n"), out).run() == 0
+    text = out.getvalue()
+    assert "Conceded: ziegler wins (the Technocrat conceded, 5.0)." in text
+    assert text.rstrip().endswith("Game over after turn 1: ziegler wins (the Technocrat conceded, 5.0)")
+    assert session.is_over() and session.game.winner() == 0

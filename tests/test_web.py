@@ -208,6 +208,19 @@ def test_undo_save_and_load(app):
     assert call(app, "GET", "/api/state") == (200, loaded)
 
 
+def test_concede(app):
+    """5.0: the person concedes; the other side wins; the concession is final."""
+    state = new_game(app, ziegler="scripted")
+    assert state["can_concede"] and not state["over"]
+    status, after = call(app, "POST", "/api/concede", {})
+    assert status == 200 and after["over"] and after["conceded"] == "technocrat"
+    assert after["result"] == "ziegler wins (the Technocrat conceded, 5.0)" and not after["can_concede"]
+    status, answer = call(app, "POST", "/api/concede", {})
+    assert status == 409 and "the game is over" in answer["error"]
+    assert call(app, "POST", "/api/undo", {})[0] == 409
+    assert call(app, "GET", "/api/state") == (200, after)
+
+
 def test_watching_two_agents(app):
     """With no person, each advance lets the agents take that many decisions; the whole log shows."""
     state = new_game(app, ziegler="random", technocrat="scripted")

@@ -7,6 +7,7 @@
 >>> session.legal()[0]              # LegalAction(action=242, caption='set up: choose ...', command='choose ...')
 >>> session.play("choose attack-platform")   # or an action id; refused with the rule's reason if illegal
 >>> session.undo()                  # the person's last decision, unless a die was rolled since
+>>> session.concede()               # 5.0: the person gives up; the other side wins
 >>> session.save("game.json"); Session.load("game.json")
 
 A ``Session`` holds a ``hotspot.core.game.Game`` (the scenario, ``open``'s
@@ -29,6 +30,11 @@ Undo (of the person's own last decision) is refused once a die has been
 rolled since that decision: the core reports every roll as an event
 (``core.dice.roll_die``), and a decision after which any roll was reported
 cannot be taken back (else a player could undo until the dice please him).
+
+Concession (5.0: "either player may concede at any time"): a person
+concedes for his own side (``concede``); the other side wins, the game is
+over, and the concession is final (no undo) and kept in the save.  Agents
+never concede.
 
 Hidden information (D20, 9.5, 14.2, 14.3): the board and the log are shown
 as one side may know them, by default the human side's (with two humans, the
@@ -158,6 +164,7 @@ class Session:
         self.scenario = scenario          # the scenario dict, rules merged: what the game starts from
         self.controllers = (settings["ziegler"], settings["technocrat"])   # indexed by side
         self.game, self.agents, self.history = self._start()
+        self.conceded: int | None = None  # the side that conceded (5.0), if one did
 
     # ------------------------------------------------------------ making one
     @classmethod
@@ -235,6 +242,8 @@ class Session:
         """The result in words: 'ongoing', 'technocrat wins', 'ziegler wins', or a stop by max_turns."""
         if self.game.is_truncated():
             return f"no winner: stopped after turn {self.game.turn} by max_turns (D19)"
+        if self.conceded is not None:
+            return f"{self.game.result()} (the {SIDE_NAMES[self.conceded].capitalize()} conceded, 5.0)"
         return self.game.result()
 
     def status(self) -> str:
@@ -321,6 +330,34 @@ class Session:
         history.append(decision)
         return decision
 
+    # ------------------------------------------------------------ concession
+    def concede(self, side=None) -> str:
+        """5.0: ``side`` (default: the only person, or with two the person to
+        move) concedes and the other side wins; returns the result.  Refused
+        for a side an agent plays and once the game is over."""
+        if self.is_over():
+            raise SessionError(f"the game is over: {self.result()}")
+        side = self._person(side, "concede")
+        self.game.concede(side)
+        self.conceded = side
+        return self.result()
+
+    def _person(self, side, what: str) -> int:
+        """The side a person plays that ``what`` is for: ``side`` if given, else
+        the only person, or with two people the side to move."""
+        humans = self.humans()
+        if side is not None:
+            side = self._view(side)
+            if side not in humans:
+                raise SessionError(f"the {SIDE_NAMES[side].capitalize()} is played by the "
+                                   f"{self.controllers[side]} agent: a person cannot {what} for it")
+            return side
+        if not humans:
+            raise SessionError(f"no person plays in this game: no one to {what}")
+        if len(humans) == 1:
+            return humans[0]
+        return self.game.current_player()
+
     # ------------------------------------------------------------ undo
     def undo(self, side=None) -> list[Decision]:
         """Take back ``side``'s last decision (default: the person to move, or the
@@ -328,7 +365,9 @@ class Session:
 
         Refused if that side has made no decision, if a die was rolled since
         it (the dice are not to be re-rolled), or if the other person has
-        decided since."""
+        decided since, or after a concession (final, 5.0)."""
+        if self.conceded is not None:
+            raise SessionError(f"cannot undo: the {SIDE_NAMES[self.conceded].capitalize()} conceded (final, 5.0)")
         side = self._undo_side(side)
         index = next((d.index for d in reversed(self.history) if d.side == side and d.by == HUMAN), None)
         if index is None:
@@ -346,15 +385,8 @@ class Session:
 
     def _undo_side(self, side) -> int:
         humans = self.humans()
-        if side is not None:
-            side = self._view(side)
-            if side not in humans:
-                raise SessionError(f"the {SIDE_NAMES[side].capitalize()} is played by an agent: nothing to undo")
-            return side
-        if not humans:
-            raise SessionError("no person plays in this game: nothing to undo")
-        if len(humans) == 1:
-            return humans[0]
+        if side is not None or len(humans) != 2:
+            return self._person(side, "undo")
         # two people at one keyboard: the last one who decided takes it back
         last = next((d.side for d in reversed(self.history) if d.by == HUMAN), None)
         return self.game.current_player() if last is None else last
@@ -384,9 +416,11 @@ class Session:
 
     # ------------------------------------------------------------ save and load
     def to_json(self) -> dict:
-        """The save: format, version, settings, the scenario, every action, and a checksum."""
+        """The save: format, version, settings, the scenario, every action, the
+        side that conceded (5.0; null if none), and a checksum."""
         body = {"format": FORMAT, "version": VERSION, "settings": self.settings, "scenario": self.scenario,
-                "actions": [d.action for d in self.history]}
+                "actions": [d.action for d in self.history],
+                "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded]}
         return {**body, "checksum": _checksum(body)}
 
     def save(self, path) -> Path:
@@ -443,10 +477,15 @@ class Session:
             raise SessionError("settings: rules must be an object and scenario a name")
         if not isinstance(actions, list) or not all(type(a) is int for a in actions):
             raise SessionError("actions must be a list of integers")
+        conceded = data.get("conceded")  # absent in saves written before concessions were kept
+        if conceded is not None and conceded not in SIDE_NAMES:
+            raise SessionError(f"conceded must be null, {SIDE_NAMES[0]!r} or {SIDE_NAMES[1]!r}, got {conceded!r}")
         session = cls.new(settings["technocrat"], settings["ziegler"], scenario, settings["seed"],
                           settings["rules"] or None, settings["max_turns"])
         session.settings["scenario"] = settings["scenario"]
         session._rebuild(actions)
+        if conceded is not None:
+            session.concede(conceded)  # refused if the game was over or an agent played that side
         return session
 
     # ------------------------------------------------------------ for the web
@@ -466,11 +505,15 @@ class Session:
             "legal": [a._asdict() for a in self.legal()] if who and who["human"] else [],
             "log": [d.as_dict(view) for d in self.history],
             "can_undo": self.can_undo(),
+            "can_concede": not self.is_over() and bool(self.humans()),
+            "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded],
             "text": self.board_text(view, legend=False),
         }
 
     def can_undo(self, side=None) -> bool:
         """Whether :meth:`undo` would take a decision back now."""
+        if self.conceded is not None:
+            return False
         try:
             side = self._undo_side(side)
         except SessionError:

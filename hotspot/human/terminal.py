@@ -10,6 +10,7 @@ actions, numbered; then reads one line:
                            ``hotspot.human.commands``), its caption, or a unique
                            beginning of a legal one (``choose tri``)
     undo                   take back your last decision (not once a die was rolled since)
+    concede                give up the game: the other side wins (5.0; final)
     save [FILE]            save the game (resume: hotspot play --load FILE)
     load FILE              continue a saved game instead (a bad file changes nothing)
     board / key / log [N]  the board again / its key / the last N lines of the log
@@ -35,6 +36,7 @@ Type the number of a listed action, or its command (in brackets), e.g. 'select A
 command also works: 'choose tri').  Hexes are (col, row) as on the board.
 Other commands:
   undo            take back your last decision (refused once a die was rolled since)
+  concede         give up the game: the other side wins (rule 5.0; cannot be undone)
   save [FILE]     save the game; resume it with: hotspot play --load FILE
   load FILE       continue a saved game instead of this one
   board           show the board again        key     the key to the board's symbols
@@ -144,6 +146,8 @@ class Terminal:
             self.say("\n".join(self.session.log()[-n:]) or "(nothing yet)")
         elif word == "undo" and not rest:
             self._undo()
+        elif word == "concede" and not rest:
+            self._concede()
         elif word == "save":
             self._save(rest or self.save_path or DEFAULT_SAVE)
         elif word == "load" and rest:
@@ -167,6 +171,16 @@ class Terminal:
 
     def _after_change(self) -> None:
         self.show_board = True
+        if self.autosave:
+            self._save(self.save_path, quiet=True)
+
+    def _concede(self) -> None:
+        try:
+            result = self.session.concede()
+        except SessionError as exc:
+            self.say(f"Refused: {exc}")
+            return
+        self.say(f"Conceded: {result}.")
         if self.autosave:
             self._save(self.save_path, quiet=True)
 

@@ -22,6 +22,8 @@ path                   method  what
 ``/api/play``          POST    ``{"action": id}``: a legal action (the list)
 ``/api/advance``       POST    ``{"max": n}``: agents decide (watching a game)
 ``/api/undo``          POST    the person's last decision (no die rolled since)
+``/api/concede``       POST    the person to move (or the only person) concedes:
+                               the other side wins (5.0; final)
 ``/api/save``          GET     the saved game (JSON, ``Session.to_json``)
 ``/api/load``          POST    a saved game's JSON
 ``/api/games``         GET     the games given on the command line
@@ -287,8 +289,8 @@ class WebApp:
         routes = {"/api/info": ("GET", self.info), "/api/state": ("GET", self.state),
                   "/api/new": ("POST", self.new), "/api/click": ("POST", self.click),
                   "/api/play": ("POST", self.play), "/api/advance": ("POST", self.advance),
-                  "/api/undo": ("POST", self.undo), "/api/save": ("GET", self.save),
-                  "/api/load": ("POST", self.load), "/api/games": ("GET", self.list_games)}
+                  "/api/undo": ("POST", self.undo), "/api/concede": ("POST", self.concede),
+                  "/api/save": ("GET", self.save), "/api/load": ("POST", self.load), "/api/games": ("GET", self.list_games)}
         if path not in routes:
             raise RequestError(404, f"no such page: {path[:80]}")
         want, fn = routes[path]
@@ -385,6 +387,11 @@ class WebApp:
     def undo(self, args) -> dict:
         _keys(args, {"view"})
         self._session().undo()
+        return self._state(args.get("view", "default"))
+
+    def concede(self, args) -> dict:
+        _keys(args, {"view"})
+        self._session().concede()
         return self._state(args.get("view", "default"))
 
     def save(self, args) -> dict:

@@ -75,6 +75,7 @@
     }
     log.scrollTop = log.scrollHeight;
     $("undo").disabled = !state.can_undo;
+    $("concede").disabled = !state.can_concede;
     const watching = !state.settings || (state.settings.ziegler !== "human" && state.settings.technocrat !== "human");
     $("watch").hidden = !watching;
     if (state.over && app.timer) stopRun();
@@ -218,6 +219,11 @@
     }
     $("new").onclick = newGame;
     $("undo").onclick = async () => { const r = await send("POST", "/api/undo", {view: viewArg()}); if (!r.ok) message(r.data.error, true); };
+    $("concede").onclick = async () => {
+      if (!window.confirm("Concede the game? The other side wins (rule 5.0); this cannot be undone.")) return;
+      const r = await send("POST", "/api/concede", {view: viewArg()});
+      if (!r.ok) message(r.data.error, true);
+    };
     $("save").onclick = save;
     $("load").onchange = e => { if (e.target.files[0]) load(e.target.files[0]); e.target.value = ""; };
     $("view").onchange = refresh;
