@@ -4,7 +4,8 @@
 "use strict";
 (function () {
   const $ = id => document.getElementById(id);
-  const app = {state: null, board: null, meta: null, timer: null, zoom: 1, hover: null, refused: null, version: 0};
+  const app = {state: null, board: null, meta: null, timer: null, zoom: 1, hover: null, refused: null, version: 0,
+               busy: false};
   window.hotspotApp = app;  // for the tests and the curious
 
   async function api(method, path, body) {
@@ -100,7 +101,26 @@
 
   // ------------------------------------------------------------ deciding
   async function send(method, path, body, keepMessage) {
-    const r = await api(method, path, body);
+    // a decision, a new game or a load waits for the agents' replies: after a moment say so,
+    // and take no other click until the answer is in (the page is "busy")
+    const waits = method === "POST" && !app.timer;
+    let slow = null;
+    if (waits) {
+      app.busy = true;
+      document.body.dataset.busy = "1";
+      slow = setTimeout(() => message("The agents are thinking..."), 400);
+    }
+    let r;
+    try {
+      r = await api(method, path, body);
+    } finally {
+      if (waits) {
+        clearTimeout(slow);
+        app.busy = false;
+        document.body.dataset.busy = "0";
+        if ($("message").textContent === "The agents are thinking...") message("");
+      }
+    }
     if (r.ok && r.data.turn !== undefined) {
       app.refused = null;
       if (!keepMessage) message("");
@@ -112,13 +132,14 @@
   function viewArg() { return $("view").value; }
 
   async function play(action) {
+    if (app.busy) return;
     const r = await send("POST", "/api/play", {action: action, view: viewArg()});
     if (!r.ok) message(r.data.error, true);
   }
 
   async function click(body) {
     showChoices([]);
-    if (!humanToMove()) return;
+    if (!humanToMove() || app.busy) return;
     body.view = viewArg();
     const r = await send("POST", "/api/click", body);
     if (r.ok && r.data.choices) { showChoices(r.data.choices); return; }
