@@ -9,6 +9,9 @@ The claims of issue 5 and where each is measured:
 
 * ``scripted``: scripted beats random on both sides (standard scenario).
 * ``learned``: learned beats random on both sides (standard scenario).
+* ``learned-scripted``, ``learned-scripted-standard`` (issue 12): learned,
+  without search, beats scripted: score over both sides on ``open`` and on
+  ``standard``, ``scripted:scripted`` on the same seeds the baseline.
 * ``search``: search beats scripted.  Measured on random setups
   (``--scenario random``, a D12 setup per game): on the standard setup
   scripted players always end in a Ziegler win (README), which would hide any
@@ -59,6 +62,11 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 CLAIMS = {
     "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides", "each side"),
     "learned": ([("learned", "random")], "standard", "learned beats random on both sides", "each side"),
+    # issue 12: the learned agent without search against scripted, on both scenarios
+    "learned-scripted": ([("learned", "scripted"), ("scripted", "scripted")], "open",
+                         "learned (no search) beats scripted (open)", "score"),
+    "learned-scripted-standard": ([("learned", "scripted"), ("scripted", "scripted")], "standard",
+                                  "learned (no search) beats scripted (standard)", "score"),
     "search": ([("mcts-lite", "scripted"), ("scripted", "scripted")], "random", "search beats scripted", "score"),
     # issue 12: the tree search and the learned value
     "ismcts-open": ([("ismcts", "scripted"), ("scripted", "scripted")], "open",
