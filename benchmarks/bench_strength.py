@@ -42,7 +42,8 @@ seeds shows each seat's rate).  Games still going after turn ``--max-turns``
 have no turn limit) are draws, half a point to each side (``draws`` in each
 row).  Each is judged on the 95% Wilson interval
 (``lower > 0.5``: holds; ``upper < 0.5``: does not hold; else undecided).  Every game is in ``<out>/<claim>/games.jsonl``
-with its seed (``hotspot replay ... --game N``); a rerun resumes.
+with its seed (``hotspot replay ... --game N``), and in the JSON file each
+game's seed, winner and turns (``claims.NAME.games``); a rerun resumes.
 """
 from __future__ import annotations
 
@@ -88,6 +89,22 @@ CLAIMS = {
 
 verdict = C.verdict  # lower end > 0.5: holds; upper end < 0.5: does not hold; else undecided
 
+GAMES_NOTE = ("per claim and pairing (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game "
+              "stopped by max_turns) and turns; every game replays from its seed (hotspot replay, or the "
+              "arena rerun with the same settings)")
+
+
+def compact_games(rows) -> dict:
+    """Every game of an arena run, compactly, by pairing ("technocrat:ziegler"):
+    the seeds, the winners as one string (T, Z, -) and the turns, in game order."""
+    games = {}
+    for r in sorted(rows, key=lambda r: (r["technocrat"], r["ziegler"], r["index"])):
+        cell = games.setdefault(f"{r['technocrat']}:{r['ziegler']}", {"seeds": [], "winners": "", "turns": []})
+        cell["seeds"].append(int(r["seed"]))
+        cell["winners"] += {"technocrat": "T", "ziegler": "Z"}.get(r["winner"], "-")
+        cell["turns"].append(int(r["turns"]))
+    return games
+
 
 def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
     """The agent's win rate as each side against the opponent, with intervals."""
@@ -120,7 +137,7 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     games = 1 if args.tiny else args.games
     claims = args.only or list(CLAIMS)
-    results = {}
+    results, played = {}, {}
     for name in claims:
         pairings, scenario, text, rule = CLAIMS[name]
         t0 = time.perf_counter()
@@ -148,7 +165,9 @@ def main(argv=None) -> int:
             overall = score["verdict"]
         results[name] = {"claim": text, "rule": rule, "scenario": scenario, "games_per_side": games, "rows": rows,
                          "baseline": baseline, "score": score, "verdict": overall,
-                         "wall_s": round(time.perf_counter() - t0, 1), "holds": overall == "holds"}
+                         "wall_s": round(time.perf_counter() - t0, 1), "holds": overall == "holds",
+                         "games": compact_games(summary["result"].rows)}
+        played[name] = summary["result"].played
         for r in rows + baseline:
             print(f"{name:9s} {r['agent']:>10s} as {r['side']:10s} vs {r['opponent']:9s} {r['games']:5d} games  "
                   f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
@@ -159,6 +178,9 @@ def main(argv=None) -> int:
             old = json.loads(Path(args.out).read_text()).get("claims", {})
         except (OSError, ValueError):
             old = {}
+        for name, v in results.items():  # a rerun that played no game keeps the wall time of the run that did
+            if name in old and played[name] == 0:
+                v["wall_s"] = old[name].get("wall_s", v["wall_s"])
         results = {**{k: v for k, v in old.items() if k not in results}, **results}
         claims = list(results)
     C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed,
@@ -166,7 +188,7 @@ def main(argv=None) -> int:
                    [r for v in results.values() for r in v["rows"] + v["baseline"]],
                    {name: {"holds": v["holds"], "verdict": v["verdict"], "claim": v["claim"]}
                     for name, v in results.items()},
-                   extra={"claims": results})
+                   extra={"claims": results, "games_note": GAMES_NOTE})
     return 0
 
 

@@ -185,7 +185,8 @@ def test_run_all_report(tiny):
 def test_bench_strength(tmp_path):
     """The strength script (issue 5) plays every claim's pairings as both sides
     (one game each when tiny), rates each side with a Wilson interval and a
-    verdict, and keeps every game in its arena folder."""
+    verdict, and keeps every game in its arena folder and, by seed, winner and
+    turns, in the JSON file (a clone has the games behind every claim)."""
     out = tmp_path / "strength.json"
     run([BENCH / "bench_strength.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs", "--workers", "1"])
     doc = json.loads(out.read_text())
@@ -202,6 +203,16 @@ def test_bench_strength(tmp_path):
             assert r["verdict"] in (("see score",) if claim["rule"] == "score" else
                                     ("holds", "does not hold", "undecided"))
     assert (tmp_path / "runs" / "search" / "games.jsonl").exists()
+    for claim in claims.values():
+        played = {f"{r['agent']}:{r['opponent']}" if r["side"] == "technocrat" else f"{r['opponent']}:{r['agent']}"
+                  for r in claim["rows"] + claim["baseline"]}
+        assert set(claim["games"]) == played
+        for cell in claim["games"].values():
+            assert len(cell["seeds"]) == len(cell["turns"]) == len(cell["winners"]) == 1
+            assert set(cell["winners"]) <= set("TZ-") and cell["turns"][0] >= 1
+    rows = {(r["agent"], r["side"]): r for r in claims["search"]["rows"]}
+    cell = claims["search"]["games"]["mcts-lite:scripted"]
+    assert rows[("mcts-lite", "technocrat")]["win_rate"] == {"T": 1.0, "Z": 0.0, "-": 0.5}[cell["winners"]]
 
 
 def test_bench_ladder(tmp_path):
