@@ -126,6 +126,7 @@ def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
 
 def main(argv=None) -> int:
     p = C.make_parser("bench_strength", __doc__)
+    p.set_defaults(out=C.RESULTS_DIR / "strength.json")  # the README's and BENCHMARKS.md's file
     p.add_argument("--games", type=int, default=1000, help="games per pairing and side (default: %(default)s)")
     p.add_argument("--only", nargs="+", choices=sorted(CLAIMS), default=None)
     p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")
@@ -166,6 +167,8 @@ def main(argv=None) -> int:
         results[name] = {"claim": text, "rule": rule, "scenario": scenario, "games_per_side": games, "rows": rows,
                          "baseline": baseline, "score": score, "verdict": overall,
                          "wall_s": round(time.perf_counter() - t0, 1), "holds": overall == "holds",
+                         # the games' own times summed (one worker's seconds; a resumed run counts every game)
+                         "game_s": round(sum(float(r.get("wall_s", 0.0)) for r in summary["result"].rows), 1),
                          "games": compact_games(summary["result"].rows)}
         played[name] = summary["result"].played
         for r in rows + baseline:
