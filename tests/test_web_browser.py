@@ -89,3 +89,30 @@ def test_a_whole_game_against_random_in_the_browser(url):
         assert len(state["log"]) > sum(used.values())  # the agent's decisions are logged too
     # a refused click's 409 is logged by the browser as a failed resource; nothing else may fail
     assert [e for e in errors if "status of 409" not in e] == []
+
+
+@needs_chromium
+def test_concede_in_the_browser(url):
+    """5.0: the Concede button (after the page's confirmation) gives the game to
+    the other side; the page shows the result and takes no further decision."""
+    errors = []
+    with chromium_page(errors) as page:
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#ziegler", "scripted")
+        page.select_option("#technocrat", "human")
+        page.select_option("#scenario", "open")
+        page.click("#new")
+        page.wait_for_selector("body[data-tomove='human']")
+        assert not page.is_disabled("#concede")
+        asked = []
+        page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+        page.click("#concede")  # dismissed: nothing happens
+        assert asked and "cannot be undone" in asked[0] and not _state(page)["over"]
+        page.once("dialog", lambda d: d.accept())
+        page.click("#concede")
+        page.wait_for_selector("body[data-over='1']")
+        assert "the Technocrat conceded, 5.0" in page.inner_text("#status")
+        assert page.is_disabled("#concede") and page.is_disabled("#undo")
+        assert page.get_attribute("body", "data-busy") == "0"  # the answer is in: the page takes clicks again
+    assert errors == []
