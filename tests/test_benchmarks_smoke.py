@@ -156,7 +156,9 @@ def test_bench_profile(tiny):
                "scaling_2_threads_dynamic", "scaling_2_processes", "static_imbalance"},
               {"actions", "seconds", "actions_per_s"})
     s = doc["summary"]
-    assert positive(s["total_ns"]) and positive(s["apply_ns"])
+    # at tiny sizes the parts are differences of a few milliseconds' timings (the copy's
+    # time taken off): noise on a shared machine can make one negative, so only finite here
+    assert all(math.isfinite(s[k]) for k in ("total_ns", "apply_ns", "mask_ns", "choice_ns"))
     # the parts add up to the whole by construction (differences of the replays)
     assert abs(s["apply_ns"] + s["mask_ns"] + s["choice_ns"] - s["total_ns"]) < 1e-6 * s["total_ns"] + 1e-9
     assert {r["class"] for r in s["mask_by_phase_class"]} <= {"crustal movement", "unit movement", "combat",
