@@ -157,21 +157,26 @@ def _parse_rules_options(items) -> dict:
 
 
 def cmd_arena(args) -> int:
-    from .arena.registry import (DEFAULT_MAX_SECONDS_PER_GAME, agent_costs, available_agents, default_agents,
-                                 registered_agents)
-    from .arena.tournament import parse_pairings, run_arena
+    from .arena.registry import (DEFAULT_MAX_SECONDS_PER_GAME, agent_costs, agent_parameters, aliases,
+                                 available_agents, default_agents, registered_agents)
+    from .arena.tournament import parse_agents, parse_pairings, run_arena
     if args.list_agents:
         avail, default, costs = set(available_agents()), set(default_agents()), agent_costs()
         for name, desc in registered_agents().items():
             state = "default" if name in default else "available" if name in avail else "not available"
             cost = "?" if costs[name] is None else f"{costs[name]:g} s"
             print(f"{name:15s} {state:13s} {cost:>8s}/game  {desc}")
+            if agent_parameters(name) != "no parameters":
+                print(f"{'':15s} parameters: {agent_parameters(name)}")
+        for alias, spec in aliases().items():
+            print(f"{alias:15s} {'alias':13s} {'':>8s}       {spec}")
         print(f"(default: the round robin without --agents: every available agent whose games take at most "
-              f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s; '?': not measured)")
+              f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s; '?': not measured; an agent with parameters is named by a "
+              f"spec such as 'ismcts(iterations=256,think_ms=500)')")
         return 0
     if args.pairings and args.agents:
         raise ValueError("give --agents (a round robin) or --pairings, not both")
-    agents = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else None
+    agents = parse_agents(args.agents) if args.agents else None
     pairings = parse_pairings(args.pairings) if args.pairings else None
     summary = run_arena(agents=agents, pairings=pairings, games=args.games, scenario=args.scenario,
                         seed=args.seed, rules=_parse_rules_options(args.option), out=args.out,

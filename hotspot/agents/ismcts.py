@@ -78,11 +78,13 @@ from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
+from .clock import now_seconds
 from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .scripted.setup import setup_decide
 from .setup_search import deployment_search, deployment_untouched
+from .specs import Param
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .policy_net import EXPERT_FILE, check_policy, load_expert, policy_choice, two_headed
@@ -106,7 +108,8 @@ P_POLICY = 10      # 1: the root's default (first child, prior bonus, margin) is
 P_DEPLOY_CANDIDATES = 11  # set-up search (``setup_search``): scripted deployments compared (<= 1: none)
 P_DEPLOY_GAMES = 12       # play-outs a candidate in the first round of successive halving
 P_DEPLOY_TURNS = 13       # play-outs end after this many turns (valued by the heuristic)
-NUM_PARAMS = 14
+P_THINK_MS = 14           # time budget of a searched decision in milliseconds (0: none; iterations still cap it)
+NUM_PARAMS = 15
 
 
 #: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
@@ -125,6 +128,10 @@ DEFAULT_PARAMS[P_POLICY] = 0  # the scripted player's choice (no policy head)
 DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
 DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
 DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
+DEFAULT_PARAMS[P_THINK_MS] = 0
+
+#: the iteration cap of a search given ``think_ms`` and no ``iterations``
+THINK_ITERATIONS = 100_000
 
 # tree node fields (int64 columns of the ``tree`` array)
 N_PARENT = 0
@@ -142,9 +149,11 @@ NODE_FIELDS = 9
 NO_NET = np.zeros((0,), dtype=np.float64)
 
 
-def new_tree(iterations: int):
-    """Tree buffers for a search of ``iterations`` iterations (one node each, plus the root)."""
-    n = int(iterations) + 1
+def new_tree(iterations: int, reuse: int = 1):
+    """Tree buffers for a search of ``iterations`` iterations (one node each,
+    plus the root), ``reuse`` searches deep (a subtree kept for the next
+    decision, :func:`ismcts_search`'s ``root``)."""
+    n = int(iterations) * max(1, int(reuse)) + 1
     return np.zeros((n, NODE_FIELDS), dtype=np.int64), np.zeros(n, dtype=np.float64)
 
 
@@ -188,16 +197,22 @@ def value_of(s, net, feat):
 
 
 @jit
-def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of):
+def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of, root=0, used=0):
     """One searched decision of ``side`` on its information state ``o``.
 
     ``tree``/``value``: buffers of at least ``iterations + 1`` rows
     (:func:`new_tree`); ``child_of``: int64 scratch of NUM_ACTIONS, all -1.
-    Returns ``(action, default_action, n_nodes)``: the chosen action, the
-    rollout policy's choice on the first determinization, and the nodes used
-    (the root's children, their visits and values are in the tree for
-    :func:`root_statistics`)."""
+    ``root``/``used``: a search that goes on below node ``root`` of a tree
+    whose first ``used`` rows hold an earlier search (the same side's
+    previous decision, whose chosen action led here: the same information
+    set); the budget is topped up, the root's visits count towards
+    ``iterations``.  ``root=0, used=0``: a new tree.
+    Returns ``(action, default_action, n_nodes, child)``: the chosen action,
+    the rollout policy's choice on the first determinization, the nodes used
+    and the chosen action's node (-1: none; the root's children, their
+    visits and values are in the tree for :func:`root_statistics`)."""
     iterations = int(params[P_ITERATIONS])
+    think_ms = params[P_THINK_MS]
     horizon = int(params[P_HORIZON])
     c = params[P_C]
     pw_c = params[P_PW_C]
@@ -224,7 +239,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
             if first_legal < 0:
                 first_legal = a
     if n_legal == 0:
-        return -1, -1, 0
+        return -1, -1, 0, -1
     # the default: the rollout policy's choice on a first determinization
     determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
     prng[0] = draw(rng)
@@ -243,26 +258,33 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = first_legal
     if n_legal == 1:
-        return default, default, 0
-    n_nodes = _new_node(tree, value, 0, -1, -1, -1, 0) + 1
+        return default, default, 0, -1
+    if used <= 0 or root < 0 or root >= used:
+        root = 0
+        n_nodes = _new_node(tree, value, 0, -1, -1, -1, 0) + 1
+    else:
+        n_nodes = used
     start_turn = int(o["turn"])
-    path = np.empty(iterations + 2, dtype=np.int64)
-    for it in range(iterations):
+    path = np.empty(tree.shape[0] + 2, dtype=np.int64)
+    t_end = now_seconds() + think_ms / 1000.0 if think_ms > 0.0 else 0.0
+    for it in range(max(0, iterations - int(tree[root, N_VISITS]))):
+        if think_ms > 0.0 and it > 0 and now_seconds() >= t_end:
+            break
         if it > 0:
             determinize(o, side, d[0], rng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
         s = d[0]
         prng[0] = draw(rng)
         prng[1] = draw(rng)
-        node = 0
+        node = root
         depth = 0
-        path[0] = 0
+        path[0] = root
         expanded = False
         while s["phase"] != PHASE_OVER and not expanded:
             if horizon >= 0 and s["turn"] > start_turn + horizon:
                 break
             mover = current_player(s)
             legal_action_mask(s, mask)
-            if node == 0:  # the root's actions are the decision's (D20: what the side sees)
+            if node == root:  # the root's actions are the decision's (D20: what the side sees)
                 for a in range(NUM_ACTIONS):
                     mask[a] = mask[a] and given_mask[a]
             # index the children by action
@@ -284,11 +306,11 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
             if n_legal_children < n_here and _widening_allows(tree, node, pw_c, pw_alpha) \
                     and n_nodes < tree.shape[0]:
                 # expand: the rollout policy's choice if untried, else a random untried action
-                if node == 0 and tree[0, N_CHILDREN] == 0:
+                if node == root and tree[root, N_CHILDREN] == 0:
                     a = default
                 else:
                     a = rollout_action(s, mask, prng, rollout, obs, work)  # refills mask (same legal set)
-                    if node == 0:
+                    if node == root:
                         for b in range(NUM_ACTIONS):
                             mask[b] = mask[b] and given_mask[b]
                 is_policy = 1
@@ -338,7 +360,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
         # rollout
         play_out(s, start_turn, horizon, rollout, mask, prng, max_rollout, ev, ev_n, obs, work)
         v = value_of(s, net, feat)  # the Technocrat's point of view
-        tree[0, N_VISITS] += 1
+        tree[root, N_VISITS] += 1
         for j in range(1, depth + 1):
             nd = path[j]
             tree[nd, N_VISITS] += 1
@@ -347,7 +369,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     best = -1
     best_n = -1
     best_v = -1e300
-    ch = tree[0, N_FIRST]
+    ch = tree[root, N_FIRST]
     while ch >= 0:
         a = tree[ch, N_ACTION]
         nv = tree[ch, N_VISITS]
@@ -361,21 +383,27 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of)
     if best < 0:
         best = default
     elif best != default and margin > 0.0:
-        ch = tree[0, N_FIRST]
+        ch = tree[root, N_FIRST]
         while ch >= 0:
             if tree[ch, N_ACTION] == default and tree[ch, N_VISITS] > 0:
                 if best_v < value[ch] / tree[ch, N_VISITS] + margin:
                     best = default
                 break
             ch = tree[ch, N_NEXT]
-    return best, default, n_nodes
+    chosen = -1
+    ch = tree[root, N_FIRST]
+    while ch >= 0:
+        if tree[ch, N_ACTION] == best:
+            chosen = ch
+        ch = tree[ch, N_NEXT]
+    return best, default, n_nodes, chosen
 
 
-def root_statistics(tree, value):
+def root_statistics(tree, value, root=0):
     """``(actions, visits, mean values)`` of the root's children of the last
     search (values from the searching side's point of view), by action."""
     acts, visits, means = [], [], []
-    ch = int(tree[0, N_FIRST]) if tree[0, N_CHILDREN] > 0 else -1
+    ch = int(tree[root, N_FIRST]) if tree[root, N_CHILDREN] > 0 else -1
     while ch >= 0:
         n = int(tree[ch, N_VISITS])
         acts.append(int(tree[ch, N_ACTION]))
@@ -388,12 +416,20 @@ def root_statistics(tree, value):
 
 
 @jit
-def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
+def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, reuse=None):
     """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
     ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
     phases play the scripted deployment plan (3.2, 3.3, D21), the deployment
     chosen at the set-up's first decision by the set-up search
-    (``setup_search``) when ``params`` ask for one."""
+    (``setup_search``) when ``params`` ask for one.
+
+    ``reuse`` (int64 of 4, or None: a new tree each decision): ``[n_actions
+    expected next, side, node, rows used]`` of the previous search; when
+    ``o`` is the position right after that search's own action (the game's
+    action count one more, the same side to move: the same information set,
+    nothing of the opponent's in between) the search goes on below that
+    action's node instead of starting again (``ismcts_search``'s ``root``),
+    and ``reuse`` is updated after each search."""
     if is_setup_phase(o["phase"]):
         candidates = int(params[P_DEPLOY_CANDIDATES])
         if candidates > 1 and deployment_untouched(o, side):
@@ -403,7 +439,24 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of):
                                           params[P_DMG_P0])
         return setup_decide(o, mask, side, rng, slot)
     rng[slot], seed = splitmix64(rng[slot])
-    a, default, n = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of)
+    if reuse is None:
+        a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, 0, 0)
+        return a
+    root = 0
+    used = 0
+    if reuse[0] == o["n_actions"] and reuse[1] == side and reuse[2] > 0 \
+            and reuse[3] + int(params[P_ITERATIONS]) <= tree.shape[0]:
+        root = int(reuse[2])
+        used = int(reuse[3])
+    a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, root, used)
+    if n > 0 and child > 0:
+        reuse[0] = o["n_actions"] + 1
+        reuse[1] = side
+        reuse[2] = child
+        reuse[3] = n
+    else:
+        reuse[2] = -1
+        reuse[3] = 0
     return a
 
 
@@ -422,10 +475,32 @@ def ismcts_action(s, mask, rng, slot):
     tree = np.zeros((n, NODE_FIELDS), dtype=np.int64)
     value = np.zeros(n, dtype=np.float64)
     child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-    return ismcts_decide(o[0], mask, side, rng, slot, DEFAULT_PARAMS, NO_NET, tree, value, child_of)
+    return ismcts_decide(o[0], mask, side, rng, slot, DEFAULT_PARAMS, NO_NET, tree, value, child_of, None)
 
 
 # ------------------------------------------------------------------ the agent
+
+def _spec_params():
+    d = DEFAULT_PARAMS
+    return {
+        "iterations": Param("int", int(d[P_ITERATIONS]), 1, 1_000_000, doc="determinizations a searched decision"),
+        "think_ms": Param("int", 0, 0, 600_000, doc="time budget a searched decision (0: none)"),
+        "horizon": Param("int", int(d[P_HORIZON]), -1, 1000, doc="turns after the current one (-1: to the end)"),
+        "c": Param("float", float(d[P_C]), 0.0, 100.0, doc="UCB1 exploration"),
+        "pw_c": Param("float", float(d[P_PW_C]), 0.01, 100.0),
+        "pw_alpha": Param("float", float(d[P_PW_ALPHA]), 0.0, 1.0),
+        "prior": Param("float", float(d[P_PRIOR]), 0.0, 100.0),
+        "margin": Param("float", float(d[P_MARGIN]), 0.0, 2.0),
+        "rollout": Param("choice", "scripted", choices=("scripted", "random")),
+        "deploy_candidates": Param("int", int(d[P_DEPLOY_CANDIDATES]), 0, 256),
+        "deploy_games": Param("int", int(d[P_DEPLOY_GAMES]), 0, 4096),
+        "deploy_turns": Param("int", int(d[P_DEPLOY_TURNS]), 0, 1000),
+        "reuse": Param("bool", False, doc="keep the tree for the same side's next atomic step"),
+    }
+
+
+#: the parameters an ``ismcts`` spec may set (``ismcts(iterations=256,think_ms=500)``)
+SPEC_PARAMS = _spec_params()
 
 _MASK64 = (1 << 64) - 1
 
@@ -451,6 +526,17 @@ class ISMCTSAgent(Agent):
             at the first set-up decision (0 or 1: none, the plan with the
             agent's seed), play-outs a candidate in the first round of
             successive halving, and turns a play-out lasts.
+        think_ms: a time budget a searched decision, in milliseconds (0:
+            none); the search stops at ``iterations`` or when the time is
+            spent, whichever comes first (given ``think_ms`` and no
+            ``iterations``, the cap is :data:`THINK_ITERATIONS`).  A time
+            budget makes play depend on the machine's speed: games with it
+            are not reproducible from their seed.
+        reuse: keep the tree below the chosen action for the same side's next
+            decision when nothing happened in between but that action (the
+            next atomic step of the same move: the same information set); the
+            search then tops the kept subtree up to ``iterations`` instead of
+            starting again.  Off for the compiled policy.
         policy: a policy head (``hotspot.agents.policy_net``, a vector; needs
             ``net``): its choice on the information state replaces the
             rollout policy's at the root (the first child expanded, the prior
@@ -471,13 +557,16 @@ class ISMCTSAgent(Agent):
                  net=None, seed: int | None = None, max_rollout_actions: int | None = None,
                  prior: float | None = None, margin: float | None = None, policy=None,
                  deploy_candidates: int | None = None, deploy_games: int | None = None,
-                 deploy_turns: int | None = None):
+                 deploy_turns: int | None = None, think_ms: int | None = None, reuse: bool = False):
         params = DEFAULT_PARAMS.copy()
+        if think_ms is not None and iterations is None:
+            iterations = THINK_ITERATIONS
         for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
                                (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
                                (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior"),
                                (P_MARGIN, margin, "margin"), (P_DEPLOY_CANDIDATES, deploy_candidates, "deploy_candidates"),
-                               (P_DEPLOY_GAMES, deploy_games, "deploy_games"), (P_DEPLOY_TURNS, deploy_turns, "deploy_turns")):
+                               (P_DEPLOY_GAMES, deploy_games, "deploy_games"), (P_DEPLOY_TURNS, deploy_turns, "deploy_turns"),
+                               (P_THINK_MS, think_ms, "think_ms")):
             if val is None:
                 continue
             if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)) \
@@ -494,7 +583,7 @@ class ISMCTSAgent(Agent):
         if params[P_MAX_ROLLOUT] < 0:
             raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
         for idx, lo, hi, name in ((P_DEPLOY_CANDIDATES, 0, 256, "deploy_candidates"), (P_DEPLOY_GAMES, 0, 4096, "deploy_games"),
-                                  (P_DEPLOY_TURNS, 0, 1000, "deploy_turns")):
+                                  (P_DEPLOY_TURNS, 0, 1000, "deploy_turns"), (P_THINK_MS, 0, 600_000, "think_ms")):
             if params[idx] != int(params[idx]) or not lo <= params[idx] <= hi:
                 raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {params[idx]!r}")
         params[P_ROLLOUT] = float(rollout_policy_id(rollout))
@@ -511,21 +600,24 @@ class ISMCTSAgent(Agent):
             params[P_POLICY] = 1.0
         self.params = params
         self.rollout = rollout
-        compiled = net is None and np.array_equal(params, DEFAULT_PARAMS)
+        self.reuse = bool(reuse)
+        compiled = net is None and np.array_equal(params, DEFAULT_PARAMS) and not self.reuse
         self.policy_id = POLICY_ISMCTS if compiled else None
-        self.tree, self.value = new_tree(int(params[P_ITERATIONS]))
+        self.tree, self.value = new_tree(int(params[P_ITERATIONS]), 4 if self.reuse else 1)
         self._child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+        self._reuse = np.array([-1, -1, -1, 0], dtype=np.int64)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
         self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+        self._reuse[:] = (-1, -1, -1, 0)
 
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
         a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
-                              self.value, self._child_of))
+                              self.value, self._child_of, self._reuse if self.reuse else None))
         if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"the search chose the illegal action {a}")
         return a
@@ -540,18 +632,19 @@ class ISMCTSAgent(Agent):
                 f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
                 f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
                 f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
-                f"deploy_turns={int(p[P_DEPLOY_TURNS])})")
+                f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse})")
 
 
-def learned_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
+def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:
     """``learned-ismcts``: the search with the shipped value network
-    (``weights/value_ismcts.npz``, expert iteration) in place of the heuristic."""
-    return ISMCTSAgent(net=weights_file("ismcts"), seed=seed)
+    (``weights/value_ismcts.npz``, expert iteration) in place of the heuristic;
+    ``params``: :class:`ISMCTSAgent`'s."""
+    return ISMCTSAgent(net=weights_file("ismcts"), seed=seed, **params)
 
 
-def expert_ismcts_agent(seed: int | None = None) -> ISMCTSAgent:
+def expert_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:
     """``expert-ismcts``: the search with both heads of the shipped expert
     network (``weights/expert.npz``): the value head values the positions, the
     policy head names the root's default action (prior bonus, first child)."""
     value, policy = load_expert(EXPERT_FILE)
-    return ISMCTSAgent(net=value, policy=policy, seed=seed)
+    return ISMCTSAgent(net=value, policy=policy, seed=seed, **params)

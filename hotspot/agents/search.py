@@ -57,6 +57,7 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
+from .specs import Param
 from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, draw, draw_below,  # noqa: F401 (re-exported)
                       determinize, evaluate)
 
@@ -257,6 +258,16 @@ class MCTSAgent(Agent):
     def __repr__(self) -> str:
         return (f"MCTSAgent(simulations={self.simulations}, horizon={self.horizon}, "
                 f"rollout={self.rollout!r}, max_candidates={self.max_candidates})")
+
+
+#: the parameters an ``mcts`` spec may set (``mcts(simulations=16)``)
+SPEC_PARAMS = {
+    "simulations": Param("int", 8, 1, 100_000, doc="determinizations a candidate"),
+    "horizon": Param("int", 0, -1, 1000, doc="turns after the current one (-1: to the end)"),
+    "rollout": Param("choice", "scripted", choices=("scripted", "random")),
+    "max_candidates": Param("int", 8, 1, 1000),
+    "margin": Param("float", 0.05, 0.0, 2.0),
+}
 
 
 def lite_agent(seed: int | None = None) -> MCTSAgent:

@@ -35,7 +35,7 @@ from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_s
 from .registry import is_available
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
-from .tournament import check_agents, dropped_text, is_draw, parse_pairings
+from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
 
 CELL_FIELDS = ["cell", "scenario", "rules", "max_turns", "technocrat", "ziegler", "games", "planned",
                "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
@@ -311,8 +311,7 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int =
     A rerun with the same ``out`` resumes; ``out`` holding another grid
     (:func:`balance_run_config` differs) or a damaged games.jsonl line is
     refused, the latter unless ``drop_damaged`` (``hotspot.arena.folder``)."""
-    pairs = [tuple(p) for p in (pairs or [default_pair()])]
-    check_agents({a for p in pairs for a in p})
+    pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
     cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
                                 max_turns=max_turns)
     result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,

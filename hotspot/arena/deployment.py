@@ -147,8 +147,8 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
         raise ArenaError(str(exc)) from None
     if rules:
         base_data = dict(base_data, rules=dict(base_data.get("rules") or {}, **dict(rules)))
-    from .tournament import check_agents
-    check_agents({opponent, agent})  # a typo must not become the folder's configuration
+    from .tournament import canonical_agents
+    opponent, agent = canonical_agents([opponent, agent])  # a typo must not become the folder's configuration
     config = search_run_config(side, opponent, agent, base, base_data, counts, seed, rules_json, max_turns)
     folder.check_run(out, config, [], {})  # before a candidate file is (re)written
     (out / "candidates").mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
-from .registry import available_agents, default_agents, is_available, registered_agents
+from .registry import SpecError, UnknownAgentError, available_agents, canonical_agent, default_agents, split_top
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
@@ -49,17 +49,24 @@ def points(row, agent_or_side: str, by: str = "agent") -> float:
     return 1.0 if won == agent_or_side else 0.0
 
 
+def parse_agents(text: str) -> list[str]:
+    """``"a,b(k=1,j=2)"`` -> ["a", "b(k=1,j=2)"]: a comma-separated list of
+    agent specs (commas inside a spec's parentheses belong to the spec)."""
+    try:
+        return [a.strip() for a in split_top(text, ",") if a.strip()]
+    except SpecError as exc:
+        raise ArenaError(f"agents: {exc}") from None
+
+
 def parse_pairings(text: str) -> list[tuple[str, str]]:
-    """``"a:b,c:d"`` -> [("a", "b"), ("c", "d")]."""
+    """``"a:b,c(k=1,j=2):d"`` -> [("a", "b"), ("c(k=1,j=2)", "d")]."""
     out = []
-    for item in text.split(","):
-        item = item.strip()
-        if not item:
-            continue
-        a, sep, b = item.partition(":")
-        if not sep or not a or not b or ":" in b:
-            raise ArenaError(f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted")
-        out.append((a.strip(), b.strip()))
+    for item in parse_agents(text):
+        parts = split_top(item, ":")
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise ArenaError(f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted or "
+                             f"'ismcts(iterations=64):scripted'")
+        out.append((parts[0].strip(), parts[1].strip()))
     if not out:
         raise ArenaError("no pairing given")
     return out
@@ -71,11 +78,24 @@ def round_robin(agents: list[str], self_play: bool = True) -> list[tuple[str, st
 
 
 def check_agents(names) -> None:
+    """Every agent spec of ``names`` can be made here (an :class:`ArenaError`
+    of one line, naming what is wrong, otherwise)."""
     for name in names:
-        if not is_available(name):
-            known = registered_agents()
-            raise ArenaError(f"agent {name!r} is not available (registered: {sorted(known)}; "
-                             f"available now: {available_agents()})")
+        canonical_agents([name])
+
+
+def canonical_agents(names) -> list[str]:
+    """The canonical spelling of each agent spec (``hotspot.agents.registry.canonical_agent``):
+    the agent's identity in the rows, run.json and resume keys."""
+    out = []
+    for name in names:
+        try:
+            out.append(canonical_agent(name))
+        except UnknownAgentError as exc:
+            raise ArenaError(f"{exc} (available now: {available_agents()})") from None
+        except SpecError as exc:
+            raise ArenaError(str(exc)) from None
+    return out
 
 
 def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 0, rules=None,
@@ -313,11 +333,10 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     ``max_actions`` then still stops a game that never ends, as an error)."""
     if pairings is None:
         agents = (available_agents() if agents == ["all"] else list(agents)) if agents else default_agents()
-        check_agents(agents)
+        agents = list(dict.fromkeys(canonical_agents(agents)))
         pairings = round_robin(agents, self_play=self_play)
     else:
-        pairings = [tuple(p) for p in pairings]
-        check_agents({a for p in pairings for a in p})
+        pairings = [tuple(canonical_agents(p)) for p in pairings]
     if not pairings:
         raise ArenaError("no pairing to play")
     check_scenario(scenario, rules)

@@ -158,7 +158,7 @@ def _get_call_template(self, args, kws):
     return template, pysig, args, {}
 
 
-def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = False):
+def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = False, nogil: bool = True):
     """``numba.njit(cache=True, nogil=True)``, specialized once per general
     argument types (see ``_get_call_template``).
 
@@ -168,9 +168,11 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = F
     thin wrappers over a large tree (policy -> scripted player -> heuristics)
     multiplies the cold compile time.  Called from Python it is an ordinary
     compiled function.  ``@jit(parallel=True)`` is a batch entry point whose
-    ``prange`` loops run over the cores (called from Python)."""
+    ``prange`` loops run over the cores (called from Python).
+    ``@jit(nogil=False)``: a function with an object-mode block (the clock of
+    ``hotspot.agents.clock``), which cannot release the GIL."""
     def decorate(f):
-        options = {"cache": cache, "nogil": True}
+        options = {"cache": cache, "nogil": nogil}
         if parallel:
             options["parallel"] = True
         if inline:

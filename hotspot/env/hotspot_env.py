@@ -78,7 +78,9 @@ Termination and truncation
     ``max_turns=None`` plays the rulebook game with no limit.
 Arguments
     ``side`` ("technocrat" or "ziegler"), ``opponent`` (a compiled policy by
-    name: "random", "scripted" or "ismcts"; or an ``hotspot.agents.Agent``),
+    name: "random", "scripted" or "ismcts"; an agent spec of the registry
+    such as "ismcts(iterations=64)" or "best", played compiled when its
+    agent has a compiled policy; or an ``hotspot.agents.Agent``),
     ``scenario`` (name, path, dict, list, or "random" for a pool of random
     setups), ``rules`` (RulesOptions or dict), ``fog`` (True),
     ``render_mode`` ("ansi", "rgb_array", or "human": the text board printed
@@ -103,6 +105,8 @@ from gymnasium import spaces
 
 from hotspot.agents.base import Agent
 from hotspot.agents.policies import POLICY_NAMES
+from hotspot.agents.registry import make_agent
+from hotspot.agents.specs import SpecError
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
 from hotspot.core.dice import mix64
 from hotspot.core.errors import ERR_BAD_ACTION, MESSAGES, OK, short_repr
@@ -142,16 +146,26 @@ def illegal_reason(s, action: int, code: int) -> str:
 
 
 def resolve_opponent(opponent):
-    """(compiled policy id or -1, Python agent or None) for an opponent argument."""
+    """(compiled policy id or -1, Python agent or None) for an opponent
+    argument: a built-in compiled policy's name, an agent spec of the
+    registry (``"ismcts(iterations=64)"``, ``hotspot.agents.registry``) or an
+    ``Agent``.  A spec whose agent has a compiled policy plays compiled."""
     if opponent is None:
         opponent = "random"
     if isinstance(opponent, str):
-        if opponent not in POLICY_NAMES:
-            raise ValueError(f"unknown opponent {opponent!r}; built-in compiled opponents: {POLICY_NAMES}")
-        return POLICY_NAMES.index(opponent), None
+        if opponent in POLICY_NAMES:
+            return POLICY_NAMES.index(opponent), None
+        try:
+            agent = make_agent(opponent)
+        except SpecError as exc:
+            raise ValueError(f"opponent {short_repr(opponent)}: {exc}") from None
+        if agent.policy_id is not None:
+            return int(agent.policy_id), None
+        return -1, agent
     if isinstance(opponent, Agent):
         return -1, opponent
-    raise ValueError(f"opponent must be a built-in name {POLICY_NAMES} or a hotspot.agents.Agent, got {opponent!r}")
+    raise ValueError(f"opponent must be an agent spec (a built-in name {POLICY_NAMES} or a registered agent such "
+                     f"as 'ismcts(iterations=64)') or a hotspot.agents.Agent, got {short_repr(opponent)}")
 
 
 def check_choice(name: str, value, choices) -> str:
