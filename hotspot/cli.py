@@ -306,10 +306,11 @@ def build_parser() -> argparse.ArgumentParser:
                                       "(type 'help' there). Without: one game between the agents, result and "
                                       "final board printed.")
     play.add_argument("--technocrat", default="random", metavar="human|AGENT",
-                      help="who plays the Technocrat: 'human' (you, in the terminal) or an agent "
+                      help="who plays the Technocrat: 'human' (you, in the terminal) or an agent, by name, "
+                           "alias ('best': the strongest) or spec such as 'ismcts(iterations=256)' "
                            "(see hotspot arena --list-agents; default random)")
     play.add_argument("--ziegler", default="random", metavar="human|AGENT",
-                      help="who plays the Ziegler: 'human' or an agent (default random)")
+                      help="who plays the Ziegler: 'human' or an agent, by name, alias or spec (default random)")
     play.add_argument("--load", default=None, metavar="FILE",
                       help="resume a saved game (saved with 'save FILE' in the game or --save)")
     play.add_argument("--save", default=None, metavar="FILE",
@@ -357,10 +358,12 @@ def build_parser() -> argparse.ArgumentParser:
                                        "a second, random and scripted now, each also against itself) or chosen pairings, each pairing played as both sides. Writes "
                                        "games.jsonl (every game, with its seed and actions), summary.json, "
                                        "summary.csv and ratings.csv to --out; a rerun resumes.")
-    arena.add_argument("--agents", default=None, help="comma-separated agents for the round robin, or 'all' "
+    arena.add_argument("--agents", default=None, help="comma-separated agents (names, aliases or specs such as "
+                                                      "'ismcts(iterations=64,think_ms=500)') for the round robin, or 'all' "
                                                       "(default: the fast agents, at most 1 s a game: random,scripted; "
                                                       "see --list-agents)")
-    arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin")
+    arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin "
+                                                          "(AGENT: a name, alias or spec, e.g. 'ismcts(iterations=256):scripted')")
     arena.add_argument("--scenario", default="standard",
                        help="standard, random (a random setup per game), random:SEED or a JSON path")
     arena.add_argument("--option", action="append", default=None, metavar="NAME=VALUE",

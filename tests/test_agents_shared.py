@@ -10,19 +10,29 @@ covered (``available_agents()``): registering an agent adds it to every test
 below.  Agents whose games take more than a second (``is_fast``: the
 registry's measured ``seconds_per_game``), and any agent registered without a
 measured cost, play fewer decisions (``SLOW_DECISIONS``) unless listed in
-``CHEAP_DECISIONS``; the set-up is always played to its end."""
+``CHEAP_DECISIONS``; the set-up is always played to its end.
+
+Every *spec form* is covered too (``SPEC_FORMS``: an agent named with
+parameters, an alias): the spec reaches the agent and the agent keeps the
+same promises at those parameters."""
 import numpy as np
 import pytest
 
 from hotspot.arena import available_agents, make_agent
-from hotspot.arena.registry import is_fast
+from hotspot.arena.registry import is_available, is_fast
 from hotspot.core.game import Game
 from hotspot.core.rules_data import (NO_UNIT, PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP,
                                      TECHNOCRAT, UNIT_SIDE, ZIEGLER)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
-AGENTS = available_agents()  # every registered agent that can be made here
+# every registered agent that can be made here, and the spec forms: parameters
+# that change how a search spends its budget (small budgets: the suite stays
+# fast), and the alias of the strongest agent
+SPEC_FORMS = ["ismcts(iterations=4,reuse=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+              "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+              "mcts(simulations=2,max_candidates=2)", "best"]
+AGENTS = available_agents() + [s for s in SPEC_FORMS if is_available(s)]
 SLOW_DECISIONS = 60  # the decisions of a slow agent (a search) or of one whose cost is not measured
 CHEAP_DECISIONS = {"learned"}  # slow games (long ones), but milliseconds a decision: the usual counts
 

@@ -82,8 +82,7 @@ from .clock import now_seconds
 from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
-from .scripted.setup import setup_decide
-from .setup_search import deployment_search, deployment_untouched
+from .setup_search import searched_setup_decide
 from .specs import Param
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
@@ -431,13 +430,9 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, 
     action's node instead of starting again (``ismcts_search``'s ``root``),
     and ``reuse`` is updated after each search."""
     if is_setup_phase(o["phase"]):
-        candidates = int(params[P_DEPLOY_CANDIDATES])
-        if candidates > 1 and deployment_untouched(o, side):
-            rng[slot], seed = splitmix64(rng[slot])
-            rng[slot] = deployment_search(o, side, seed, candidates, int(params[P_DEPLOY_GAMES]),
-                                          int(params[P_DEPLOY_TURNS]), int(params[P_ROLLOUT]),
-                                          params[P_DMG_P0])
-        return setup_decide(o, mask, side, rng, slot)
+        return searched_setup_decide(o, mask, side, rng, slot, int(params[P_DEPLOY_CANDIDATES]),
+                                     int(params[P_DEPLOY_GAMES]), int(params[P_DEPLOY_TURNS]),
+                                     int(params[P_ROLLOUT]), params[P_DMG_P0])
     rng[slot], seed = splitmix64(rng[slot])
     if reuse is None:
         a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, 0, 0)

@@ -281,6 +281,9 @@ register_agent("learned", "hotspot.agents.learned:LearnedAgent",
 register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                "information-set Monte Carlo tree search (single observer, determinized, compiled)",
                seconds_per_game=3.8, params="hotspot.agents.ismcts:SPEC_PARAMS")
+register_agent("portfolio", "hotspot.agents.portfolio:PortfolioAgent",
+               "portfolio search over counters: whole-phase plans of per-counter intents, greedy over play-outs "
+               "to the enemy's reply (compiled)", params="hotspot.agents.portfolio:SPEC_PARAMS")
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
                seconds_per_game=4.0, params="hotspot.agents.ismcts:SPEC_PARAMS")
@@ -290,3 +293,8 @@ register_agent("expert-policy", "hotspot.agents.expert_policy:ExpertPolicyAgent"
 register_agent("expert-ismcts", "hotspot.agents.ismcts:expert_ismcts_agent",
                "ISMCTS with both heads of the expert network: policy head's choice as the root prior, value head",
                seconds_per_game=4.2, params="hotspot.agents.ismcts:SPEC_PARAMS")
+
+# ``best``: the strongest agent that plays a game in at most 10 s on one core
+# of the 2-core reference machine (README, "Agents and their measured
+# strength"; BENCHMARKS.md): ``hotspot play --ziegler best``.
+register_alias("best", "ismcts", "the strongest agent at <= 10 s a game on one core")

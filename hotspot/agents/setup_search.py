@@ -45,8 +45,11 @@ from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_T_SETUP, PHASE_Z_S
                                      TECHNOCRAT, UNIT_SIDE, ZIEGLER)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
+from hotspot.core.dice import splitmix64
+
 from .beliefs import EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, evaluate
 from .rollouts import new_rollout_buffers, play_out
+from .scripted.setup import setup_decide
 
 #: longest play-out, in actions (a safety bound: play-outs end by turn)
 MAX_PLAYOUT_ACTIONS = 20_000
@@ -143,3 +146,16 @@ def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
         if alive[k]:
             return cand[k]
     return cand[0]
+
+
+@jit
+def searched_setup_decide(o, mask, side, rng, slot, candidates, games, turns, rollout, dmg_p0):
+    """A searching agent's set-up decision (3.2, 3.3, D21): at the first
+    decision of its whole deployment, :func:`deployment_search` (when
+    ``candidates > 1`` and the scenario leaves the deployment to the side)
+    sets the plan's generator ``rng[slot]`` to the best deployment's seed;
+    every decision then plays the scripted plan with that generator."""
+    if candidates > 1 and deployment_untouched(o, side):
+        rng[slot], seed = splitmix64(rng[slot])
+        rng[slot] = deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0)
+    return setup_decide(o, mask, side, rng, slot)

@@ -55,7 +55,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from hotspot.arena.folder import GAMES_FILE, RowError, record_from_row, scan_games
-from hotspot.arena.registry import available_agents
+from hotspot.arena.registry import aliases, available_agents, is_available
 from hotspot.core.actions import (A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SETUP_FACING,
                                   A_SETUP_HEX, A_SPLIT)
 from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
@@ -220,7 +220,7 @@ class WebApp:
         self.session: Session | None = None
         self.games: list[dict] = []  # {"label", "row"} or {"label", "record"}
         self.warnings: list[str] = []  # damaged lines of the games files, not offered
-        self.agents = [HUMAN] + available_agents()
+        self.agents = [HUMAN] + list(aliases()) + available_agents()
         for path in paths:
             self.add_games(path)
 
@@ -311,9 +311,10 @@ class WebApp:
         sides = {}
         for side in SIDE_NAMES:
             name = args.get(side, HUMAN)
-            if name not in self.agents:
-                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
-                                        f"({', '.join(self.agents[1:])})")
+            if name not in self.agents and not (isinstance(name, str) and len(name) <= 200 and is_available(name)):
+                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human', an available agent "
+                                        f"({', '.join(self.agents[1:])}) or an agent spec such as "
+                                        f"'ismcts(iterations=64)'")
             sides[side] = name
         scenario = args.get("scenario", "standard")
         if not isinstance(scenario, str) or not (scenario in SCENARIOS or re.fullmatch(r"random:\d{1,18}", scenario)):

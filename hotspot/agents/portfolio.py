@@ -1,0 +1,501 @@
+"""Portfolio search over counters: whole-phase plans built from a portfolio
+of per-counter intents (Churchill and Buro's Portfolio Greedy Search, 2013),
+compiled, honest about hidden information (D20).
+
+A turn of Hot Spot is dozens of atomic decisions (select a counter, step it a
+hex, end its move, ...) whose worth shows only when the whole phase and the
+enemy's reply have been played.  So the searcher plans a *phase* at a time:
+
+1. **Intents.**  Each counter that may act in the phase gets one intent
+   (``INTENT_NAMES``), written on the core's and the scripted player's
+   functions:
+
+   ``script``   what the scripted player (``hotspot.agents.scripted``) does
+                with it: its roles, its attack planner, its paths;
+   ``hold``     it does not move this phase (selected, then its move ended);
+   ``advance``  units: step by step towards the Central Crustal (15.5),
+                never into molten rock (8.2); crustals and platforms: the
+                scripted player's path towards it (``crustal_to_central``);
+   ``attack``   units: towards the nearest hex with enemy counters seen,
+                into it (12.1: combat where the stacks meet);
+   ``ram``      Ziegler one-hex crustals without units: at a hex next to a
+                loaded platform (7.1, 14.3; the scripted player's ``z_ram``).
+
+   A *plan* gives every counter an intent; the all-``script`` plan is the
+   scripted player, so the search starts from it and keeps it unless another
+   plan values higher on the same games.
+2. **Valuing a plan.**  From ``determinizations`` samples of the side's
+   information state (``beliefs.determinize``: hidden stacks, damage and
+   dice drawn, nothing read from the true state), the plan plays the rest of
+   the phase, the scripted player both sides' later phases up to the end of
+   the enemy's reply (the Ziegler's plan is valued after the Technocrat's
+   phases E-H of the same turn, the Technocrat's after the Ziegler's phases
+   A-D of the next), and ``beliefs.evaluate`` values the position (+1/-1 for
+   a finished game).  Every plan meets the same determinizations, dice and
+   rollout seeds (common random numbers), so plans are compared on equal
+   games.
+3. **Greedy improvement.**  Hill-climbing over single-counter changes in
+   random order: a change is kept when the plan's value rises by more than
+   ``margin``; passes repeat until one finds nothing or the budget is spent
+   (``plans`` valuations, or ``think_ms`` milliseconds).
+
+The plan is made at the side's first decision of each phase with a choice
+to make (A, B, D for the Ziegler; E, F for the Technocrat) and followed by
+:func:`plan_decide` for the rest of the phase: counters with an active
+intent (advance, attack, ram) move first, then the scripted player moves the
+others, a ``hold`` counter being ended as soon as it is selected.  Combat
+order (C, G), neutralization (H, 15.4) and the owner's losses (D22) are the
+scripted player's.  The set-up (3.2, 3.3, D21) is the set-up search of the
+ISMCTS agent (``setup_search``), which compares whole scripted deployments
+by play-outs.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core._jit import jit
+from hotspot.core.actions import (A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, NUM_ACTIONS,
+                                  action_error, apply_action, current_player, legal_action_mask)
+from hotspot.core.dice import splitmix64
+from hotspot.core.errors import OK
+from hotspot.core.events import EV_WIDTH
+from hotspot.core.hexgrid import NEIGHBOUR, hex_distance
+from hotspot.core.observation import observe
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, PHASE_T_MOVE,
+                                     PHASE_Z_CRUSTAL, PHASE_Z_MOVE, PHASE_Z_SECOND, ONE_HEX, ZIEGLER)
+from hotspot.core.setup import is_setup_phase
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+
+from .base import Agent, POLICY_SCRIPTED, checked_act_arguments
+from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
+from .clock import now_seconds
+from .rollouts import new_rollout_buffers, rollout_action
+from .scripted import scripted_decide
+from .scripted.common import C_ENCNT, DCEN, NC, cell_info
+from .scripted.crustals import z_ram
+from .scripted.paths import crustal_to_central
+from .setup_search import searched_setup_decide
+from .specs import Param
+
+# ------------------------------------------------------------------ intents
+
+I_SCRIPT = 0
+I_HOLD = 1
+I_ADVANCE = 2
+I_ATTACK = 3
+I_RAM = 4
+INTENT_NAMES = ("script", "hold", "advance", "attack", "ram")
+
+#: a plan: one intent for each unit (0 .. MAX_UNITS-1), then each piece
+PIECE0 = MAX_UNITS
+PLAN_SIZE = MAX_UNITS + MAX_PIECES
+
+# ------------------------------------------------------------------ parameters
+
+P_PLANS = 0            # plan valuations a phase (the all-script plan included)
+P_DETERMINIZATIONS = 1 # determinizations each plan is played on
+P_THINK_MS = 2         # time budget of a phase's search in milliseconds (0: none; plans still caps it)
+P_MARGIN = 3           # a change is kept when the plan's value rises by more than this
+P_DMG_P0 = 4           # determinization: probability that hidden damage is 0
+P_DEPLOY_CANDIDATES = 5  # the set-up search (setup_search): scripted deployments compared (<= 1: none)
+P_DEPLOY_GAMES = 6
+P_DEPLOY_TURNS = 7
+P_MAX_ACTIONS = 8      # at most this many actions in a play-out
+NUM_PARAMS = 9
+
+DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
+DEFAULT_PARAMS[P_PLANS] = 24
+DEFAULT_PARAMS[P_DETERMINIZATIONS] = 4
+DEFAULT_PARAMS[P_THINK_MS] = 0
+DEFAULT_PARAMS[P_MARGIN] = 0.002
+DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
+DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
+DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
+DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
+DEFAULT_PARAMS[P_MAX_ACTIONS] = 5000
+
+#: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
+SPEC_PARAMS = {
+    "plans": Param("int", int(DEFAULT_PARAMS[P_PLANS]), 1, 100_000, doc="plan valuations a phase"),
+    "determinizations": Param("int", int(DEFAULT_PARAMS[P_DETERMINIZATIONS]), 1, 256,
+                              doc="determinizations each plan is played on"),
+    "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none)"),
+    "margin": Param("float", float(DEFAULT_PARAMS[P_MARGIN]), 0.0, 2.0),
+    "deploy_candidates": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_CANDIDATES]), 0, 256),
+    "deploy_games": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_GAMES]), 0, 4096),
+    "deploy_turns": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_TURNS]), 0, 1000),
+}
+
+#: the plan valuations a search given ``think_ms`` and no ``plans`` may make
+THINK_PLANS = 100_000
+
+
+@jit
+def planned_phase(p):
+    """Phases whose moves are planned (A, B, D, E, F); the others are scripted."""
+    return (p == PHASE_Z_CRUSTAL or p == PHASE_Z_MOVE or p == PHASE_Z_SECOND
+            or p == PHASE_T_CRUSTAL or p == PHASE_T_MOVE)
+
+
+@jit
+def is_crustal_phase_of_plan(p):
+    return p == PHASE_Z_CRUSTAL or p == PHASE_T_CRUSTAL
+
+
+# ------------------------------------------------------------------ following a plan
+
+
+@jit
+def _unit_step(o, mask, u, intent, wc):
+    """The step of selected unit u under ``intent`` (advance, attack), or
+    END_PIECE when it has none that brings it closer."""
+    src = o["unit_cell"][u]
+    best = -1
+    if src >= 0:
+        if intent == I_ADVANCE:
+            score = DCEN[src]
+            for d in range(6):
+                y = NEIGHBOUR[src, d]
+                if y >= 0 and mask[A_MANEUVER + d] and o["board"][y] >= 0 and DCEN[y] < score:
+                    score = DCEN[y]
+                    best = A_MANEUVER + d
+        elif intent == I_ATTACK and wc[C_ENCNT, src] == 0:
+            # the distance to the nearest hex with enemy counters seen, from src and each neighbour
+            score = 1 << 30
+            for c in range(NC):
+                if wc[C_ENCNT, c] > 0:
+                    dist = hex_distance(src, c)
+                    if dist < score:
+                        score = dist
+            for d in range(6):
+                y = NEIGHBOUR[src, d]
+                if y < 0 or not mask[A_MANEUVER + d] or o["board"][y] < 0:
+                    continue
+                near = 1 << 30
+                for c in range(NC):
+                    if wc[C_ENCNT, c] > 0:
+                        dist = hex_distance(y, c)
+                        if dist < near:
+                            near = dist
+                if near < score:
+                    score = near
+                    best = A_MANEUVER + d
+    if best >= 0:
+        return best
+    return A_END_PIECE if mask[A_END_PIECE] else -1
+
+
+@jit
+def _piece_step(o, mask, k, intent, wc, mo):
+    """The maneuver of selected piece k under ``intent`` (advance, ram), or END_PIECE."""
+    a = -1
+    if intent == I_ADVANCE:
+        a = crustal_to_central(o, mask, wc, mo, k)
+    elif intent == I_RAM:
+        a = z_ram(o, mask, wc, k)
+    if a >= 0 and mask[a]:
+        return a
+    return A_END_PIECE if mask[A_END_PIECE] else -1
+
+
+@jit
+def plan_decide(o, mask, side, plan, rng, slot, wc, wu, bd, bp, bk, mo):
+    """The action of ``side`` following ``plan`` on its information state
+    ``o`` (legal ``mask``): a selected counter with an intent other than
+    ``script`` follows it; with nothing selected, a counter with an active
+    intent (advance, attack, ram) is selected first; else the scripted
+    player decides (and a ``hold`` counter it selects is ended at once)."""
+    p = o["phase"]
+    if not planned_phase(p) or o["loss_side"] >= 0 or is_setup_phase(p):
+        return scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+    crustal = is_crustal_phase_of_plan(p)
+    sel = o["sel_piece"] if crustal else o["sel_unit"]
+    if sel >= 0:
+        intent = plan[PIECE0 + sel] if crustal else plan[sel]
+        if intent != I_SCRIPT:
+            if intent == I_HOLD:
+                if mask[A_END_PIECE]:
+                    return A_END_PIECE
+            else:
+                cell_info(o, side, wc)
+                a = _piece_step(o, mask, sel, intent, wc, mo) if crustal else _unit_step(o, mask, sel, intent, wc)
+                if a >= 0 and mask[a]:
+                    return a
+    else:
+        if crustal:
+            for k in range(MAX_PIECES):
+                it = plan[PIECE0 + k]
+                if (it == I_ADVANCE or it == I_RAM) and mask[A_SELECT_PIECE + k]:
+                    return A_SELECT_PIECE + k
+        else:
+            for u in range(MAX_UNITS):
+                it = plan[u]
+                if (it == I_ADVANCE or it == I_ATTACK) and mask[A_SELECT_UNIT + u]:
+                    return A_SELECT_UNIT + u
+    return scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+
+
+# ------------------------------------------------------------------ the search
+
+
+@jit
+def _reply_done(s, side, start_turn):
+    """Has the play-out reached the end of the enemy's reply to ``side``'s phase?"""
+    if s["turn"] <= start_turn:
+        return False
+    if side == ZIEGLER:
+        return True  # the Technocrat's phases E-H of the same turn are over
+    p = s["phase"]
+    return p >= PHASE_T_CRUSTAL and p <= PHASE_CONTROL  # the Ziegler's A-D of the next turn are over
+
+
+@jit
+def value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work, ev, ev_n):
+    """The mean value for ``side`` of ``plan`` over the determinizations
+    ``dets`` (each played with its own rollout seeds ``prngs[k]``): the plan
+    for the rest of phase ``start_phase``, the scripted player for the rest of
+    the enemy's reply."""
+    wc, wu, bd, bp, bk, mo = work
+    prng = np.zeros(2, dtype=np.uint64)
+    total = 0.0
+    for k in range(dets.shape[0]):
+        sw[0] = dets[k]
+        s = sw[0]
+        prng[0] = prngs[k, 0]
+        prng[1] = prngs[k, 1]
+        n = 0
+        while s["phase"] != PHASE_OVER and n < max_actions and not _reply_done(s, side, start_turn):
+            actor = current_player(s)
+            if actor == side and s["turn"] == start_turn and s["phase"] == start_phase:
+                legal_action_mask(s, mask)
+                observe(s, side, True, obs[0])
+                a = plan_decide(obs[0], mask, side, plan, prng, side, wc, wu, bd, bp, bk, mo)
+            else:
+                a = rollout_action(s, mask, prng, POLICY_SCRIPTED, obs, work)
+            if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
+                break
+            apply_action(s, a, ev, ev_n)
+            n += 1
+        total += evaluate(s, side, EVAL_WEIGHTS)
+    return total / dets.shape[0]
+
+
+@jit
+def _candidates(o, given_mask, side, out_idx, out_kind):
+    """The counters that may act in this phase (plan indices) and their kind
+    (0 unit, 1 one-hex crustal, 2 other piece); returns how many."""
+    p = o["phase"]
+    n = 0
+    if is_crustal_phase_of_plan(p):
+        for k in range(MAX_PIECES):
+            if given_mask[A_SELECT_PIECE + k] or o["sel_piece"] == k:
+                kind = o["piece_kind"][k]
+                if kind == NO_PIECE or kind == CENTRAL:
+                    continue
+                out_idx[n] = PIECE0 + k
+                out_kind[n] = 1 if kind == ONE_HEX else 2
+                n += 1
+    else:
+        for u in range(MAX_UNITS):
+            if given_mask[A_SELECT_UNIT + u] or o["sel_unit"] == u:
+                out_idx[n] = u
+                out_kind[n] = 0
+                n += 1
+    return n
+
+
+@jit
+def portfolio_search(o, given_mask, side, params, seed, plan):
+    """Fill ``plan`` (int8 of PLAN_SIZE) with the best plan found for ``side``'s
+    current phase on its information state ``o``; returns the number of plans
+    valued (0: nothing to plan)."""
+    for i in range(PLAN_SIZE):
+        plan[i] = I_SCRIPT
+    budget = int(params[P_PLANS])
+    n_det = max(1, int(params[P_DETERMINIZATIONS]))
+    think_ms = params[P_THINK_MS]
+    margin = params[P_MARGIN]
+    max_actions = int(params[P_MAX_ACTIONS])
+    t_end = now_seconds() + think_ms / 1000.0 if think_ms > 0.0 else 0.0
+    cand = np.zeros(PLAN_SIZE, dtype=np.int64)
+    kinds = np.zeros(PLAN_SIZE, dtype=np.int64)
+    n_cand = _candidates(o, given_mask, side, cand, kinds)
+    if n_cand == 0 or budget <= 1:
+        return 0
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    dets = np.empty(n_det, dtype=STATE_DTYPE)
+    prngs = np.zeros((n_det, 2), dtype=np.uint64)
+    for k in range(n_det):
+        determinize(o, side, dets[k], rng, PRIOR_FORCES, SQUAD_PROBS, params[P_DMG_P0])
+        prngs[k, 0] = draw(rng)
+        prngs[k, 1] = draw(rng)
+    sw = np.empty(1, dtype=STATE_DTYPE)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_rollout_buffers()
+    start_turn = int(o["turn"])
+    start_phase = int(o["phase"])
+    best = value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work, ev, ev_n)
+    valued = 1
+    # the moves: (candidate, intent) pairs
+    moves = np.zeros((n_cand * 3, 2), dtype=np.int64)
+    n_moves = 0
+    for j in range(n_cand):
+        kind = kinds[j]
+        moves[n_moves, 0] = cand[j]
+        moves[n_moves, 1] = I_HOLD
+        n_moves += 1
+        moves[n_moves, 0] = cand[j]
+        moves[n_moves, 1] = I_ADVANCE
+        n_moves += 1
+        if kind == 0:
+            moves[n_moves, 0] = cand[j]
+            moves[n_moves, 1] = I_ATTACK
+            n_moves += 1
+        elif kind == 1 and side == ZIEGLER:
+            moves[n_moves, 0] = cand[j]
+            moves[n_moves, 1] = I_RAM
+            n_moves += 1
+    improved = True
+    while improved and valued < budget:
+        improved = False
+        for i in range(n_moves - 1, 0, -1):  # a fresh random order each pass
+            j = draw_below(rng, i + 1)
+            for c in range(2):
+                tmp = moves[i, c]
+                moves[i, c] = moves[j, c]
+                moves[j, c] = tmp
+        for i in range(n_moves):
+            if valued >= budget or (think_ms > 0.0 and now_seconds() >= t_end):
+                break
+            x = moves[i, 0]
+            it = moves[i, 1]
+            if plan[x] == it:
+                continue
+            old = plan[x]
+            plan[x] = it
+            v = value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work,
+                           ev, ev_n)
+            valued += 1
+            if v > best + margin:
+                best = v
+                improved = True
+            else:
+                plan[x] = old
+        if think_ms > 0.0 and now_seconds() >= t_end:
+            break
+    return valued
+
+
+@jit
+def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
+    """The portfolio agent's action on information state ``o`` (legal
+    ``mask``); ``plan``/``key``: the current plan and the (turn, phase, side)
+    it was made for, kept between calls; ``rng[slot]``: the agent's generator."""
+    p = o["phase"]
+    wc, wu, bd, bp, bk, mo = work
+    if is_setup_phase(p):
+        return searched_setup_decide(o, mask, side, rng, slot, int(params[P_DEPLOY_CANDIDATES]),
+                                     int(params[P_DEPLOY_GAMES]), int(params[P_DEPLOY_TURNS]), POLICY_SCRIPTED,
+                                     params[P_DMG_P0])
+    n_legal = 0
+    only = -1
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            n_legal += 1
+            only = a
+    if n_legal == 1:
+        return only  # a forced decision costs nothing
+    if planned_phase(p) and o["loss_side"] < 0:
+        if key[0] != o["turn"] or key[1] != p or key[2] != side:
+            rng[slot], seed = splitmix64(rng[slot])
+            portfolio_search(o, mask, side, params, seed, plan)
+            key[0] = o["turn"]
+            key[1] = p
+            key[2] = side
+        return plan_decide(o, mask, side, plan, rng, slot, wc, wu, bd, bp, bk, mo)
+    return scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+
+
+# ------------------------------------------------------------------ the agent
+
+_MASK64 = (1 << 64) - 1
+
+
+class PortfolioAgent(Agent):
+    """Portfolio search over counters (see the module docstring).
+
+    Args:
+        plans: plan valuations a phase (the all-``script`` plan included).
+        determinizations: samples of the information state each plan is
+            played on (with the same dice and rollout seeds for every plan).
+        think_ms: a time budget for a phase's search in milliseconds (0:
+            none); the search stops at ``plans`` or when the time is spent
+            (given ``think_ms`` and no ``plans``, the cap is
+            :data:`THINK_PLANS`).  A time budget makes play depend on the
+            machine's speed: such games are not reproducible from their seed.
+        margin: a change is kept when the plan's mean value rises by more.
+        deploy_candidates, deploy_games, deploy_turns: the set-up search
+            (``setup_search``), as for :class:`~hotspot.agents.ismcts.ISMCTSAgent`.
+        seed: the agent's own randomness (determinizations, order of the
+            changes tried): equal seeds, equal play.
+    """
+
+    name = "portfolio"
+
+    def __init__(self, plans: int | None = None, determinizations: int | None = None, think_ms: int | None = None,
+                 margin: float | None = None, deploy_candidates: int | None = None,
+                 deploy_games: int | None = None, deploy_turns: int | None = None, seed: int | None = None):
+        params = DEFAULT_PARAMS.copy()
+        if think_ms is not None and plans is None:
+            plans = THINK_PLANS
+        given = {"plans": plans, "determinizations": determinizations, "think_ms": think_ms, "margin": margin,
+                 "deploy_candidates": deploy_candidates, "deploy_games": deploy_games, "deploy_turns": deploy_turns}
+        index = {"plans": P_PLANS, "determinizations": P_DETERMINIZATIONS, "think_ms": P_THINK_MS,
+                 "margin": P_MARGIN, "deploy_candidates": P_DEPLOY_CANDIDATES, "deploy_games": P_DEPLOY_GAMES,
+                 "deploy_turns": P_DEPLOY_TURNS}
+        for name, val in given.items():
+            if val is None:
+                continue
+            p = SPEC_PARAMS[name]
+            if name == "plans":
+                p = Param("int", p.default, p.low, THINK_PLANS)
+            params[index[name]] = float(p.check("portfolio", name, val))
+        self.params = params
+        self.plan = np.zeros(PLAN_SIZE, dtype=np.int8)
+        self._key = np.full(3, -1, dtype=np.int64)
+        self._work = None
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+        self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+        self._key[:] = -1
+
+    def act(self, info_state, mask, side) -> int:
+        o, m = checked_act_arguments(info_state, mask, side)
+        if self._work is None:
+            _, self._work = _buffers()
+        a = int(portfolio_decide(o[0], m, int(side), self._rng, 0, self.params, self.plan, self._key, self._work))
+        if a < 0 or not m[a]:  # cannot happen: every action comes from the mask
+            raise RuntimeError(f"the portfolio search chose the illegal action {a}")
+        return a
+
+    def plan_intents(self) -> dict[int, str]:
+        """The current plan's intents other than ``script``, by plan index
+        (units 0..MAX_UNITS-1, then pieces from :data:`PIECE0`)."""
+        return {int(i): INTENT_NAMES[int(v)] for i, v in enumerate(self.plan) if v != I_SCRIPT}
+
+    def __repr__(self) -> str:
+        p = self.params
+        return (f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
+                f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
+                f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])})")
+
+
+@jit
+def _buffers():
+    return new_rollout_buffers()
