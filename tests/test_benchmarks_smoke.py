@@ -439,3 +439,60 @@ def test_bench_setup_search(tmp_path):
         assert row["difference"] == pytest.approx(row["search_score"] - row["plan_score"])
         assert row["difference_ci_low"] <= row["difference"] <= row["difference_ci_high"]
     assert "Set-up search on open" in proc.stdout
+
+
+def test_bench_skill_ladder(tmp_path):
+    """The skill ladder (TAG's SkillLadder protocol): ISMCTS at 2 iterations
+    against 1 (no set-up search, games stopped after turn 2), rounds of one
+    game a side on mirrored seeds until 2 a side; the rung's score with its
+    interval, per seat, its stop reason, the Elo per budget and the
+    monotone verdict in the JSON with every game and its seed; a run cut
+    short resumes, playing only the games it lacks; the stopping rule's three
+    reasons."""
+    out, runs, plot = tmp_path / "skill_ladder.json", tmp_path / "runs", tmp_path / "skill_ladder.png"
+    args = [BENCH / "bench_skill_ladder.py", "--tiny", "--agent", "ismcts(deploy_candidates=0)", "--budgets", "2,1",
+            "--batch", "1", "--max-games", "2", "--max-turns", "2", "--workers", "1", "--out", runs, "--json", out,
+            "--plot", plot]
+    proc = run(args)
+    doc = json.loads(out.read_text())
+    check_doc(doc, "bench_skill_ladder", {"monotone", "target", "rungs", "elo", "games"},
+              {"lower", "higher", "lower_spec", "higher_spec", "games_per_side", "games", "score", "ci_low", "ci_high",
+               "as_technocrat", "as_ziegler", "draws", "stop", "seconds_per_game", "elo_gap", "meets_target"})
+    assert doc["config"]["budgets"] == [1, 2] and doc["config"]["max_turns"] == 2
+    (rung,) = doc["rows"]
+    assert (rung["lower_spec"], rung["higher_spec"]) == ("ismcts(deploy_candidates=0,iterations=1)",
+                                                         "ismcts(deploy_candidates=0,iterations=2)")
+    assert rung["games_per_side"] == 2 and rung["games"] == 4 and rung["stop"] in ("decided", "max games")
+    assert 0.0 <= rung["ci_low"] <= rung["score"] <= rung["ci_high"] <= 1.0
+    for seat in ("as_technocrat", "as_ziegler"):
+        assert rung[seat]["games"] == 2 and 0.0 <= rung[seat]["ci_low"] <= rung[seat]["ci_high"] <= 1.0
+    assert rung["score"] == pytest.approx((rung["as_technocrat"]["score"] + rung["as_ziegler"]["score"]) / 2)
+    assert doc["summary"]["monotone"] == (rung["score"] >= 0.55 and rung["ci_low"] > 0.5) == rung["meets_target"]
+    elo = doc["elo"]
+    assert [e["budget"] for e in elo] == [1, 2] and elo[0]["elo"] == 0
+    assert elo[1]["elo"] == pytest.approx(rung["elo_gap"]) and math.isfinite(rung["elo_gap"])
+    seatings = doc["games"]["2>1"]
+    assert len(seatings) == 2
+    first, second = seatings.values()
+    assert first["seeds"] == second["seeds"] and len(first["seeds"]) == 2  # mirrored seeds
+    assert all(len(c["winners"]) == len(c["turns"]) == 2 and set(c["winners"]) <= set("TZ-") for c in seatings.values())
+    assert plot.exists() or "matplotlib is not installed" in proc.stdout
+    assert "4 game(s) played now" in proc.stdout
+    # cut the run short (its last game lost) and run it again: only that game is played
+    (folder,) = runs.iterdir()
+    lines = (folder / "games.jsonl").read_text().splitlines(keepends=True)
+    (folder / "games.jsonl").write_text("".join(lines[:-1]))
+    again = run(args)
+    assert "1 game(s) played now" in again.stdout
+    assert json.loads(out.read_text())["games"] == doc["games"]
+
+    sys.path.insert(0, str(BENCH))
+    try:
+        import bench_skill_ladder as sl
+    finally:
+        sys.path.remove(str(BENCH))
+    wide = {"ci_low": 0.4, "ci_high": 0.7, "half_width": 0.15}
+    assert sl.stop_reason({"ci_low": 0.52, "ci_high": 0.6, "half_width": 0.04}, 50, 0.03, 1000) == "decided"
+    assert sl.stop_reason({"ci_low": 0.47, "ci_high": 0.53, "half_width": 0.03}, 50, 0.03, 1000) == "precise"
+    assert sl.stop_reason(wide, 1000, 0.03, 1000) == "max games" and sl.stop_reason(wide, 50, 0.03, 1000) is None
+    assert sl.budget_spec("ismcts(c=1)", "iterations", 8) == "ismcts(c=1,iterations=8)"
