@@ -25,6 +25,11 @@ The claims of issue 5 and where each is measured:
   the same seeds is the baseline.
 * ``learned-ismcts``: the search with the learned value beats plain ISMCTS;
   ``learned-ismcts-scripted``: it beats scripted (``open``).
+* ``best-open``, ``best-standard`` (issue 22): ``best`` (the alias of the
+  strongest agent at <= 10 s a game; its spec is what is played and kept in
+  the rows) against scripted, score over both sides and per seat, on
+  ``open`` and ``standard``; ``scripted:scripted`` on the same seeds the
+  baseline of each seat.
 * ``expert-policy`` (issue 12, expert iteration): the policy head without
   search beats random on both sides (``open``); ``expert-policy-scripted``: it
   beats scripted (score over both sides, ``open``, scripted:scripted the
@@ -54,9 +59,13 @@ from pathlib import Path
 
 import _common as C
 
+from hotspot.arena.registry import canonical_agent
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
+
+#: the spec that ``best`` names now (the rows keep the spec, not the alias)
+BEST = canonical_agent("best")
 
 #: claim -> (pairings (A, B): A is the agent under test, scenario, what is claimed)
 #: rule: "each side" (every side's win rate) or "score" (both sides together)
@@ -83,6 +92,10 @@ CLAIMS = {
     "expert-policy-scripted": ([("expert-policy", "scripted"), ("scripted", "scripted")], "open",
                                "the policy head beats scripted (open)", "score"),
     "expert-ismcts": ([("expert-ismcts", "ismcts")], "open", "policy prior + value search beats plain ISMCTS (open)",
+                      "score"),
+    # issue 22: the strongest agent (the alias ``best``, resolved to its spec) against scripted
+    "best-open": ([(BEST, "scripted"), ("scripted", "scripted")], "open", "best beats scripted (open)", "score"),
+    "best-standard": ([(BEST, "scripted"), ("scripted", "scripted")], "standard", "best beats scripted (standard)",
                       "score"),
 }
 
