@@ -7,7 +7,8 @@ expected order random < scripted < ismcts < learned-ismcts.
     python benchmarks/bench_ladder.py --tiny --agents random,scripted   # smoke sizes (numbers mean nothing)
 
 Agents: by default every available one of ``LADDER_AGENTS`` (random,
-scripted, mcts-lite, ismcts, learned, learned-ismcts); one that is not
+scripted, the flat search ``mcts(max_candidates=4,simulations=2)``, ismcts,
+portfolio, learned, learned-ismcts); one that is not
 available here (its module not landed, or its dependencies missing) is left
 out with a printed note.  Every pair of different agents plays ``--games``
 games with each agent as the Technocrat (game ``i`` of every pairing and side
@@ -55,13 +56,14 @@ from pathlib import Path
 
 import _common as C
 
-from hotspot.arena.registry import agent_cost, available_agents, registered_agents
+from hotspot.arena.registry import agent_cost, canonical_agent, is_available, registered_agents
 from hotspot.arena.stats import json_safe, mean, normal_interval
 from hotspot.arena.tournament import round_robin, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 
 #: the agents of the ladder when ``--agents`` is not given (those available)
-LADDER_AGENTS = ("random", "scripted", "mcts-lite", "ismcts", "learned", "learned-ismcts")
+LADDER_AGENTS = ("random", "scripted", "mcts(max_candidates=4,simulations=2)", "ismcts", "portfolio", "learned",
+                 "learned-ismcts")
 #: the order the issue expects, weakest first; each adjacent pair is a rung
 EXPECTED_ORDER = ("random", "scripted", "ismcts", "learned-ismcts")
 DEFAULT_SCENARIOS = ("standard", "open")
@@ -77,16 +79,16 @@ def folder_name(scenario: str) -> str:
 def pick_agents(requested) -> tuple[list[str], list[dict]]:
     """(the agents to play, the ones left out with why)."""
     names = list(requested) if requested else list(LADDER_AGENTS)
-    known, avail = registered_agents(), set(available_agents())
+    known = registered_agents()
     agents, skipped = [], []
     for name in names:
-        if name in agents:
-            continue
-        if name in avail:
-            agents.append(name)
+        if is_available(name):
+            name = canonical_agent(name)  # the spec as the arena's rows keep it
+            if name not in agents:
+                agents.append(name)
         else:
             skipped.append({"agent": name, "why": "registered but not available here (its module cannot be loaded)"
-                            if name in known else "not registered"})
+                            if name.partition("(")[0] in known else "not registered"})
     return agents, skipped
 
 

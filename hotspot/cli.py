@@ -364,8 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                       "see --list-agents)")
     arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin "
                                                           "(AGENT: a name, alias or spec, e.g. 'ismcts(iterations=256):scripted')")
-    arena.add_argument("--scenario", default="standard",
-                       help="standard, random (a random setup per game), random:SEED or a JSON path")
+    arena.add_argument("--scenario", default="open",
+                       help="open (default: the rulebook game, both sides deploy, 3.2, 3.3), standard (a fixed "
+                            "set-up), random (a random setup per game), random:SEED or a JSON path")
     arena.add_argument("--option", action="append", default=None, metavar="NAME=VALUE",
                        help="rules option override, e.g. combat_table=diagonal (repeatable; "
                             "names and values as RulesOptions.describe())")

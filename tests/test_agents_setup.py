@@ -1,6 +1,6 @@
 """The agents in the set-up phases (3.2, 3.3, D21; hotspot/agents/scripted/setup.py).
 
-* every agent (random, scripted, mcts-lite, learned) plays whole games of the
+* every agent (random, scripted, the flat search mcts, learned) plays whole games of the
   ``open`` scenario, set-up included, with legal actions only;
 * the scripted deployment follows its plan: Ziegler crustals screening the
   Central Crustal at 2-4 hexes (none beyond 5), every Central Crustal hex
@@ -24,7 +24,8 @@ from hotspot.agents import ScriptedAgent
 from hotspot.agents.learned import LearnedAgent, NumpyPolicy, features, weights_path
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL as DCEN
-from hotspot.arena import available_agents, make_agent
+from hotspot.arena import make_agent
+from hotspot.arena.registry import is_available
 from hotspot.arena.match import play_match
 from hotspot.core.actions import A_SETUP_CHOOSE, NUM_PLAY_ACTIONS
 from hotspot.core.game import Game
@@ -35,7 +36,8 @@ from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHA
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
-AGENTS = [name for name in ("random", "scripted", "mcts-lite", "learned") if name in available_agents()]
+AGENTS = [name for name in ("random", "scripted", "mcts(max_candidates=4,simulations=2)", "learned")
+          if is_available(name)]
 SEEDS = (0, 1, 2, 3, 4, 5)
 
 
@@ -240,10 +242,10 @@ def test_technocrat_setup_ignores_hidden_ziegler_information(name):
 # ------------------------------------------------------------------ search and learned
 
 
-@pytest.mark.skipif("mcts-lite" not in AGENTS, reason="no search agent")
+@pytest.mark.skipif(not is_available("mcts"), reason="no search agent")
 def test_search_agent_does_not_search_the_setup():
     game = Game("open", seed=2)
-    agent = make_agent("mcts-lite", seed=3)
+    agent = make_agent("mcts(max_candidates=4,simulations=2)", seed=3)
     while is_setup_phase(game.phase):
         _decide(game, (agent, agent))
     assert agent.searched == 0

@@ -142,9 +142,9 @@ def test_default_agents_are_the_available_fast_ones():
     expected = [n for n in available_agents() if costs[n] is not None and costs[n] <= DEFAULT_MAX_SECONDS_PER_GAME]
     assert default_agents() == expected
     assert default_agents()[:2] == ["random", "scripted"]  # compiled: hundredths of a second a game
-    for slow in ("mcts", "mcts-lite", "learned"):  # Python-driven: seconds a game (or not measured)
+    for slow in ("mcts", "learned", "ismcts", "portfolio"):  # searches and Python-driven: seconds a game
         assert slow not in default_agents()
-    assert agent_cost("mcts-lite") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
+    assert agent_cost("learned") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
     assert is_fast("random") and not is_fast("learned") and is_fast("learned", max_seconds_per_game=10)
     assert "learned" in default_agents(max_seconds_per_game=10)
     with pytest.raises(UnknownAgentError):
@@ -181,7 +181,7 @@ def test_default_arena_plays_the_default_agents(tmp_path, capsys):
     out = capsys.readouterr().out
     for name in agents:
         assert any(line.split()[:2] == [name, "default"] for line in out.splitlines())
-    assert any(line.split()[:2] == ["mcts-lite", "available"] for line in out.splitlines())
+    assert any(line.split()[:2] == ["mcts", "available"] for line in out.splitlines())
 
 
 def test_seeds_are_fixed_and_distinct():

@@ -213,8 +213,8 @@ def test_bench_strength(tmp_path):
             assert len(cell["seeds"]) == len(cell["turns"]) == len(cell["winners"]) == 1
             assert set(cell["winners"]) <= set("TZ-") and cell["turns"][0] >= 1
     rows = {(r["agent"], r["side"]): r for r in claims["search"]["rows"]}
-    cell = claims["search"]["games"]["mcts-lite:scripted"]
-    assert rows[("mcts-lite", "technocrat")]["win_rate"] == {"T": 1.0, "Z": 0.0, "-": 0.5}[cell["winners"]]
+    cell = claims["search"]["games"]["mcts(max_candidates=4,simulations=2):scripted"]
+    assert rows[("mcts(max_candidates=4,simulations=2)", "technocrat")]["win_rate"] == {"T": 1.0, "Z": 0.0, "-": 0.5}[cell["winners"]]
 
 
 def test_bench_ladder(tmp_path):

@@ -635,11 +635,3 @@ def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:
     (``weights/value_ismcts.npz``, expert iteration) in place of the heuristic;
     ``params``: :class:`ISMCTSAgent`'s."""
     return ISMCTSAgent(net=weights_file("ismcts"), seed=seed, **params)
-
-
-def expert_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:
-    """``expert-ismcts``: the search with both heads of the shipped expert
-    network (``weights/expert.npz``): the value head values the positions, the
-    policy head names the root's default action (prior bonus, first child)."""
-    value, policy = load_expert(EXPERT_FILE)
-    return ISMCTSAgent(net=value, policy=policy, seed=seed, **params)

@@ -266,15 +266,19 @@ def policy_id_of(name: str) -> int | None:
 #   default.
 # An agent whose module cannot be imported is registered but unavailable; an
 # agent not measured yet has no cost and stays out of the default round robin.
+# Retired (issue 22; git keeps them), each weaker than a simpler agent in both
+# seats on open (README "Agents and their measured strength"):
+# expert-policy (against scripted 0.001 as Technocrat and 0.013 as Ziegler,
+# where scripted itself scores 0.921 and 0.079; 1,000 games a side),
+# expert-ismcts (against ismcts 0.385 as Technocrat and 0.050 as Ziegler,
+# 100 games a side, where the seats score about 0.86 and 0.14 between equals).
+# mcts-lite is the spec mcts(max_candidates=4,simulations=2).
 register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)",
                seconds_per_game=0.005)
 register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)",
                seconds_per_game=0.03)
 register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)",
                params="hotspot.agents.search:SPEC_PARAMS")
-register_agent("mcts-lite", "hotspot.agents.search:lite_agent",
-               "the same search at a smaller budget (2 determinizations x 4 candidates a decision)",
-               seconds_per_game=5.0)
 register_agent("learned", "hotspot.agents.learned:LearnedAgent",
                "MLP policy per side (scripted-player cloning + DAgger), numpy inference",
                seconds_per_game=4.3)
@@ -287,12 +291,6 @@ register_agent("portfolio", "hotspot.agents.portfolio:PortfolioAgent",
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
                seconds_per_game=4.0, params="hotspot.agents.ismcts:SPEC_PARAMS")
-register_agent("expert-policy", "hotspot.agents.expert_policy:ExpertPolicyAgent",
-               "expert iteration's policy head without search: its most likely legal action (numpy inference)",
-               seconds_per_game=0.07)
-register_agent("expert-ismcts", "hotspot.agents.ismcts:expert_ismcts_agent",
-               "ISMCTS with both heads of the expert network: policy head's choice as the root prior, value head",
-               seconds_per_game=4.2, params="hotspot.agents.ismcts:SPEC_PARAMS")
 
 # ``best``: the strongest agent that plays a game in at most 10 s on one core
 # of the 2-core reference machine (README, "Agents and their measured

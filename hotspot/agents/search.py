@@ -268,10 +268,3 @@ SPEC_PARAMS = {
     "max_candidates": Param("int", 8, 1, 1000),
     "margin": Param("float", 0.05, 0.0, 2.0),
 }
-
-
-def lite_agent(seed: int | None = None) -> MCTSAgent:
-    """``mcts-lite`` in the arena: the search at a budget that plays a game in
-    about a second (2 determinizations of at most 4 candidates a decision);
-    the budget of the strength table (benchmarks/bench_strength.py)."""
-    return MCTSAgent(simulations=2, max_candidates=4, seed=seed)

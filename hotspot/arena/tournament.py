@@ -317,7 +317,7 @@ def _fmt(value, spec):
     return format(value, spec)
 
 
-def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "standard", seed: int = 0,
+def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "open", seed: int = 0,
               rules=None, out="arena-results", workers=None, backend="local", address=None, chunk=None,
               max_games=None, progress=True, self_play=True, max_actions=None,
               max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False) -> dict:
