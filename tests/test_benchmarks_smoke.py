@@ -496,3 +496,19 @@ def test_bench_skill_ladder(tmp_path):
     assert sl.stop_reason({"ci_low": 0.47, "ci_high": 0.53, "half_width": 0.03}, 50, 0.03, 1000) == "precise"
     assert sl.stop_reason(wide, 1000, 0.03, 1000) == "max games" and sl.stop_reason(wide, 50, 0.03, 1000) is None
     assert sl.budget_spec("ismcts(c=1)", "iterations", 8) == "ismcts(c=1,iterations=8)"
+
+
+def test_bench_decision_time(tiny):
+    """The decision-time script (issue 22): the wall time of each of the
+    agent's decisions against scripted, as each side, with the targets (a
+    decision <= 2 s, a game <= 10 s) judged in the summary; ``best`` is
+    resolved to its spec."""
+    doc, out = tiny("decision_time")
+    check_doc(doc, "bench_decision_time", {"agent", "max_decision_s", "mean_game_s", "decision_target_holds"},
+              {"agent", "side", "games", "decisions", "searched_decisions", "median_s", "p99_s", "max_s"})
+    assert {r["side"] for r in doc["rows"]} == {"technocrat", "ziegler"}
+    for r in doc["rows"]:
+        assert r["agent"] == doc["summary"]["agent"] == doc["config"]["agent"] != "best"
+        assert r["decisions"] >= r["searched_decisions"] >= 0 and 0.0 <= r["median_s"] <= r["p99_s"] <= r["max_s"]
+    assert doc["summary"]["max_decision_s"] == max(r["max_s"] for r in doc["rows"])
+    assert "slowest decision" in out
