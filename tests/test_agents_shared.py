@@ -29,7 +29,7 @@ from hotspot.core.state import MAX_PIECES, MAX_UNITS
 # every registered agent that can be made here, and the spec forms: parameters
 # that change how a search spends its budget (small budgets: the suite stays
 # fast), and the alias of the strongest agent
-SPEC_FORMS = ["ismcts(iterations=4,reuse=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+SPEC_FORMS = ["ismcts(iterations=4,reuse=true,reply=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
               "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
               "mcts(simulations=2,max_candidates=2)", "best"]
 AGENTS = available_agents() + [s for s in SPEC_FORMS if is_available(s)]

@@ -108,7 +108,8 @@ P_DEPLOY_CANDIDATES = 11  # set-up search (``setup_search``): scripted deploymen
 P_DEPLOY_GAMES = 12       # play-outs a candidate in the first round of successive halving
 P_DEPLOY_TURNS = 13       # play-outs end after this many turns (valued by the heuristic)
 P_THINK_MS = 14           # time budget of a searched decision in milliseconds (0: none; iterations still cap it)
-NUM_PARAMS = 15
+P_REPLY = 15              # 1: the Technocrat's play-outs go one turn further, through the Ziegler's reply
+NUM_PARAMS = 16
 
 
 #: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
@@ -128,6 +129,7 @@ DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
 DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
 DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
 DEFAULT_PARAMS[P_THINK_MS] = 0
+DEFAULT_PARAMS[P_REPLY] = 0
 
 #: the iteration cap of a search given ``think_ms`` and no ``iterations``
 THINK_ITERATIONS = 100_000
@@ -213,6 +215,8 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of,
     iterations = int(params[P_ITERATIONS])
     think_ms = params[P_THINK_MS]
     horizon = int(params[P_HORIZON])
+    if params[P_REPLY] > 0.0 and side == TECHNOCRAT and horizon >= 0:
+        horizon += 1  # the turn ends with the Technocrat's phases: the Ziegler's reply is in the next
     c = params[P_C]
     pw_c = params[P_PW_C]
     pw_alpha = params[P_PW_ALPHA]
@@ -491,6 +495,7 @@ def _spec_params():
         "deploy_games": Param("int", int(d[P_DEPLOY_GAMES]), 0, 4096),
         "deploy_turns": Param("int", int(d[P_DEPLOY_TURNS]), 0, 1000),
         "reuse": Param("bool", False, doc="keep the tree for the same side's next atomic step"),
+        "reply": Param("bool", False, doc="the Technocrat's play-outs see the Ziegler's reply (one turn more)"),
     }
 
 
@@ -527,6 +532,11 @@ class ISMCTSAgent(Agent):
             ``iterations``, the cap is :data:`THINK_ITERATIONS`).  A time
             budget makes play depend on the machine's speed: games with it
             are not reproducible from their seed.
+        reply: a play-out sees the enemy's reply before it is valued: the
+            Ziegler's always does (its phases A-D come before the
+            Technocrat's E-H in the same turn); with ``reply`` the
+            Technocrat's go one turn further, through the Ziegler's next
+            phases (``horizon + 1``).  Off by default (the measured agent).
         reuse: keep the tree below the chosen action for the same side's next
             decision when nothing happened in between but that action (the
             next atomic step of the same move: the same information set); the
@@ -552,7 +562,8 @@ class ISMCTSAgent(Agent):
                  net=None, seed: int | None = None, max_rollout_actions: int | None = None,
                  prior: float | None = None, margin: float | None = None, policy=None,
                  deploy_candidates: int | None = None, deploy_games: int | None = None,
-                 deploy_turns: int | None = None, think_ms: int | None = None, reuse: bool = False):
+                 deploy_turns: int | None = None, think_ms: int | None = None, reuse: bool = False,
+                 reply: bool = False):
         params = DEFAULT_PARAMS.copy()
         if think_ms is not None and iterations is None:
             iterations = THINK_ITERATIONS
@@ -596,6 +607,7 @@ class ISMCTSAgent(Agent):
         self.params = params
         self.rollout = rollout
         self.reuse = bool(reuse)
+        params[P_REPLY] = 1.0 if reply else 0.0
         compiled = net is None and np.array_equal(params, DEFAULT_PARAMS) and not self.reuse
         self.policy_id = POLICY_ISMCTS if compiled else None
         self.tree, self.value = new_tree(int(params[P_ITERATIONS]), 4 if self.reuse else 1)
@@ -627,7 +639,8 @@ class ISMCTSAgent(Agent):
                 f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
                 f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
                 f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
-                f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse})")
+                f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
+                f"reply={bool(p[P_REPLY])})")
 
 
 def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:
