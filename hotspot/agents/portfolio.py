@@ -30,8 +30,10 @@ enemy's reply have been played.  So the searcher plans a *phase* at a time:
    the phase, the scripted player both sides' later phases up to the end of
    the enemy's reply (the Ziegler's plan is valued after the Technocrat's
    phases E-H of the same turn, the Technocrat's after the Ziegler's phases
-   A-D of the next), and ``beliefs.evaluate`` values the position (+1/-1 for
-   a finished game).  Every plan meets the same determinizations, dice and
+   A-D of the next) and ``horizon`` whole turns more, and
+   ``beliefs.evaluate`` values the position (+1/-1 for a finished game).
+   A longer horizon sees more of a plan's consequences (a fortress left to
+   chase a stack, engineers exposed) at the cost of longer play-outs.  Every plan meets the same determinizations, dice and
    rollout seeds (common random numbers), so plans are compared on equal
    games.
 3. **Greedy improvement.**  Hill-climbing over single-counter changes in
@@ -101,7 +103,8 @@ P_DEPLOY_CANDIDATES = 5  # the set-up search (setup_search): scripted deployment
 P_DEPLOY_GAMES = 6
 P_DEPLOY_TURNS = 7
 P_MAX_ACTIONS = 8      # at most this many actions in a play-out
-NUM_PARAMS = 9
+P_HORIZON = 9          # whole turns played after the enemy's reply before valuing
+NUM_PARAMS = 10
 
 DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
 DEFAULT_PARAMS[P_PLANS] = 24
@@ -113,6 +116,7 @@ DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
 DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
 DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
 DEFAULT_PARAMS[P_MAX_ACTIONS] = 5000
+DEFAULT_PARAMS[P_HORIZON] = 0
 
 #: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
 SPEC_PARAMS = {
@@ -121,6 +125,7 @@ SPEC_PARAMS = {
                               doc="determinizations each plan is played on"),
     "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none)"),
     "margin": Param("float", float(DEFAULT_PARAMS[P_MARGIN]), 0.0, 2.0),
+    "horizon": Param("int", 0, 0, 50, doc="whole turns after the enemy's reply before valuing"),
     "deploy_candidates": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_CANDIDATES]), 0, 256),
     "deploy_games": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_GAMES]), 0, 4096),
     "deploy_turns": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_TURNS]), 0, 1000),
@@ -240,7 +245,8 @@ def plan_decide(o, mask, side, plan, rng, slot, wc, wu, bd, bp, bk, mo):
 
 @jit
 def _reply_done(s, side, start_turn):
-    """Has the play-out reached the end of the enemy's reply to ``side``'s phase?"""
+    """Has the play-out reached the end of the enemy's reply to ``side``'s
+    phase (and ``start_turn``'s later turns: pass ``start_turn + horizon``)?"""
     if s["turn"] <= start_turn:
         return False
     if side == ZIEGLER:
@@ -250,11 +256,12 @@ def _reply_done(s, side, start_turn):
 
 
 @jit
-def value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work, ev, ev_n):
+def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev,
+               ev_n):
     """The mean value for ``side`` of ``plan`` over the determinizations
     ``dets`` (each played with its own rollout seeds ``prngs[k]``): the plan
     for the rest of phase ``start_phase``, the scripted player for the rest of
-    the enemy's reply."""
+    the enemy's reply and ``horizon`` whole turns more."""
     wc, wu, bd, bp, bk, mo = work
     prng = np.zeros(2, dtype=np.uint64)
     total = 0.0
@@ -264,7 +271,7 @@ def value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw
         prng[0] = prngs[k, 0]
         prng[1] = prngs[k, 1]
         n = 0
-        while s["phase"] != PHASE_OVER and n < max_actions and not _reply_done(s, side, start_turn):
+        while s["phase"] != PHASE_OVER and n < max_actions and not _reply_done(s, side, start_turn + horizon):
             actor = current_player(s)
             if actor == side and s["turn"] == start_turn and s["phase"] == start_phase:
                 legal_action_mask(s, mask)
@@ -337,7 +344,9 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
     obs, work = new_rollout_buffers()
     start_turn = int(o["turn"])
     start_phase = int(o["phase"])
-    best = value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work, ev, ev_n)
+    horizon = int(params[P_HORIZON])
+    best = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work,
+                      ev, ev_n)
     valued = 1
     # the moves: (candidate, intent) pairs
     moves = np.zeros((n_cand * 3, 2), dtype=np.int64)
@@ -376,8 +385,8 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
                 continue
             old = plan[x]
             plan[x] = it
-            v = value_plan(dets, prngs, side, plan, start_turn, start_phase, max_actions, sw, mask, obs, work,
-                           ev, ev_n)
+            v = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs,
+                           work, ev, ev_n)
             valued += 1
             if v > best + margin:
                 best = v
@@ -437,6 +446,8 @@ class PortfolioAgent(Agent):
             :data:`THINK_PLANS`).  A time budget makes play depend on the
             machine's speed: such games are not reproducible from their seed.
         margin: a change is kept when the plan's mean value rises by more.
+        horizon: whole turns played after the enemy's reply before the
+            position is valued (0: valued right after the reply).
         deploy_candidates, deploy_games, deploy_turns: the set-up search
             (``setup_search``), as for :class:`~hotspot.agents.ismcts.ISMCTSAgent`.
         seed: the agent's own randomness (determinizations, order of the
@@ -447,15 +458,17 @@ class PortfolioAgent(Agent):
 
     def __init__(self, plans: int | None = None, determinizations: int | None = None, think_ms: int | None = None,
                  margin: float | None = None, deploy_candidates: int | None = None,
-                 deploy_games: int | None = None, deploy_turns: int | None = None, seed: int | None = None):
+                 deploy_games: int | None = None, deploy_turns: int | None = None, horizon: int | None = None,
+                 seed: int | None = None):
         params = DEFAULT_PARAMS.copy()
         if think_ms is not None and plans is None:
             plans = THINK_PLANS
         given = {"plans": plans, "determinizations": determinizations, "think_ms": think_ms, "margin": margin,
-                 "deploy_candidates": deploy_candidates, "deploy_games": deploy_games, "deploy_turns": deploy_turns}
+                 "deploy_candidates": deploy_candidates, "deploy_games": deploy_games, "deploy_turns": deploy_turns,
+                 "horizon": horizon}
         index = {"plans": P_PLANS, "determinizations": P_DETERMINIZATIONS, "think_ms": P_THINK_MS,
                  "margin": P_MARGIN, "deploy_candidates": P_DEPLOY_CANDIDATES, "deploy_games": P_DEPLOY_GAMES,
-                 "deploy_turns": P_DEPLOY_TURNS}
+                 "deploy_turns": P_DEPLOY_TURNS, "horizon": P_HORIZON}
         for name, val in given.items():
             if val is None:
                 continue

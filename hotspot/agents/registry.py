@@ -295,4 +295,4 @@ register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
 # ``best``: the strongest agent that plays a game in at most 10 s on one core
 # of the 2-core reference machine (README, "Agents and their measured
 # strength"; BENCHMARKS.md): ``hotspot play --ziegler best``.
-register_alias("best", "portfolio", "the strongest agent at <= 10 s a game on one core")
+register_alias("best", "portfolio(horizon=2)", "the strongest agent at <= 10 s a game on one core")
