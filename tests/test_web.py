@@ -314,3 +314,19 @@ def test_any_click_is_answered_and_set_up_is_clickable(app):
                 status, state = call(app, "POST", "/api/play", {"action": action})
         assert status == 200, state
     assert placed > 20 and state["phase"] == "A"
+
+
+def test_new_game_takes_an_agent_spec_and_the_best_alias():
+    """``/api/new`` takes an agent by spec (issue 22) and lists the alias
+    ``best``; a bad spec is refused with a 400 naming the problem, and the
+    game in progress is kept."""
+    fresh = WebApp()
+    status, info = call(fresh, "GET", "/api/info")
+    assert status == 200 and "best" in info["agents"]
+    status, _ = call(fresh, "POST", "/api/new", {"technocrat": "human",
+                                                 "ziegler": "ismcts(iterations=2,deploy_candidates=0)", "seed": 1})
+    assert status == 200
+    session = fresh.session
+    status, answer = call(fresh, "POST", "/api/new", {"technocrat": "human", "ziegler": "ismcts(iterations=0)"})
+    assert status == 400 and "not 'human' or an available agent" in json.dumps(answer)
+    assert fresh.session is session

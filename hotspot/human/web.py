@@ -312,8 +312,8 @@ class WebApp:
         for side in SIDE_NAMES:
             name = args.get(side, HUMAN)
             if name not in self.agents and not (isinstance(name, str) and len(name) <= 200 and is_available(name)):
-                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human', an available agent "
-                                        f"({', '.join(self.agents[1:])}) or an agent spec such as "
+                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
+                                        f"({', '.join(self.agents[1:])}), by name or by a spec such as "
                                         f"'ismcts(iterations=64)'")
             sides[side] = name
         scenario = args.get("scenario", "standard")
