@@ -187,3 +187,13 @@ def test_reuse_keeps_the_subtree_for_the_next_atomic_step():
     reused, actions = run()
     assert reused > 0
     assert run()[1] == actions
+
+
+def test_list_agents_shows_parameters_and_aliases(capsys):
+    """``hotspot arena --list-agents``: each agent's parameters with their
+    ranges, and the aliases with the spec they name."""
+    assert main(["arena", "--list-agents"]) == 0
+    out = capsys.readouterr().out
+    assert "parameters: c=float" in out and "plans=int 1..100000 (default 24)" in out
+    best = [line for line in out.splitlines() if line.split()[:2] == ["best", "alias"]]
+    assert best and best[0].split()[-1] == aliases()["best"]

@@ -258,6 +258,9 @@ def policy_id_of(name: str) -> int | None:
 #   6-12 ms a searched decision; 2,000 games of bench_strength's ismcts-open),
 #   learned-ismcts about 4 s
 #   (driven from Python): not in the default.
+#   portfolio about 2.1 s a game against scripted on open (1.8 s as
+#   Technocrat, 2.4 s as Ziegler, with its set-up search; the 2,000 games of
+#   bench_strength's portfolio-open, two workers): not in the default.
 #   expert-policy 0.05-0.11 s, mean 0.07 s (Python-driven, measured on open in
 #   the 4,000 games of bench_strength's expert-policy claims: its games are
 #   short, it loses them): in the default round robin.  expert-ismcts about
@@ -287,7 +290,7 @@ register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                seconds_per_game=3.8, params="hotspot.agents.ismcts:SPEC_PARAMS")
 register_agent("portfolio", "hotspot.agents.portfolio:PortfolioAgent",
                "portfolio search over counters: whole-phase plans of per-counter intents, greedy over play-outs "
-               "to the enemy's reply (compiled)", params="hotspot.agents.portfolio:SPEC_PARAMS")
+               "to the enemy's reply (compiled)", seconds_per_game=2.1, params="hotspot.agents.portfolio:SPEC_PARAMS")
 register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
                seconds_per_game=4.0, params="hotspot.agents.ismcts:SPEC_PARAMS")
