@@ -151,6 +151,19 @@ def is_crustal_phase_of_plan(p):
 
 
 @jit
+def _nearest_enemy(wc, x):
+    """Hexes from cell ``x`` to the nearest hex with enemy counters seen
+    (``wc``: ``cell_info``); 1 << 30 if none."""
+    near = 1 << 30
+    for c in range(NC):
+        if wc[C_ENCNT, c] > 0:
+            dist = hex_distance(x, c)
+            if dist < near:
+                near = dist
+    return near
+
+
+@jit
 def _unit_step(o, mask, u, intent, wc):
     """The step of selected unit u under ``intent`` (advance, attack), or
     END_PIECE when it has none that brings it closer."""
@@ -165,23 +178,12 @@ def _unit_step(o, mask, u, intent, wc):
                     score = DCEN[y]
                     best = A_MANEUVER + d
         elif intent == I_ATTACK and wc[C_ENCNT, src] == 0:
-            # the distance to the nearest hex with enemy counters seen, from src and each neighbour
-            score = 1 << 30
-            for c in range(NC):
-                if wc[C_ENCNT, c] > 0:
-                    dist = hex_distance(src, c)
-                    if dist < score:
-                        score = dist
+            score = _nearest_enemy(wc, src)
             for d in range(6):
                 y = NEIGHBOUR[src, d]
                 if y < 0 or not mask[A_MANEUVER + d] or o["board"][y] < 0:
                     continue
-                near = 1 << 30
-                for c in range(NC):
-                    if wc[C_ENCNT, c] > 0:
-                        dist = hex_distance(y, c)
-                        if dist < near:
-                            near = dist
+                near = _nearest_enemy(wc, y)
                 if near < score:
                     score = near
                     best = A_MANEUVER + d
