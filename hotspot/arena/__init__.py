@@ -1,7 +1,9 @@
 """The arena: games between agents, win rates with Wilson intervals,
 Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``).
 
-* ``registry``: agents by name (:func:`make_agent`, :func:`available_agents`).
+* ``registry``: agents by name or spec (:func:`make_agent`,
+  :func:`available_agents`, :func:`canonical_agent`, :func:`aliases`; it
+  lives in ``hotspot.agents.registry``).
 * ``match``: one game between two agents (compiled fast path or Python path)
   and its row.
 * ``runner``: many games, in parallel (processes or Ray), resumable.
@@ -14,14 +16,15 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
 """
 from .folder import DamagedFileError, RowError, RunConfigError, record_from_row, replay_row, scan_games
 from .match import ArenaError, GameSpec, game_seed, play_game
-from .registry import available_agents, make_agent, register_agent
+from .registry import aliases, available_agents, canonical_agent, make_agent, register_agent
 from .folder import read_rows
 from .runner import run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)
 
-__all__ = ["ArenaError", "DamagedFileError", "GameSpec", "RowError", "RunConfigError", "available_agents",
+__all__ = ["ArenaError", "DamagedFileError", "GameSpec", "RowError", "RunConfigError", "aliases", "available_agents",
+           "canonical_agent",
            "bradley_terry", "game_seed", "make_agent", "play_game", "read_rows", "record_from_row",
            "register_agent", "replay_row", "run_arena", "run_balance", "run_games", "scan_games",
            "wilson_interval"]
