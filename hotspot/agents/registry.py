@@ -117,7 +117,7 @@ def resolve_spec(spec) -> tuple[str, dict]:
                             f"parameters; give that agent's spec instead")
         name, params = parse_spec(_ALIASES[name][0])
     if name not in _REGISTRY:
-        raise UnknownAgentError(f"agent {name!r} is not available: unknown agent (registered agents: "
+        raise UnknownAgentError(f"agent {name!r} is not available: unknown agent {name!r} (registered agents: "
                                 f"{sorted(_REGISTRY)}; aliases: {sorted(_ALIASES)})")
     return name, check_params(name, params)
 
