@@ -39,6 +39,15 @@ class Agent:
         return f"{type(self).__name__}()"
 
 
+def agent_generator(seed: int | None):
+    """An agent's own generator state (``rng[slot]`` of the compiled
+    decisions, ``core.dice.splitmix64``): ``seed`` modulo 2**64, or a fresh
+    seed from the operating system when None."""
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+    return np.array([int(seed) & ((1 << 64) - 1)], dtype=np.uint64)
+
+
 def checked_act_arguments(info_state, mask, side):
     """``Agent.act``'s arguments checked before compiled code sees them:
     returns ``(o, m)``, the information state as a (1,) state array and the

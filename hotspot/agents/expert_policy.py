@@ -20,11 +20,10 @@ from hotspot.core.actions import NUM_PLAY_ACTIONS
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
-from .base import Agent, checked_act_arguments
+from .base import Agent, agent_generator, checked_act_arguments
 from .policy_net import EXPERT_FILE, check_policy, load_expert, logits
 from .scripted import make_work, scripted_decide
 
-_MASK64 = (1 << 64) - 1
 
 
 class ExpertPolicyAgent(Agent):
@@ -46,9 +45,7 @@ class ExpertPolicyAgent(Agent):
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+        self._rng = agent_generator(seed)
 
     def action_logits(self, info_state) -> np.ndarray:
         """The head's logits (``NUM_PLAY_ACTIONS``) on information state ``info_state``."""

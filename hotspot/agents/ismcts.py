@@ -79,14 +79,14 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .clock import now_seconds
-from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, checked_act_arguments
+from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .setup_search import searched_setup_decide
 from .specs import Param
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
-from .policy_net import EXPERT_FILE, check_policy, load_expert, policy_choice, two_headed
+from .policy_net import check_policy, policy_choice, two_headed
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
 # ------------------------------------------------------------------ parameters
@@ -502,7 +502,6 @@ def _spec_params():
 #: the parameters an ``ismcts`` spec may set (``ismcts(iterations=256,think_ms=500)``)
 SPEC_PARAMS = _spec_params()
 
-_MASK64 = (1 << 64) - 1
 
 
 class ISMCTSAgent(Agent):
@@ -616,9 +615,7 @@ class ISMCTSAgent(Agent):
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+        self._rng = agent_generator(seed)
         self._reuse[:] = (-1, -1, -1, 0)
 
     def act(self, info_state, mask, side) -> int:

@@ -63,12 +63,13 @@ from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.hexgrid import NEIGHBOUR, hex_distance
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, PHASE_T_MOVE,
-                                     PHASE_Z_CRUSTAL, PHASE_Z_MOVE, PHASE_Z_SECOND, ONE_HEX, ZIEGLER)
+from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL,
+                                     ONE_HEX, ZIEGLER)
+from hotspot.core.sequence import is_crustal_phase, is_movement_phase
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
-from .base import Agent, POLICY_SCRIPTED, checked_act_arguments
+from .base import Agent, POLICY_SCRIPTED, agent_generator, checked_act_arguments
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .clock import now_seconds
 from .rollouts import new_rollout_buffers, rollout_action
@@ -118,9 +119,12 @@ DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
 DEFAULT_PARAMS[P_MAX_ACTIONS] = 5000
 DEFAULT_PARAMS[P_HORIZON] = 0
 
+#: the plan valuations a search given ``think_ms`` and no ``plans`` may make
+THINK_PLANS = 100_000
+
 #: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
 SPEC_PARAMS = {
-    "plans": Param("int", int(DEFAULT_PARAMS[P_PLANS]), 1, 100_000, doc="plan valuations a phase"),
+    "plans": Param("int", int(DEFAULT_PARAMS[P_PLANS]), 1, THINK_PLANS, doc="plan valuations a phase"),
     "determinizations": Param("int", int(DEFAULT_PARAMS[P_DETERMINIZATIONS]), 1, 256,
                               doc="determinizations each plan is played on"),
     "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none)"),
@@ -131,20 +135,13 @@ SPEC_PARAMS = {
     "deploy_turns": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_TURNS]), 0, 1000),
 }
 
-#: the plan valuations a search given ``think_ms`` and no ``plans`` may make
-THINK_PLANS = 100_000
 
 
 @jit
 def planned_phase(p):
-    """Phases whose moves are planned (A, B, D, E, F); the others are scripted."""
-    return (p == PHASE_Z_CRUSTAL or p == PHASE_Z_MOVE or p == PHASE_Z_SECOND
-            or p == PHASE_T_CRUSTAL or p == PHASE_T_MOVE)
-
-
-@jit
-def is_crustal_phase_of_plan(p):
-    return p == PHASE_Z_CRUSTAL or p == PHASE_T_CRUSTAL
+    """Phases whose moves are planned: the crustal phases (A, E; 6.0) and the
+    movement phases (B, D, F; 8.0, 13.3); the others are scripted."""
+    return is_crustal_phase(p) or is_movement_phase(p)
 
 
 # ------------------------------------------------------------------ following a plan
@@ -215,7 +212,7 @@ def plan_decide(o, mask, side, plan, rng, slot, wc, wu, bd, bp, bk, mo):
     p = o["phase"]
     if not planned_phase(p) or o["loss_side"] >= 0 or is_setup_phase(p):
         return scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
-    crustal = is_crustal_phase_of_plan(p)
+    crustal = is_crustal_phase(p)
     sel = o["sel_piece"] if crustal else o["sel_unit"]
     if sel >= 0:
         intent = plan[PIECE0 + sel] if crustal else plan[sel]
@@ -295,7 +292,7 @@ def _candidates(o, given_mask, side, out_idx, out_kind):
     (0 unit, 1 one-hex crustal, 2 other piece); returns how many."""
     p = o["phase"]
     n = 0
-    if is_crustal_phase_of_plan(p):
+    if is_crustal_phase(p):
         for k in range(MAX_PIECES):
             if given_mask[A_SELECT_PIECE + k] or o["sel_piece"] == k:
                 kind = o["piece_kind"][k]
@@ -432,9 +429,6 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
 
 # ------------------------------------------------------------------ the agent
 
-_MASK64 = (1 << 64) - 1
-
-
 class PortfolioAgent(Agent):
     """Portfolio search over counters (see the module docstring).
 
@@ -474,10 +468,7 @@ class PortfolioAgent(Agent):
         for name, val in given.items():
             if val is None:
                 continue
-            p = SPEC_PARAMS[name]
-            if name == "plans":
-                p = Param("int", p.default, p.low, THINK_PLANS)
-            params[index[name]] = float(p.check("portfolio", name, val))
+            params[index[name]] = float(SPEC_PARAMS[name].check("portfolio", name, val))
         self.params = params
         self.plan = np.zeros(PLAN_SIZE, dtype=np.int8)
         self._key = np.full(3, -1, dtype=np.int64)
@@ -485,9 +476,7 @@ class PortfolioAgent(Agent):
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-        self._rng = np.array([int(seed) & _MASK64], dtype=np.uint64)
+        self._rng = agent_generator(seed)
         self._key[:] = -1
 
     def act(self, info_state, mask, side) -> int:

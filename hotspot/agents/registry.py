@@ -35,8 +35,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .base import Agent
-from .specs import (Param, SpecError, canonical_spec, check_params, declare_params, describe_params,
-                    params_of, parse_spec)
+from .specs import Param, SpecError, canonical_spec, check_params, declare_params, describe_params, parse_spec
 
 
 class UnknownAgentError(SpecError):

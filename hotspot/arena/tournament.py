@@ -77,13 +77,6 @@ def round_robin(agents: list[str], self_play: bool = True) -> list[tuple[str, st
     return [(a, b) for a, b in combinations_with_replacement(agents, 2) if self_play or a != b]
 
 
-def check_agents(names) -> None:
-    """Every agent spec of ``names`` can be made here (an :class:`ArenaError`
-    of one line, naming what is wrong, otherwise)."""
-    for name in names:
-        canonical_agents([name])
-
-
 def canonical_agents(names) -> list[str]:
     """The canonical spelling of each agent spec (``hotspot.agents.registry.canonical_agent``):
     the agent's identity in the rows, run.json and resume keys."""
