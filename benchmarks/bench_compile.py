@@ -15,7 +15,12 @@ project's own cache is neither used nor touched):
 Reported per phase: the seconds of the first call in each process; and the
 time to the first completed step (import, a new game, its legal mask, one
 action) counted from the moment the process was spawned, interpreter start
-included.  The target of issue 4: under 2 s in a second process.
+included.  Target: at most 1 s in every second process (``--repeats``, 5).
+
+Then, each from its own new empty cache and again with that cache filled:
+``hotspot arena --games 2`` (the default agents and workers) until its table
+is printed and it exits, and a process that makes a ``HotspotEnv()``,
+resets it and steps once.  Targets: 30 s each on two cores.
 
 ``--tiny`` (the CI smoke run) skips the cold compile, which takes minutes: it
 uses the project's own cache (whatever state it is in) for both processes.
@@ -37,8 +42,11 @@ import time
 import _common as C
 
 NAME = "compile"
-TARGET_SECOND_START_S = 1.0  # issue 11 (issue 4: 2 s)
-TARGET_ARENA_COLD_S = 30.0  # issue 11: the first `hotspot arena` table from an empty cache, two cores
+TARGET_SECOND_START_S = 1.0  # a second process's first step, in every run (issue 23; issue 4: 2 s)
+TARGET_ARENA_COLD_S = 30.0  # the first `hotspot arena` table from an empty cache, two cores
+TARGET_ENV_COLD_S = 30.0  # the first HotspotEnv().step from an empty cache
+ENV_SNIPPET = ("from hotspot.env import HotspotEnv; env = HotspotEnv(); obs, info = env.reset(seed=0); "
+               "env.step(int(info['action_mask'].argmax()))")
 WORKER = C.BENCH_DIR / "_compile_worker.py"
 
 
@@ -85,6 +93,26 @@ def arena_cold(games: int) -> dict:
     return {"games": games, "cold_s": wall, "warm_s": warm, "command": " ".join(cmd[1:4] + cmd[4:6])}
 
 
+def env_cold() -> dict:
+    """A fresh process, a new empty numba cache: ``HotspotEnv()``, ``reset``
+    and one ``step`` (the seconds from the spawn until the process ends),
+    and the same again with the cache filled."""
+    cache_dir = tempfile.mkdtemp(prefix="hotspot-numba-env-")
+    try:
+        times = []
+        for _ in range(2):
+            t0 = time.time()
+            proc = subprocess.run([sys.executable, "-c", ENV_SNIPPET], env=C.child_env(NUMBA_CACHE_DIR=cache_dir),
+                                  capture_output=True, text=True, cwd=C.REPO_ROOT)
+            times.append(time.time() - t0)
+            if proc.returncode != 0:
+                sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
+                raise SystemExit(f"the environment's first step failed with exit code {proc.returncode}")
+    finally:
+        shutil.rmtree(cache_dir, ignore_errors=True)
+    return {"cold_s": times[0], "warm_s": times[1]}
+
+
 def main(argv=None) -> dict:
     p = C.make_parser("bench_compile", __doc__)
     p.add_argument("--with-env", action=argparse.BooleanOptionalAction, default=None,
@@ -95,7 +123,7 @@ def main(argv=None) -> dict:
     p.add_argument("--arena", action=argparse.BooleanOptionalAction, default=None,
                    help="also time a first `hotspot arena --games 2` from an empty cache (default: yes; tiny: no)")
     args = p.parse_args(argv)
-    repeats = args.repeats or (1 if args.tiny else 3)
+    repeats = args.repeats or (1 if args.tiny else 5)
     with_env = (not args.tiny) if args.with_env is None else args.with_env
 
     made_temp = False
@@ -136,26 +164,38 @@ def main(argv=None) -> dict:
                   ["phase", "first process s", "second process s"],
                   [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in rows])
     second = med("first_step_from_spawn_s")
-    arena = arena_cold(2) if ((not args.tiny) if args.arena is None else args.arena) else None
+    second_max = max(w["first_step_from_spawn_s"] for w in warm)
+    cold_runs = (not args.tiny) if args.arena is None else args.arena
+    arena = arena_cold(2) if cold_runs else None
     if arena:
         print(f"hotspot arena --games 2 from an empty cache: {arena['cold_s']:.1f} s "
               f"(again, cache filled: {arena['warm_s']:.1f} s)")
+    env = env_cold() if cold_runs else None
+    if env:
+        print(f"HotspotEnv() reset and step from an empty cache: {env['cold_s']:.1f} s "
+              f"(again, cache filled: {env['warm_s']:.1f} s)")
     summary = {
         "fresh_cache": made_temp,
         "first_process_first_step_s": cold["first_step_from_spawn_s"],
         "first_process_wall_s": cold["process_wall_s"],
         "second_process_first_step_s": second,
+        "second_process_first_step_max_s": second_max,
+        "second_process_runs": len(warm),
         "second_process_wall_s": med("process_wall_s"),
         "target_second_start_s": TARGET_SECOND_START_S,
-        "second_start_within_target": second <= TARGET_SECOND_START_S,
+        "second_start_within_target": second_max <= TARGET_SECOND_START_S,
         "arena_cold_s": arena["cold_s"] if arena else None,
         "arena_warm_s": arena["warm_s"] if arena else None,
         "arena_compile_s": (arena["cold_s"] - arena["warm_s"]) if arena else None,
         "target_arena_cold_s": TARGET_ARENA_COLD_S,
+        "env_cold_s": env["cold_s"] if env else None,
+        "env_warm_s": env["warm_s"] if env else None,
+        "target_env_cold_s": TARGET_ENV_COLD_S,
         "compile_s": sum(ph["seconds"] for ph in cold["phases"]) - sum(
             statistics.median(w["phases"][i]["seconds"] for w in warm) for i in range(len(cold["phases"]))),
     }
-    print(f"\nsecond process: first step {second:.2f} s after spawn (target <= {TARGET_SECOND_START_S:g} s)")
+    print(f"\nsecond process: first step {second:.2f} s after spawn (median; slowest of {len(warm)}: "
+          f"{second_max:.2f} s; target <= {TARGET_SECOND_START_S:g} s in every run)")
     notes = [] if made_temp else [
         "not a fresh cache: the first process may have found the code compiled already "
         "(the tiny run always uses the project's cache)"]

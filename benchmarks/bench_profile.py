@@ -5,16 +5,16 @@ split into its parts by replaying the same games three ways (the same
 actions, the same states, so the differences are the parts' costs):
 
 * ``apply``: apply the recorded actions only (``actions.apply_action``);
-* ``mask + apply``: compute the legal mask (``actions.legal_action_mask``)
-  before each recorded action, then apply it;
-* ``full``: the random player (``rollout.play_random_one``: mask, choice
-  from the player's splitmix64 generator, apply), which replays the very
-  same games because it is given the same generator seeds.
+* ``mask + apply``: compute the legal set (``actions.legal_actions``, the
+  list the mask is made from) before each recorded action, then apply it;
+* ``full``: the random player (``rollout.play_random_one``: the legal list,
+  one draw from the player's splitmix64 generator, apply), which replays the
+  very same games because it is given the same generator seeds.
 
-So *mask* = (mask + apply) - apply and *choice* (rng and the scan of the
-mask) = full - (mask + apply).  The mask's time is also split by phase
+So *mask* (the legal set) = (mask + apply) - apply and *choice* (the draw)
+= full - (mask + apply).  The legal set's time is also split by phase
 class (crustal movement, unit movement, combat, control, set-up) by timing
-the mask alone on the states of each class.
+it alone on the states of each class.
 
 **Thread scaling.**  The same batch on one numba thread, on two, and as two
 processes of one thread each playing half the batch at the same time (no
@@ -39,7 +39,7 @@ import numpy as np
 from numba import njit
 
 from hotspot.core import init
-from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
+from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_actions
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import play_random_batch, play_random_one, random_action
 from hotspot.core.rules_data import PHASE_OVER
@@ -97,14 +97,16 @@ def replay_apply(states, actions, counts):
 
 @njit(cache=True)
 def replay_mask_apply(states, actions, counts):
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     legal = 0
     for i in range(states.shape[0]):
         for j in range(counts[i]):
-            legal_action_mask(states[i], mask)
-            legal += mask[actions[i, j]]
+            n = legal_actions(states[i], acts)
+            for k in range(n):
+                if acts[k] == actions[i, j]:
+                    legal += 1
             apply_action(states[i], actions[i, j], ev, ev_n)
     return legal
 
@@ -136,14 +138,13 @@ def snapshot_states(states, actions, counts, every, out, classes):
 
 @njit(cache=True)
 def masks_only(states, repeat):
-    """The mask of each state ``repeat`` times in a row (the state warm in the
-    cache, as in play, where the mask is computed on the state just changed)."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    """The legal set of each state ``repeat`` times in a row (the state warm in
+    the cache, as in play, where it is computed on the state just changed)."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
     legal = 0
     for i in range(states.shape[0]):
         for _ in range(repeat):
-            legal_action_mask(states[i], mask)
-            legal += mask[0]
+            legal += legal_actions(states[i], acts)
     return legal
 
 

@@ -68,8 +68,8 @@ def test_make_agent_passes_the_parameters():
     agent = make_agent("ismcts(iterations=64,think_ms=250)", seed=1)
     assert agent.params[P_ITERATIONS] == 64 and agent.params[P_THINK_MS] == 250
     assert agent.spec == "ismcts(iterations=64,think_ms=250)"
-    assert agent.policy_id is None  # not the default parameters: driven from Python
-    assert make_agent("ismcts", seed=1).policy_id is not None  # the default is the compiled policy
+    assert agent.policy_id is None  # a search agent is driven from Python
+    assert make_agent("ismcts", seed=1).policy_id is None  # at its default parameters too
     timed = make_agent("ismcts(think_ms=100)", seed=1)  # a time budget alone: iterations only cap it
     assert timed.params[P_ITERATIONS] == THINK_ITERATIONS
     port = make_agent("portfolio(plans=8,determinizations=2)", seed=1)

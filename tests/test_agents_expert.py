@@ -106,8 +106,8 @@ def test_search_prior_is_the_numpy_heads_choice():
 
 def test_policy_switch_without_a_policy_head_changes_nothing():
     """``P_POLICY`` with a value-only network keeps the scripted default; the
-    default ``ismcts`` agent is unchanged (no policy head, compiled policy)."""
-    assert DEFAULT_PARAMS[P_POLICY] == 0 and ISMCTSAgent().policy_id == POLICY_ISMCTS
+    default ``ismcts`` agent is unchanged (no policy head)."""
+    assert DEFAULT_PARAMS[P_POLICY] == 0 and np.array_equal(ISMCTSAgent().params, DEFAULT_PARAMS)
     decisions = _play_phase_decisions(8, seed=5)
     plain = ISMCTSAgent(iterations=4, net=VALUE, seed=2)
     switched = ISMCTSAgent(iterations=4, net=VALUE, seed=2)

@@ -1,7 +1,8 @@
 """The information-set MCTS agent (hotspot/agents/ismcts.py, ``ismcts``).
 
-* a compiled policy at its default parameters (POLICY_ISMCTS): the Python
-  agent and the compiled policy play the same moves from the same seeds;
+* driven from Python (no compiled game policy: its code is compiled only
+  when it plays); at its default parameters the agent and the compiled
+  ``ismcts_action`` play the same moves from the same seeds;
 * only legal actions, deterministic under its seed;
 * honest (D20): two true states that differ only in what the mover may not
   see give the same action (the search reads only the information state);
@@ -18,8 +19,7 @@ import pytest
 
 import hotspot.core as hc
 from helpers import hidden_twins, policy_snapshots
-from hotspot.agents.base import POLICY_ISMCTS
-from hotspot.agents.ismcts import DEFAULT_PARAMS, P_ITERATIONS, ISMCTSAgent
+from hotspot.agents.ismcts import DEFAULT_PARAMS, P_ITERATIONS, ISMCTSAgent, ismcts_action
 from hotspot.agents.policies import POLICY_SCRIPTED, policy_action
 from hotspot.agents.scripted import ScriptedAgent
 from hotspot.agents.value_net import fit, init_net, load_net, mlp_value, predict, save_net
@@ -37,9 +37,10 @@ def _snapshots(n_games, every, scenario="standard"):
     return policy_snapshots(n_games, every, ((POLICY_SCRIPTED, POLICY_SCRIPTED),), scenario)
 
 
-def test_compiled_policy_at_default_parameters_only():
-    assert ISMCTSAgent(seed=1).policy_id == POLICY_ISMCTS
-    assert ISMCTSAgent(seed=1, iterations=5).policy_id is None  # another budget: Python-driven
+def test_driven_from_python_whatever_its_parameters():
+    """No compiled game policy: the arena and the environments call ``act``."""
+    assert ISMCTSAgent(seed=1).policy_id is None
+    assert ISMCTSAgent(seed=1, iterations=5).policy_id is None
     assert ISMCTSAgent(seed=1, net=init_net()).policy_id is None
 
 
@@ -63,7 +64,7 @@ def test_bad_inputs_are_refused():
 
 
 def test_python_agent_plays_the_compiled_moves():
-    """ISMCTSAgent.act on information states == POLICY_ISMCTS on states, the
+    """ISMCTSAgent.act on information states == ismcts_action on states, the
     same generator streams (a part of a game: the budget is the default's)."""
     ev, ev_n = hc.no_events()
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -74,7 +75,10 @@ def test_python_agent_plays_the_compiled_moves():
     n = searched = 0
     while s["phase"] != PHASE_OVER and n < 150:
         side = int(PHASE_PLAYER[s["phase"]])
-        a = int(policy_action(POLICY_ISMCTS if side == 0 else POLICY_SCRIPTED, s, mask, rng, side))
+        if side == 0:
+            a = int(ismcts_action(s, mask, rng, side))
+        else:
+            a = int(policy_action(POLICY_SCRIPTED, s, mask, rng, side))
         observe(s, side, True, obs[0])
         legal = mask.copy()
         assert legal[a]

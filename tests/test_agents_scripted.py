@@ -57,7 +57,7 @@ def _play(policy_z: int, policy_t: int, scenario: str, n: int, offset: int = 0):
 
 
 def test_registered_as_compiled_policy():
-    assert POLICY_NAMES == ("random", "scripted", "ismcts")
+    assert POLICY_NAMES == ("random", "scripted")
     assert POLICY_NAMES[POLICY_SCRIPTED] == "scripted"
     agent = ScriptedAgent(seed=3)
     assert isinstance(agent, Agent)

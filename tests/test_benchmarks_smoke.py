@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "benchmarks"
-SCRIPTS = ("core", "nojit", "env", "openspiel", "memory", "compile", "profile")
+SCRIPTS = ("core", "nojit", "env", "openspiel", "memory", "compile", "profile", "playout", "legality")
 HAVE_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
 # generous: on a fresh checkout the first script to run compiles the core
 TIMEOUT_S = 1200
@@ -167,6 +167,31 @@ def test_bench_profile(tiny):
     assert "Where an atomic action's time goes" in stdout
 
 
+def test_bench_playout(tiny):
+    """Issue 23: the play-out players against a reference, the same games on
+    the same seeds (the tiny run: this tree against itself)."""
+    doc, stdout = tiny("playout")
+    check_doc(doc, "playout", {"reference", "random_ratio", "scripted_ratio", "ismcts_ratio"},
+              {"workload", "this", "reference", "ratio", "same_games"})
+    assert [r["workload"] for r in doc["rows"]] == ["random", "scripted", "ismcts"]
+    assert all(r["same_games"] for r in doc["rows"])  # the same code plays the same games
+    assert all(positive(r["this"]) and positive(r["reference"]) for r in doc["rows"])
+    assert "Play-out speed" in stdout
+
+
+def test_bench_legality(tiny):
+    """Issue 23: the fast legal-action list agrees with action_error before
+    every action of random and scripted games (the run fails otherwise)."""
+    doc, stdout = tiny("legality")
+    check_doc(doc, "legality", {"random_games", "scripted_games", "actions_checked", "disagreements"},
+              {"kind", "games", "actions_checked", "disagreements"})
+    s = doc["summary"]
+    assert s["disagreements"] == 0
+    assert s["random_games"] == 200 and s["scripted_games"] == 6
+    assert s["actions_checked"] > 200 * 20
+    assert "legal_actions against action_error" in stdout
+
+
 def test_run_all_report(tiny):
     for name in SCRIPTS:
         tiny(name)
@@ -176,11 +201,11 @@ def test_run_all_report(tiny):
     assert {"machine", "command", "tiny", "targets", "results", "failures"} <= doc.keys()
     assert doc["tiny"] is True and doc["failures"] == []
     assert set(doc["results"]) == set(SCRIPTS)
-    assert len(doc["targets"]) == 8
+    assert len(doc["targets"]) == 12
     assert {t["status"] for t in doc["targets"]} <= {"PASS", "FAIL", "N/A"}
     assert all({"target", "value", "threshold", "status", "measured"} <= t.keys() for t in doc["targets"])
     text = md.read_text()
-    assert "| target (issues 4, 11) |" in text and "tiny smoke run" in text
+    assert "| target | measured | status |" in text and "tiny smoke run" in text
     assert "### Targets" in proc.stdout
 
 

@@ -19,8 +19,10 @@ from hotspot.core.state import STATE_DTYPE
 # new compiled policy adds its id here and its branch there).
 POLICY_RANDOM = 0
 POLICY_SCRIPTED = 1
-POLICY_ISMCTS = 2  # the ismcts agent at its default parameters (hotspot.agents.ismcts)
-POLICY_NAMES = ("random", "scripted", "ismcts")
+POLICY_NAMES = ("random", "scripted")
+# Expert iteration's own compiled games (hotspot.agents.expert.record_games)
+# also name the ISMCTS search by an id; it is not one of the policies above.
+POLICY_ISMCTS = 2
 
 
 class Agent:

@@ -59,10 +59,11 @@ compares whole deployments of the scripted plan
 successive halving from ``deploy_games`` play-outs each, play-outs of
 ``deploy_turns`` turns), then plays the winner's placements.
 
-The default agent (``ismcts`` in the arena) is also a compiled policy
-(``POLICY_ISMCTS``, ``hotspot.agents.policies``), so whole games between
-compiled agents run in one compiled call in the arena's worker processes.
-Its budget, parameters and measured time per decision and per game are in
+The arena, the environments and the terminal drive the agent from Python
+(``act``, one compiled search a decision), so that its compiled code is
+built only when it plays; ``ismcts_action`` is the default agent as one
+compiled call on a state (expert iteration's games, ``expert.record_games``,
+search with it in compiled code).  Its budget, parameters and measured time per decision and per game are in
 ``DEFAULT_PARAMS`` and BENCHMARKS.md.
 """
 from __future__ import annotations
@@ -79,7 +80,7 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .clock import now_seconds
-from .base import POLICY_ISMCTS, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
+from .base import POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .setup_search import searched_setup_decide
@@ -112,7 +113,7 @@ P_REPLY = 15              # 1: the Technocrat's play-outs go one turn further, t
 NUM_PARAMS = 16
 
 
-#: the ``ismcts`` agent's (and POLICY_ISMCTS's) parameters
+#: the ``ismcts`` agent's (and ``ismcts_action``'s) parameters
 DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
 DEFAULT_PARAMS[P_ITERATIONS] = 16
 DEFAULT_PARAMS[P_HORIZON] = 0
@@ -461,9 +462,10 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, 
 
 @jit
 def ismcts_action(s, mask, rng, slot):
-    """``POLICY_ISMCTS``: the ``ismcts`` agent at its default parameters for the
-    player to move in ``s`` (fills ``mask``), on that player's information
-    state (D20)."""
+    """The ``ismcts`` agent at its default parameters (``DEFAULT_PARAMS``, no
+    network) for the player to move in ``s``, as one compiled call (fills
+    ``mask``), on that player's information state (D20): what ``act`` of an
+    ``ISMCTSAgent()`` with the same generator plays."""
     legal_action_mask(s, mask)
     side = current_player(s)
     if side < 0:
@@ -540,7 +542,7 @@ class ISMCTSAgent(Agent):
             decision when nothing happened in between but that action (the
             next atomic step of the same move: the same information set); the
             search then tops the kept subtree up to ``iterations`` instead of
-            starting again.  Off for the compiled policy.
+            starting again.  Off by default.
         policy: a policy head (``hotspot.agents.policy_net``, a vector; needs
             ``net``): its choice on the information state replaces the
             rollout policy's at the root (the first child expanded, the prior
@@ -549,9 +551,8 @@ class ISMCTSAgent(Agent):
         seed: the agent's own randomness (determinizations, expansion order,
             rollouts): equal seeds, equal play.
 
-    At the default parameters (and no network) the agent is the compiled
-    policy ``POLICY_ISMCTS`` too: the arena plays it inside compiled games,
-    and ``act`` with the same seed plays the same game as that policy.
+    At the default parameters (and no network) ``act`` with the same seed
+    plays what the compiled ``ismcts_action`` plays.
     """
 
     name = "ismcts"
@@ -607,8 +608,7 @@ class ISMCTSAgent(Agent):
         self.rollout = rollout
         self.reuse = bool(reuse)
         params[P_REPLY] = 1.0 if reply else 0.0
-        compiled = net is None and np.array_equal(params, DEFAULT_PARAMS) and not self.reuse
-        self.policy_id = POLICY_ISMCTS if compiled else None
+        self.policy_id = None  # driven from Python: see the module docstring
         self.tree, self.value = new_tree(int(params[P_ITERATIONS]), 4 if self.reuse else 1)
         self._child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
         self._reuse = np.array([-1, -1, -1, 0], dtype=np.int64)

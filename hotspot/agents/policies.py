@@ -5,8 +5,11 @@ batch rollouts and the vector environment's step (no Python in the loop).
 ``POLICY_SCRIPTED``: the scripted heuristics of ``hotspot.agents.scripted``
 (they see only the mover's information state, D20), with the deployment plan
 of ``hotspot.agents.scripted.setup`` in the set-up phases (3.2, 3.3, D21).
-``POLICY_ISMCTS``: the information-set MCTS of ``hotspot.agents.ismcts`` at
-its default budget (scripted rollouts; the scripted deployment plan).
+The search agents are not among them: a search decision costs milliseconds,
+so the arena, the environments and the terminal drive them from Python
+(``agent.act``, whose search is compiled), and their compiled code is built
+only when a search agent plays (a cold start of ``hotspot arena`` or of an
+environment with these two players does not compile the searches).
 
 Both play every phase, the set-up phases included.  The side to move is
 ``actions.current_player`` (the losing side while a loss it names is pending,
@@ -21,12 +24,10 @@ from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import random_action
 from hotspot.core.rules_data import PHASE_OVER
 
-from .base import POLICY_ISMCTS, POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
-from .ismcts import ismcts_action
+from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
 from .scripted import scripted_action
 
-__all__ = ["POLICY_ISMCTS", "POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "play_games", "play_policy_until", "policy_action"]
-
+__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "play_games", "play_policy_until", "policy_action"]
 
 
 @jit(inline=True)
@@ -34,8 +35,6 @@ def policy_action(policy, s, mask, rng, slot):
     """The action of compiled policy ``policy`` in state ``s`` (the player to move's)."""
     if policy == POLICY_SCRIPTED:
         return scripted_action(s, mask, rng, slot)
-    if policy == POLICY_ISMCTS:
-        return ismcts_action(s, mask, rng, slot)
     # the random policy sees only what random_action needs: the legal mask
     return random_action(s, mask, rng, slot)
 

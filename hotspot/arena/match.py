@@ -56,9 +56,9 @@ from hotspot.core.record import GameRecord
 from hotspot.core.rollout import random_action
 from hotspot.core.scenario import (ScenarioError, load_scenario, random_name_seed, random_setup,
                                    scenario_to_state, start_states, with_rules)
-from hotspot.core.state import STATE_DTYPE
-from hotspot.core.rules_data import (ONGOING, PHASE_OVER, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT, ZIEGLER,
-                                     RulesOptions)
+from hotspot.core.state import STATE_DTYPE, empty_states
+from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_Z_CRUSTAL, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT,
+                                     ZIEGLER, RulesOptions)
 from hotspot.core.victory import winner as winning_side
 
 from .registry import make_agent
@@ -373,34 +373,51 @@ def run_task(specs) -> list[dict]:
     return [play_game(spec, _make_side_agents(spec, cache)) for spec in specs]
 
 
+_helper = None  # the compile helper process that begin_compiling started
+
+
+def begin_compiling(workers: int) -> None:
+    """On a cold numba cache (a fresh install) and ``workers`` > 1: start
+    compiling the scripted player's heuristics and the random player in a
+    helper process now (:func:`_compile_in_helper`), while this process goes
+    on checking the scenario and building the first state; :func:`warm_up`
+    compiles the rest of the rules here, joins the helper and links the
+    compiled game from the cache.  The two halves are about even, so the
+    first run waits about half as long on two cores.  Does nothing when the
+    cache is filled, with one worker, or when a helper is running.  The
+    helper is a daemon: a run refused before its games ends it with itself."""
+    global _helper
+    if _helper is not None or not isinstance(workers, int) or workers <= 1 or is_cached(play_match):
+        return
+    context = pool_context() or multiprocessing.get_context()
+    _helper = context.Process(target=_compile_in_helper, daemon=True)
+    _helper.start()
+
+
+def _join_helper() -> None:
+    """Wait for the compile helper (what it failed to compile, this process
+    compiles when the game needs it)."""
+    global _helper
+    if _helper is not None:
+        _helper.join()
+        _helper = None
+
+
 def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> None:
     """Compile (or load from numba's cache) what the games will run, before
     forking workers: the compiled game, and with ``python`` a compiled policy's
-    move on the Python path.
-
-    With ``workers`` > 1 and numba's cache cold (a fresh install), the scripted
-    player's heuristics (about half of the code) compile in a helper process
-    while this one compiles the rules; the compiled game then links both from
-    the cache.  That halves the first run's wait on two cores."""
+    move on the Python path (on a cold cache with ``workers`` > 1, half of it
+    in a helper process: :func:`begin_compiling`)."""
     spec = GameSpec("warm-up", "random", "random", 0, 0)
     rng = np.array(agent_seeds(0), dtype=np.uint64)
-    helper = None
-    if compiled and workers > 1 and not is_cached(play_match):
-        from concurrent.futures import ProcessPoolExecutor
-
-        helper = ProcessPoolExecutor(max_workers=1, mp_context=pool_context())
-        job = helper.submit(_compile_scripted)
+    if compiled:
+        begin_compiling(workers)
     try:
         states = initial_state(spec)
-        if helper is not None:
+        if _helper is not None:
             _compile_rules(states[0])
-            try:
-                job.result()
-            except Exception:  # noqa: BLE001  (this process compiles it instead)
-                pass
     finally:
-        if helper is not None:
-            helper.shutdown()
+        _join_helper()
     if compiled:
         play_compiled(states[0], 0, 0, rng, 64 * 1024)
     if python:
@@ -420,26 +437,30 @@ def pool_context():
 
 
 def _compile_rules(s) -> None:
-    """Compile the rules and the random player (the part of ``play_match`` that
-    is not the scripted player), on a copy of the started state ``s``."""
+    """This process's half of a cold warm-up: the legality check and the
+    application of an action, on a copy of the started state ``s`` (its
+    first legal action is applied)."""
     s = s.copy()
     ev, ev_n = no_events()
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    a = int(random_action(s, mask, np.ones(1, dtype=np.uint64), 0))
-    action_error(s, a)
-    obs = np.zeros(1, dtype=s.dtype)
-    observe(s, int(current_player(s)), True, obs[0])
-    apply_action(s, a, ev, ev_n)
+    for a in range(NUM_ACTIONS):
+        if action_error(s, a) == OK:
+            apply_action(s, a, ev, ev_n)
+            break
 
 
-def _compile_scripted() -> None:
-    """Compile the scripted player's heuristics (run in a helper process by
-    :func:`warm_up`).  The state is a blank one marked over: the call returns
-    at once; what matters is the compiled code it leaves in numba's cache."""
+def _compile_in_helper() -> None:
+    """The helper process's half of a cold warm-up (:func:`begin_compiling`):
+    the scripted player's heuristics, the random player (the legal set) and
+    the information state.  The states are blank ones: what matters is the
+    compiled code the calls leave in numba's cache, not what they return."""
     o = np.zeros(1, dtype=STATE_DTYPE)
     o["phase"] = PHASE_OVER
     scripted_decide(o[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), 0, np.ones(1, dtype=np.uint64), 0,
                     *make_work())
+    s = empty_states(1)
+    s["phase"] = PHASE_Z_CRUSTAL
+    random_action(s[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), np.ones(1, dtype=np.uint64), 0)
+    observe(s[0], ZIEGLER, True, o[0])
 
 
 # ------------------------------------------------------------ replay

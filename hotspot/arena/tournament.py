@@ -21,9 +21,9 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files
-from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
+from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, canonical_agent, default_agents, split_top
-from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
+from .runner import GAMES_FILE, check_count, default_workers, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
@@ -332,6 +332,8 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
         pairings = [tuple(canonical_agents(p)) for p in pairings]
     if not pairings:
         raise ArenaError("no pairing to play")
+    if backend == "local":  # a cold numba cache: half the compiling in a helper, from now on
+        begin_compiling(default_workers() if workers is None else workers)
     check_scenario(scenario, rules)
     specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions,
                        max_turns=max_turns)

@@ -11,11 +11,11 @@ import numpy as np
 
 from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
                       A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, action_error, current_player,
-                      legal_action_mask, start, step)
+                      legal_action_mask, legal_actions, start, step)
 from .batch import legal_action_mask_batch, set_max_turns, status_batch, step_batch
 from .events import event_buffer, no_events
 from .observation import observe
-from .rollout import play_random_batch, random_action
+from .rollout import play_random_batch, random_action, random_legal_action
 from .rules_data import PHASE_OVER, RulesOptions, TECHNOCRAT, ZIEGLER
 from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
 from .integrity import from_bytes
@@ -53,6 +53,6 @@ __all__ = [
     "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "GameRecord", "IllegalActionError",
     "RecordError", "ScenarioError", "StateError",
     "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
-    "is_terminal", "legal_action_mask", "legal_action_mask_batch", "no_events", "observe", "play_random_batch", "random_action",
-    "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
+    "is_terminal", "legal_action_mask", "legal_action_mask_batch", "legal_actions", "no_events",
+    "observe", "play_random_batch", "random_action", "random_legal_action", "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
 ]

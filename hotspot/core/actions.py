@@ -38,11 +38,13 @@ combining may not split again in the phase; set-up choices commit.  So every
 sequence of legal actions ends every phase in a bounded number of actions.
 """
 
+import numpy as np
+
 from ._jit import jit
 from .breakdowns import can_combine, can_split, combine, split
 from .combat import is_combat_leader, resolve_combat
 from .control import attempt_neutralize, can_neutralize
-from .crustal_movement import (NUM_MANEUVERS, can_move_piece, finish_piece, maneuver_cells,
+from .crustal_movement import (KIND_MANEUVERS, NUM_MANEUVERS, can_move_piece, finish_piece, maneuver_cells,
                                maneuver_legal, make_maneuver)
 from .errors import (ERR_ALREADY_SELECTED, ERR_BAD_ACTION, ERR_CANNOT_COMBINE, ERR_COMBINED,
                      ERR_LOSS_PENDING, ERR_NOT_A_LOSS, ERR_SETTING_UP,
@@ -243,50 +245,116 @@ def action_error(s, a):
 
 
 @jit
-def legal_action_mask(s, mask):
-    """Fill boolean ``mask`` (NUM_ACTIONS) with the legal actions of the player to move.
+def legal_actions(s, out):
+    """Write the legal actions of the player to move into ``out`` (an integer
+    array of at least ``NUM_ACTIONS`` entries), in increasing index order, and
+    return how many there are.
 
-    The same checks as ``action_error``, block by block (the tests hold the
-    two equal action for action); blocks that the phase never takes, and the
-    blocks that need a selection when there is none, are left False."""
-    mask[:] = False
+    The one builder of the legal set (the mask is made from it): the same
+    checks as ``action_error``, block by block (the tests hold the two equal
+    action for action, after every action of many games), visiting only the
+    blocks the current sub-decision can use: the set-up block of the step in
+    hand (3.2, 3.3, D21), the pending loss (D22), the pieces of a crustal or
+    control phase and the selected piece's maneuvers, the units of a
+    movement or combat phase and the selected unit's combines, steps and
+    split.  A uniform choice is then one draw over ``out[:n]`` (no scan of
+    the whole action space)."""
     p = s["phase"]
     if p == PHASE_OVER:
-        return
+        return 0
+    n = 0
     if is_setup_phase(p):
         if s["setup_item"] < 0:
             for i in range(NUM_ITEMS):
-                mask[A_SETUP_CHOOSE + i] = item_error(s, i) == OK
+                if item_error(s, i) == OK:
+                    out[n] = A_SETUP_CHOOSE + i
+                    n += 1
         elif s["setup_cell"] < 0:
             for h in range(NUM_MAP_HEXES):
-                mask[A_SETUP_HEX + h] = hex_error(s, h) == OK
+                if hex_error(s, h) == OK:
+                    out[n] = A_SETUP_HEX + h
+                    n += 1
         else:
             for f in range(NUM_FACINGS):
-                mask[A_SETUP_FACING + f] = facing_error(s, f) == OK
-        return
+                if facing_error(s, f) == OK:
+                    out[n] = A_SETUP_FACING + f
+                    n += 1
+        return n
     if s["loss_side"] >= 0:
         for u in range(MAX_UNITS):
-            mask[A_SELECT_UNIT + u] = loss_error_for(s, u)
-        return
+            if loss_error_for(s, u):
+                out[n] = A_SELECT_UNIT + u
+                n += 1
+        return n
     if is_crustal_phase(p) or p == PHASE_CONTROL:
         for k in range(MAX_PIECES):
-            mask[A_SELECT_PIECE + k] = _select_piece_error(s, p, k) == OK
+            if _select_piece_error(s, p, k) == OK:
+                out[n] = A_SELECT_PIECE + k
+                n += 1
         if is_crustal_phase(p) and s["sel_piece"] >= 0:
+            kind = s["piece_kind"][s["sel_piece"]]
             for m in range(NUM_MANEUVERS):
-                mask[A_MANEUVER + m] = _maneuver_error(s, p, m) == OK
-            mask[A_END_PIECE] = True
+                if KIND_MANEUVERS[kind, m] and _maneuver_error(s, p, m) == OK:
+                    out[n] = A_MANEUVER + m
+                    n += 1
+            out[n] = A_END_PIECE
+            n += 1
     elif is_combat_phase(p) or is_movement_phase(p):
         for u in range(MAX_UNITS):
-            mask[A_SELECT_UNIT + u] = _select_unit_error(s, p, u) == OK
+            if _select_unit_error(s, p, u) == OK:
+                out[n] = A_SELECT_UNIT + u
+                n += 1
         if is_movement_phase(p) and s["sel_unit"] >= 0:
-            if p != PHASE_Z_SECOND and UNIT_IS_INFANTRY[s["unit_type"][s["sel_unit"]]]:
+            breakdowns = p != PHASE_Z_SECOND and UNIT_IS_INFANTRY[s["unit_type"][s["sel_unit"]]]
+            if breakdowns:  # _breakdown_error is OK: what is left of _combine_error
                 for v in range(MAX_UNITS):
-                    mask[A_COMBINE + v] = _combine_error(s, p, v) == OK
-                mask[A_SPLIT] = _split_error(s, p) == OK
+                    if can_combine(s, s["sel_unit"], v):
+                        out[n] = A_COMBINE + v
+                        n += 1
             for d in range(6):
-                mask[A_MANEUVER + d] = _maneuver_error(s, p, d) == OK
-            mask[A_END_PIECE] = True
-    mask[A_END_PHASE] = _end_phase_error(s, p) == OK
+                if _maneuver_error(s, p, d) == OK:
+                    out[n] = A_MANEUVER + d
+                    n += 1
+            if breakdowns and _split_error(s, p) == OK:
+                out[n] = A_SPLIT
+                n += 1
+            out[n] = A_END_PIECE
+            n += 1
+    if _end_phase_error(s, p) == OK:
+        out[n] = A_END_PHASE
+        n += 1
+    return n
+
+
+@jit
+def legal_action_mask(s, mask):
+    """Fill boolean ``mask`` (NUM_ACTIONS) with the legal actions of the
+    player to move: exactly the actions whose ``action_error`` is OK (made
+    from :func:`legal_actions`)."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
+    n = legal_actions(s, acts)
+    mask[:] = False
+    for i in range(n):
+        mask[acts[i]] = True
+
+
+@jit
+def legal_set_disagreement(s, acts):
+    """The first action on which :func:`legal_actions` and ``action_error``
+    disagree in ``s``, or -1 when they agree on every action (the check of
+    the fast path behind the tests and ``benchmarks/bench_legality.py``;
+    ``acts``: an integer array of ``NUM_ACTIONS`` entries)."""
+    n = legal_actions(s, acts)
+    i = 0
+    for a in range(NUM_ACTIONS):
+        listed = i < n and acts[i] == a
+        if listed:
+            i += 1
+        if listed != (action_error(s, a) == OK):
+            return a
+    if i != n:  # out of order or repeated entries
+        return acts[i]
+    return -1
 
 
 @jit

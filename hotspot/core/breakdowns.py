@@ -27,10 +27,10 @@ split is flagged ``UF_SPLIT`` for the rest of the phase, so that
 """
 from ._jit import jit
 from .events import EV_COMBINE, EV_SPLIT, log_event
-from .rules_data import NO_UNIT, STRESS_MOVING_SIDE, UNIT_IS_INFANTRY, UNIT_SIDE
+from .rules_data import STRESS_MOVING_SIDE, UNIT_IS_INFANTRY, UNIT_SIDE
 from .state import MAX_UNITS, UF_DONE, UF_SPLIT
 from .stacking import room_for_one_more
-from .units import free_unit_slot, has_units_other_than, infantry_counters, place_at, remove
+from .units import count_units, free_unit_slot, infantry_counters, place_at, remove
 
 @jit
 def within_counter_cap(s, side, lost_a, lost_b, made_a, made_b):
@@ -89,8 +89,7 @@ def can_combine(s, u, v):
     qv = s["unit_squads"][v]
     if s["unit_cell"][v] != cell or qu + qv > 3:
         return False
-    enemy = 1 - UNIT_SIDE[tu]
-    if has_units_other_than(s, cell, enemy, NO_UNIT):
+    if count_units(s, cell, 1 - UNIT_SIDE[tu]) > 0:  # R10.1: not in a hex holding enemy units
         return False
     return within_counter_cap(s, UNIT_SIDE[tu], qu, qv, qu + qv, 0)  # D22 counter_cap
 

@@ -92,6 +92,8 @@ def collide_entering(s, k, cell, ev, ev_n):
     and the other piece's follow it.  Under ``"per_hex"`` (7.2) they are one
     collision: the mover rolls once, after the first, and each other piece
     once, after its own (D22)."""
+    if not in_zone_of_contact(s, k, cell):  # no piece in contact: no allocation
+        return 0
     others = np.empty(6, dtype=np.int64)
     n = pieces_in_contact(s, k, cell, others)
     per_hex = s["rules"]["collision_count"] == COLLISIONS_PER_HEX

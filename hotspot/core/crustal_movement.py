@@ -32,8 +32,8 @@ from .collisions import collide_entering
 from .events import EV_PIECE_MOVE, log_event
 from .hexgrid import NEIGHBOUR
 from .pieces import facing_of, relocate
-from .rules_data import (FORWARD_REFUSE, LONG, MAX_PIECE_CELLS, NO_PIECE, ONE_HEX, PLATFORM,
-                         TRIANGULAR, TWO_HEX)
+from .rules_data import (FORWARD_REFUSE, LONG, MAX_PIECE_CELLS, NO_PIECE, NUM_PIECE_KINDS, ONE_HEX,
+                         PLATFORM, TRIANGULAR, TWO_HEX)
 from .state import PF_DONE, PF_STARTED
 
 M_STEP = 0  # + direction 0..5
@@ -42,6 +42,18 @@ M_TURN_LEFT = 7
 M_TURN_RIGHT = 8
 M_ROTATE = 9  # + 2 * pivot slot + (0 clockwise, 1 counter-clockwise)
 NUM_MANEUVERS = 15
+
+#: the maneuvers each piece kind has (6.3-6.7), by kind: ``maneuver_geometry``
+#: gives no move for any other (tests/test_fast_legality.py holds the two
+#: equal), so ``can_move_piece`` and the legal set try only these
+KIND_MANEUVERS = np.zeros((NUM_PIECE_KINDS, NUM_MANEUVERS), dtype=np.bool_)
+KIND_MANEUVERS[ONE_HEX, M_STEP:M_STEP + 6] = True  # 6.3
+KIND_MANEUVERS[PLATFORM, M_STEP:M_STEP + 6] = True  # 6.7
+KIND_MANEUVERS[TRIANGULAR, M_STEP:M_STEP + 6] = True  # 6.5a
+KIND_MANEUVERS[TRIANGULAR, M_ROTATE:NUM_MANEUVERS] = True  # 6.5b, D8
+KIND_MANEUVERS[TWO_HEX, M_FORWARD:M_TURN_RIGHT + 1] = True  # 6.4
+KIND_MANEUVERS[LONG, M_FORWARD] = True  # 6.6a
+KIND_MANEUVERS[LONG, M_ROTATE + 2:M_ROTATE + 4] = True  # 6.6b
 
 
 @jit
@@ -142,8 +154,10 @@ def maneuver_legal(s, k, m):
 
 @jit
 def can_move_piece(s, k):
+    """Has piece k a legal maneuver now?"""
+    kind = s["piece_kind"][k]
     for m in range(NUM_MANEUVERS):
-        if maneuver_legal(s, k, m):
+        if KIND_MANEUVERS[kind, m] and maneuver_legal(s, k, m):
             return True
     return False
 
@@ -152,9 +166,6 @@ def can_move_piece(s, k):
 def make_maneuver(s, k, m, ev, ev_n):
     """Carry out maneuver m of piece k (legality checked by the caller)."""
     n, a0, a1, a2, b0, b1, b2 = maneuver_cells(s, k, m)
-    out = np.empty((2, MAX_PIECE_CELLS), dtype=np.int64)
-    out[0, 0], out[0, 1], out[0, 2] = a0, a1, a2
-    out[1, 0], out[1, 1], out[1, 2] = b0, b1, b2
     kind = s["piece_kind"][k]
     s["piece_flags"][k] |= PF_STARTED
     log_event(ev, ev_n, EV_PIECE_MOVE, k, m, 0, 0, 0)
@@ -164,20 +175,15 @@ def make_maneuver(s, k, m, ev, ev_n):
             # 7.3: movement ends at a collision; D10: a two-hex crustal may still turn
             if not (kind == TWO_HEX and m != M_FORWARD and s["rules"]["two_hex_turn_after_collision"]):
                 break
-        if not _free_for(s, k, out[i, 0], out[i, 1], out[i, 2]):
+        cells = (int(a0), int(a1), int(a2)) if i == 0 else (int(b0), int(b1), int(b2))
+        if not _free_for(s, k, cells[0], cells[1], cells[2]):
             break
-        old = s["piece_cells"][k].copy()
-        if not relocate(s, k, out[i], ev, ev_n):
+        old = (int(s["piece_cells"][k, 0]), int(s["piece_cells"][k, 1]), int(s["piece_cells"][k, 2]))
+        if not relocate(s, k, cells, ev, ev_n):
             return
         for j in range(MAX_PIECE_CELLS):  # D9: only hexes newly entered
-            c = out[i, j]
-            if c < 0:
-                continue
-            was = False
-            for q in range(MAX_PIECE_CELLS):
-                if old[q] == c:
-                    was = True
-            if not was:
+            c = cells[j]
+            if c >= 0 and c != old[0] and c != old[1] and c != old[2]:
                 collided += collide_entering(s, k, c, ev, ev_n)
     if s["piece_kind"][k] == NO_PIECE:
         return

@@ -88,9 +88,10 @@ def relocate(s, k, new_cells, ev, ev_n):
 
     D3: units on a hex that is now off the map are lost; a piece with every
     hex off the map leaves play at once with all units on it (6.9).
-    Returns False if the piece left play.
+    Returns False if the piece left play.  ``new_cells``: a tuple or array of
+    three cells (-1 unused).
     """
-    old = s["piece_cells"][k].copy()
+    old = (int(s["piece_cells"][k, 0]), int(s["piece_cells"][k, 1]), int(s["piece_cells"][k, 2]))
     lift(s, k)
     for u in range(MAX_UNITS):
         if s["unit_type"][u] == NO_UNIT:

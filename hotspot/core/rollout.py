@@ -1,7 +1,8 @@
 """Batch play in one compiled call: random legal play over a batch of states.
 
 ``random_action`` is the compiled uniform random player (the random agent and
-the benchmarks use it).  The agent's own generator is separate from the dice,
+the benchmarks use it); ``random_legal_action`` makes the same pick from the
+list of legal actions (``actions.legal_actions``) without a mask.  The agent's own generator is separate from the dice,
 so a game is fixed by (scenario, dice seed, agent seeds).
 
 Turn limit (D19 revised): the rulebook has none.  A game stops early only at
@@ -15,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit
-from .actions import NUM_ACTIONS, apply_action, legal_action_mask
+from .actions import NUM_ACTIONS, apply_action, legal_action_mask, legal_actions
 from .dice import splitmix64
 from .events import EV_WIDTH
 from .rules_data import PHASE_OVER
@@ -26,6 +27,18 @@ def random_action(s, mask, rng, slot):
     """A uniformly random legal action for state s; ``rng[slot]`` is the player's generator."""
     legal_action_mask(s, mask)
     return random_choice(mask, rng, slot)
+
+
+@jit
+def random_legal_action(s, acts, rng, slot):
+    """``random_action`` without a mask: the same pick (the k-th legal action
+    in index order, k drawn from ``rng[slot]``), from the legal actions
+    written into ``acts`` (an integer array of ``NUM_ACTIONS`` entries)."""
+    n = legal_actions(s, acts)
+    if n == 0:
+        return -1
+    rng[slot], z = splitmix64(rng[slot])
+    return int(acts[int(z % np.uint64(n))])
 
 
 @jit
@@ -51,12 +64,12 @@ def random_choice(mask, rng, slot):
 @jit
 def play_random_one(s, rng, slot, max_actions):
     """Random legal play of one game until it ends or ``max_actions``; returns actions taken."""
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     n = 0
     while s["phase"] != PHASE_OVER and n < max_actions:
-        a = random_action(s, mask, rng, slot)
+        a = random_legal_action(s, acts, rng, slot)
         if a < 0:
             break
         apply_action(s, a, ev, ev_n)

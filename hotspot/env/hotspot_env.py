@@ -78,9 +78,10 @@ Termination and truncation
     ``max_turns=None`` plays the rulebook game with no limit.
 Arguments
     ``side`` ("technocrat" or "ziegler"), ``opponent`` (a compiled policy by
-    name: "random", "scripted" or "ismcts"; an agent spec of the registry
-    such as "ismcts(iterations=64)" or "best", played compiled when its
-    agent has a compiled policy; or an ``hotspot.agents.Agent``),
+    name: "random" or "scripted", played inside the compiled step; an agent
+    spec of the registry such as "ismcts", "ismcts(iterations=64)" or
+    "best", played compiled when its agent has a compiled policy, else from
+    Python a decision at a time; or an ``hotspot.agents.Agent``),
     ``scenario`` (name, path, dict, list, or "random" for a pool of random
     setups), ``rules`` (RulesOptions or dict), ``fog`` (True),
     ``render_mode`` ("ansi", "rgb_array", or "human": the text board printed

@@ -53,7 +53,8 @@ C_PDIST = 15  # piece BFS distance
 C_PPAR = 16  # piece BFS parent
 C_LIST = 17  # scratch list
 C_LIST2 = 18
-NC_ROWS = 19
+C_INFO_CELLS = 19  # the cells whose info rows the last cell_info wrote, -1 ends the list
+NC_ROWS = 20
 
 # rows of the per-unit int64 buffer ``wu``
 U_ROLE = 0
@@ -68,6 +69,12 @@ ROLE_ATTACK = 3  # attacks the hex U_TGT
 ROLE_ENG = 4  # engineer (moves to U_TGT, or stays)
 
 NSLOT = 40  # cached unit BFS trees per decision
+# columns of ``bk``, one row a tree slot: 0-2 the tree's key (source, steps,
+# enter_enemy), BK_COUNT how many cells it reached (-1: the slot was never
+# used), BK_CELLS on those cells in increasing order (so that a scan of them
+# meets the cells in the order a scan of the whole map would)
+BK_COUNT = 3
+BK_CELLS = 4
 
 # options (module constants, fixed at compile time)
 RAM = False  # Ziegler: ram loaded platforms with crustals that carry no units (measured: no gain)
@@ -78,12 +85,22 @@ SPLIT = True  # Ziegler: split infantry on the Central Crustal up to the stackin
 @jit
 def new_work():
     """Fresh scratch buffers ``(wc, wu, bd, bp, bk, mo)`` of ``scripted_decide``."""
-    return (np.zeros((NC_ROWS, NC), dtype=np.int64),
+    wc = np.zeros((NC_ROWS, NC), dtype=np.int64)
+    wc[C_INFO_CELLS, 0] = -1  # cell_info has written no cell yet
+    return (wc,
             np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
             np.zeros((NSLOT, NC), dtype=np.int16),
             np.zeros((NSLOT, NC), dtype=np.int16),
-            np.zeros((NSLOT + 1, 3), dtype=np.int64),
+            _new_tree_keys(),
             np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
+
+
+@jit
+def _new_tree_keys():
+    bk = np.zeros((NSLOT + 1, BK_CELLS + NC), dtype=np.int16)
+    for i in range(NSLOT):
+        bk[i, BK_COUNT] = -1
+    return bk
 
 
 def make_work():
@@ -123,10 +140,19 @@ def moves_left(o, u):
 
 @jit
 def cell_info(o, me, wc):
-    """Rows ``C_MYCNT`` .. ``C_ENENG`` of ``wc``: what ``me`` sees in each hex."""
-    for r in range(C_INFO_ROWS):
-        for c in range(NC):
+    """Rows ``C_MYCNT`` .. ``C_ENENG`` of ``wc``: what ``me`` sees in each hex.
+
+    Only this function writes those rows, and only in hexes holding units:
+    it clears the hexes its last call wrote (row ``C_INFO_CELLS``) instead
+    of the whole map."""
+    written = wc[C_INFO_CELLS]
+    for i in range(NC):
+        c = written[i]
+        if c < 0:
+            break
+        for r in range(C_INFO_ROWS):
             wc[r, c] = 0
+    n = 0
     for u in range(MAX_UNITS):
         t = o["unit_type"][u]
         if t == NO_UNIT:
@@ -134,6 +160,9 @@ def cell_info(o, me, wc):
         c = o["unit_cell"][u]
         if c < 0:
             continue
+        if wc[C_TOT, c] == 0:
+            written[n] = c
+            n += 1
         wc[C_TOT, c] += 1
         if side_seen_by(o, u, me) == me:
             wc[C_MYCNT, c] += 1
@@ -149,6 +178,7 @@ def cell_info(o, me, wc):
             wc[C_ENATT, c] += estimate(o, u, False)
             if t == T_ENGINEER:
                 wc[C_ENENG, c] += 1
+    written[n] = -1  # at most MAX_UNITS (96) hexes hold units, fewer than NC
 
 
 @jit

@@ -24,7 +24,7 @@ from .combat import attack_step
 from .common import (C_ENCNT, C_ENENG, C_GREACH, C_MYCNT, C_MYDEF, C_MYENG, CENTRE_CELL, DCEN, NC, NEG,
                      ROLE_ENG, ROLE_FREE, ROLE_MOVE, ROLE_STAY, SPLIT, U_ROLE, U_SLOT, U_TGT,
                      moves_left, piece_count, room)
-from .paths import step_to, unit_bfs
+from .paths import step_to, tree_cell, tree_size, unit_bfs
 
 # ------------------------------------------------------------------ both sides
 
@@ -98,7 +98,8 @@ def move_rest(o, mask, wc, wu, bd, bp, bk, me, turn, last, fort, limit):
             on_platform = ksrc > 0 and o["piece_kind"][ksrc] == PLATFORM
             best = src
             bests = rest_stay_score(o, wc, me, src, on_platform, turn, last)
-            for x in range(NC):
+            for i in range(tree_size(bk, sl)):
+                x = tree_cell(bk, sl, i)
                 dx = bd[sl, x]
                 if dx <= 0:
                     continue
@@ -199,7 +200,8 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
         sl = unit_bfs(o, wc, bd, bp, bk, c0, mv, 0)
         if sl < 0:
             continue
-        for x in range(NC):
+        for i in range(tree_size(bk, sl)):
+            x = tree_cell(bk, sl, i)
             if bd[sl, x] > 0 and df > greach[x]:
                 greach[x] = df
     # 1. engineers: destination and guard
@@ -217,7 +219,8 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
             wu[U_SLOT, u] = sl
             if sl >= 0:
                 bests = -10000000
-                for x in range(NC):
+                for i in range(tree_size(bk, sl)):
+                    x = tree_cell(bk, sl, i)
                     dx = bd[sl, x]
                     if dx < 0:
                         continue
@@ -502,7 +505,8 @@ def z_second(o, mask, wc, bd, bp, bk):
             if sl < 0:
                 continue
             best = -1
-            for x in range(NC):
+            for i in range(tree_size(bk, sl)):
+                x = tree_cell(bk, sl, i)
                 dx = bd[sl, x]
                 if dx <= 0 or wc[C_ENCNT, x] == 0:
                     continue

@@ -19,7 +19,7 @@ from hotspot.core.crustal_movement import M_FORWARD, NUM_MANEUVERS, maneuver_geo
 from hotspot.core.hexgrid import NEIGHBOUR, ON_MAP, direction_between
 from hotspot.core.rules_data import LONG, MAX_PIECE_CELLS, ONE_HEX, TRIANGULAR, TWO_HEX
 
-from .common import (C_ENCNT, C_PDIST, C_PPAR, C_QUEUE, DCEN, DEDGE, NC, NSLOT, piece_action,
+from .common import (BK_CELLS, BK_COUNT, C_ENCNT, C_PDIST, C_PPAR, C_QUEUE, DCEN, DEDGE, NC, NSLOT, piece_action,
                      piece_min_dcen, room, unit_action)
 
 # ------------------------------------------------------------------ unit paths
@@ -43,8 +43,13 @@ def unit_bfs(o, wc, bd, bp, bk, src, maxd, enter_enemy):
     bk[n, 2] = enter_enemy
     dist = bd[n]
     par = bp[n]
-    for c in range(NC):
-        dist[c] = -1
+    last = bk[n, BK_COUNT]
+    if last < 0:
+        for c in range(NC):
+            dist[c] = -1
+    else:  # only the cells the slot's last tree reached are not -1
+        for i in range(last):
+            dist[bk[n, BK_CELLS + i]] = -1
     queue = wc[C_QUEUE]
     dist[src] = 0
     par[src] = -1
@@ -71,7 +76,28 @@ def unit_bfs(o, wc, bd, bp, bk, src, maxd, enter_enemy):
             par[x] = c
             queue[tail] = x
             tail += 1
+    # the reached cells in increasing order (insertion sort: a few dozen cells)
+    for i in range(tail):
+        x = queue[i]
+        j = i
+        while j > 0 and bk[n, BK_CELLS + j - 1] > x:
+            bk[n, BK_CELLS + j] = bk[n, BK_CELLS + j - 1]
+            j -= 1
+        bk[n, BK_CELLS + j] = x
+    bk[n, BK_COUNT] = tail
     return n
+
+
+@jit
+def tree_size(bk, sl):
+    """How many cells tree ``sl`` reached (``tree_cell(bk, sl, i)`` for i below it)."""
+    return bk[sl, BK_COUNT]
+
+
+@jit
+def tree_cell(bk, sl, i):
+    """The i-th cell, in increasing order, that tree ``sl`` reached."""
+    return bk[sl, BK_CELLS + i]
 
 
 @jit
