@@ -84,14 +84,21 @@ NUM_PLAY_ACTIONS = A_SETUP_CHOOSE  # the actions of the phases of play (4.0 A-H)
 
 @jit
 def _piece_select_error(s, k):
-    if k == s["sel_piece"]:
+    return _piece_select_error_in(s, k, s["sel_piece"], PHASE_PLAYER[s["phase"]])
+
+
+@jit
+def _piece_select_error_in(s, k, sel, side):
+    """``_piece_select_error`` with what the phase fixes given: ``sel`` the
+    selected piece, ``side`` the phase's player."""
+    if k == sel:
         return ERR_ALREADY_SELECTED
     kind = s["piece_kind"][k]
     if kind == NO_PIECE or kind == CENTRAL:
         return ERR_NO_SUCH_PIECE
     if s["piece_neutralized"][k]:
         return ERR_NEUTRALIZED
-    if not piece_movable_by(s, k, PHASE_PLAYER[s["phase"]]):
+    if not piece_movable_by(s, k, side):
         return ERR_NOT_YOUR_PIECE
     if s["piece_flags"][k] & PF_DONE:
         return ERR_PIECE_DONE
@@ -102,14 +109,22 @@ def _piece_select_error(s, k):
 
 @jit
 def _unit_select_error(s, u):
-    if u == s["sel_unit"]:
+    return _unit_select_error_in(s, u, s["sel_unit"], PHASE_PLAYER[s["phase"]], s["phase"] == PHASE_Z_SECOND)
+
+
+@jit
+def _unit_select_error_in(s, u, sel, side, second):
+    """``_unit_select_error`` with what the phase fixes given (the legal set's
+    loop over the units reads them once): ``sel`` the selected unit, ``side``
+    the phase's player, ``second`` the hovercraft's second movement (13.0)."""
+    if u == sel:
         return ERR_ALREADY_SELECTED
     t = s["unit_type"][u]
     if t == NO_UNIT:
         return ERR_NO_SUCH_UNIT
-    if UNIT_SIDE[t] != PHASE_PLAYER[s["phase"]]:
+    if UNIT_SIDE[t] != side:
         return ERR_NOT_YOUR_UNIT
-    if s["phase"] == PHASE_Z_SECOND and t != Z_HOVERCRAFT:
+    if second and t != Z_HOVERCRAFT:
         return ERR_NOT_HOVERCRAFT
     if (s["unit_flags"][u] & UF_DONE) or s["unit_moves"][u] <= 0:
         return ERR_UNIT_DONE
@@ -286,33 +301,43 @@ def legal_actions(s, out):
                 out[n] = A_SELECT_UNIT + u
                 n += 1
         return n
-    if is_crustal_phase(p) or p == PHASE_CONTROL:
+    if is_crustal_phase(p):
+        sel = s["sel_piece"]
+        side = PHASE_PLAYER[p]
         for k in range(MAX_PIECES):
-            if _select_piece_error(s, p, k) == OK:
+            if _piece_select_error_in(s, k, sel, side) == OK:  # _select_piece_error
                 out[n] = A_SELECT_PIECE + k
                 n += 1
-        if is_crustal_phase(p) and s["sel_piece"] >= 0:
-            kind = s["piece_kind"][s["sel_piece"]]
-            for m in range(NUM_MANEUVERS):
-                if KIND_MANEUVERS[kind, m] and _maneuver_error(s, p, m) == OK:
+        if sel >= 0:
+            kind = s["piece_kind"][sel]
+            for m in range(NUM_MANEUVERS):  # _maneuver_error of a crustal phase with sel selected
+                if KIND_MANEUVERS[kind, m] and maneuver_legal(s, sel, m):
                     out[n] = A_MANEUVER + m
                     n += 1
             out[n] = A_END_PIECE
             n += 1
-    elif is_combat_phase(p) or is_movement_phase(p):
+    elif p == PHASE_CONTROL:
+        for k in range(MAX_PIECES):
+            if _select_piece_error(s, p, k) == OK:
+                out[n] = A_SELECT_PIECE + k
+                n += 1
+    elif is_movement_phase(p):
+        sel = s["sel_unit"]
+        side = PHASE_PLAYER[p]
+        second = p == PHASE_Z_SECOND
         for u in range(MAX_UNITS):
-            if _select_unit_error(s, p, u) == OK:
+            if _unit_select_error_in(s, u, sel, side, second) == OK:  # _select_unit_error
                 out[n] = A_SELECT_UNIT + u
                 n += 1
-        if is_movement_phase(p) and s["sel_unit"] >= 0:
-            breakdowns = p != PHASE_Z_SECOND and UNIT_IS_INFANTRY[s["unit_type"][s["sel_unit"]]]
+        if sel >= 0:
+            breakdowns = not second and UNIT_IS_INFANTRY[s["unit_type"][sel]]
             if breakdowns:  # _breakdown_error is OK: what is left of _combine_error
                 for v in range(MAX_UNITS):
-                    if can_combine(s, s["sel_unit"], v):
+                    if can_combine(s, sel, v):
                         out[n] = A_COMBINE + v
                         n += 1
-            for d in range(6):
-                if _maneuver_error(s, p, d) == OK:
+            for d in range(6):  # _maneuver_error of a movement phase with sel selected
+                if step_error(s, sel, d) == OK:
                     out[n] = A_MANEUVER + d
                     n += 1
             if breakdowns and _split_error(s, p) == OK:
@@ -320,6 +345,11 @@ def legal_actions(s, out):
                 n += 1
             out[n] = A_END_PIECE
             n += 1
+    elif is_combat_phase(p):
+        for u in range(MAX_UNITS):
+            if _select_unit_error(s, p, u) == OK:
+                out[n] = A_SELECT_UNIT + u
+                n += 1
     if _end_phase_error(s, p) == OK:
         out[n] = A_END_PHASE
         n += 1

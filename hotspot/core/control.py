@@ -18,6 +18,8 @@ stands on any of its hexes; ``"hex"`` blocks only the engineer squads whose
 own hex holds a Ziegler combat unit: every other engineer squad on the
 crustal still rolls its die.
 """
+import numpy as np
+
 from ._jit import jit
 from .dice import roll_die
 from .events import EV_CONTROL, EV_NEUTRALIZED, EV_REVERT, log_event
@@ -79,13 +81,37 @@ def control_squads(s, k):
 
 
 @jit
+def _tally_by_piece(s, engineers, blockers):
+    """``engineers[k]``: engineer squads on piece k; ``blockers[k]``: Ziegler
+    combat units on it (one pass over the units: what ``engineers_on`` and
+    ``ziegler_combat_units_on`` count, for every piece at once)."""
+    engineers[:] = 0
+    blockers[:] = 0
+    for u in range(MAX_UNITS):
+        t = s["unit_type"][u]
+        cell = s["unit_cell"][u]
+        if t == NO_UNIT or cell < 0 or s["board"][cell] < 0:
+            continue
+        k = s["board"][cell]
+        if t == T_ENGINEER:
+            engineers[k] += s["unit_squads"][u]
+        elif UNIT_SIDE[t] == ZIEGLER and attack_of(s, u) > 0:
+            blockers[k] += 1
+
+
+@jit
 def control_attempts(s, ev, ev_n):
     """D18 step 1 (15.2, 15.5).  Returns True if the Central Crustal was taken."""
+    by_crustal = s["rules"]["control_blocker"] != CONTROL_BLOCKER_HEX
+    engineers = np.zeros(MAX_PIECES, dtype=np.int64)
+    blockers = np.zeros(MAX_PIECES, dtype=np.int64)
+    _tally_by_piece(s, engineers, blockers)
     for k in range(MAX_PIECES):
         kind = s["piece_kind"][k]
-        if kind == NO_PIECE or kind == PLATFORM or s["piece_controller"][k] != ZIEGLER:
+        if kind == NO_PIECE or kind == PLATFORM or s["piece_controller"][k] != ZIEGLER or engineers[k] == 0:
             continue
-        squads = control_squads(s, k)  # 15.2 and the option control_blocker (D22)
+        # 15.2 and the option control_blocker (D22); "crustal": control_squads from the tally
+        squads = (0 if blockers[k] > 0 else engineers[k]) if by_crustal else control_squads(s, k)
         if squads == 0:
             continue
         won = False

@@ -11,7 +11,7 @@ from .events import ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_OFF_MAP, log_even
 from .hexgrid import CENTRAL_CELLS, ON_MAP, direction_between
 from .rules_data import CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, PLATFORM, TWO_HEX, NO_UNIT
 from .state import MAX_UNITS
-from .units import eliminate_unit, place_at
+from .units import count_units, eliminate_unit, place_at
 
 
 @jit
@@ -92,22 +92,29 @@ def relocate(s, k, new_cells, ev, ev_n):
     three cells (-1 unused).
     """
     old = (int(s["piece_cells"][k, 0]), int(s["piece_cells"][k, 1]), int(s["piece_cells"][k, 2]))
+    carried = 0  # counters on the piece (the cell_units index: no scan of the units for an empty piece)
+    for i in range(MAX_PIECE_CELLS):
+        if old[i] >= 0:
+            carried += count_units(s, old[i], -1)
     lift(s, k)
-    for u in range(MAX_UNITS):
-        if s["unit_type"][u] == NO_UNIT:
-            continue
-        c = s["unit_cell"][u]
-        for i in range(MAX_PIECE_CELLS):
-            if old[i] >= 0 and c == old[i]:
-                place_at(s, u, new_cells[i])
-                s["unit_from"][u] = -1
-                break
+    if carried > 0:
+        for u in range(MAX_UNITS):
+            if s["unit_type"][u] == NO_UNIT:
+                continue
+            c = s["unit_cell"][u]
+            for i in range(MAX_PIECE_CELLS):
+                if old[i] >= 0 and c == old[i]:
+                    place_at(s, u, new_cells[i])
+                    s["unit_from"][u] = -1
+                    break
     for i in range(MAX_PIECE_CELLS):
         s["piece_cells"][k, i] = new_cells[i]
     put_down(s, k)
-    for u in range(MAX_UNITS):
-        if s["unit_type"][u] != NO_UNIT and s["board"][s["unit_cell"][u]] == k and not ON_MAP[s["unit_cell"][u]]:
-            eliminate_unit(s, u, ELIM_OFF_MAP, ev, ev_n)
+    if carried > 0:
+        for u in range(MAX_UNITS):
+            if (s["unit_type"][u] != NO_UNIT and s["board"][s["unit_cell"][u]] == k
+                    and not ON_MAP[s["unit_cell"][u]]):
+                eliminate_unit(s, u, ELIM_OFF_MAP, ev, ev_n)
     if cells_on_map(s, k) == 0:
         log_event(ev, ev_n, EV_OFF_MAP, k, 0, 0, 0, 0)
         remove_piece(s, k, ELIM_OFF_MAP, ev, ev_n)
