@@ -402,6 +402,10 @@ def apply_action(s, a, ev, ev_n):
     p = s["phase"]
     log_event(ev, ev_n, EV_ACTION, a, current_player(s), s["turn"], p, 0)
     s["n_actions"] += 1
+    # D19 is checked after every action that can take squads off the board: a
+    # selection, the end of a move, a combine or a split leaves the engineer
+    # squads as they were (and the game went on after the last action)
+    squads_may_change = True
     if s["loss_side"] >= 0:
         take_pending_loss(s, a - A_SELECT_UNIT, ev, ev_n)
     elif a < A_SELECT_UNIT:
@@ -418,6 +422,7 @@ def apply_action(s, a, ev, ev_n):
                 else:
                     s["piece_flags"][j] |= PF_SKIPPED
             s["sel_piece"] = k
+            squads_may_change = False
     elif a < A_COMBINE:
         u = a - A_SELECT_UNIT
         if is_combat_phase(p):
@@ -430,10 +435,12 @@ def apply_action(s, a, ev, ev_n):
                 else:
                     s["unit_flags"][v] |= UF_SKIPPED
             s["sel_unit"] = u
+            squads_may_change = False
     elif a < A_MANEUVER:
         u = s["sel_unit"]
         combine(s, u, a - A_COMBINE, ev, ev_n)
         s["unit_flags"][u] |= UF_COMBINED  # R10.2
+        squads_may_change = False
     elif a < A_SPLIT:
         if is_crustal_phase(p):
             make_maneuver(s, s["sel_piece"], a - A_MANEUVER, ev, ev_n)
@@ -441,17 +448,19 @@ def apply_action(s, a, ev, ev_n):
             step_unit(s, s["sel_unit"], a - A_MANEUVER, ev, ev_n)
     elif a == A_SPLIT:
         split(s, s["sel_unit"], ev, ev_n)
+        squads_may_change = False
     elif a == A_END_PIECE:
         if is_crustal_phase(p):
             finish_piece(s, s["sel_piece"])
         else:
             finish_unit(s, s["sel_unit"])
+        squads_may_change = False
     elif a == A_END_PHASE:
         end_phase(s, ev, ev_n)
     else:
         _apply_setup(s, a, ev, ev_n)
         return
-    if not check_engineers(s, ev, ev_n):
+    if not (squads_may_change and check_engineers(s, ev, ev_n)):
         advance(s, ev, ev_n)
 
 

@@ -84,15 +84,16 @@ def stress_check_all(s, only_unrolled, mark, ev, ev_n):
     mover = -1
     if s["rules"]["stress_timing"] == STRESS_MOVING_SIDE:
         mover = PHASE_PLAYER[s["phase"]]
+    threshold = s["rules"]["stress_threshold"]
     for k in range(1, MAX_PIECES):
         if s["piece_kind"][k] == NO_PIECE:
             continue
         for slot in range(MAX_PIECE_CELLS):
-            if mover >= 0:
-                cell = s["piece_cells"][k, slot]
-                if (cell < 0 or count_units(s, cell, -1) <= s["rules"]["stress_threshold"]
-                        or not overstacked_by(s, cell, mover)):
-                    continue
+            cell = s["piece_cells"][k, slot]
+            if cell < 0 or count_units(s, cell, -1) <= threshold:
+                continue  # a hex stress_check_cell passes over: not overstacked
+            if mover >= 0 and not overstacked_by(s, cell, mover):
+                continue
             stress_check_cell(s, k, slot, only_unrolled, mark, ev, ev_n)
 
 

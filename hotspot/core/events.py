@@ -86,8 +86,11 @@ SQUAD_LOST_COMBAT = 0
 SQUAD_LOST_CIA = 1
 
 
-@jit
+@jit(inline=True)
 def log_event(ev, ev_n, kind, a, b, c, d, e):
+    """Append one event to ``ev`` (counting it in ``ev_n`` even when ``ev`` is
+    full or has no rows).  Inlined: a call with array arguments costs more
+    than the append."""
     n = ev_n[0]
     if n < ev.shape[0]:
         ev[n, 0] = kind

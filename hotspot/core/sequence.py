@@ -186,7 +186,7 @@ def has_decision(s):
     return False
 
 
-@jit
+@jit(inline=True)
 def advance(s, ev, ev_n):
     """End phases until the player to move has a decision or the game is over."""
     while s["phase"] != PHASE_OVER and not has_decision(s):

@@ -27,7 +27,7 @@ def end_game(s, result, truncated, ev, ev_n):
     log_event(ev, ev_n, EV_GAME_OVER, result, truncated, 0, 0, 0)
 
 
-@jit
+@jit(inline=True)
 def check_engineers(s, ev, ev_n):
     """D19: no engineer squad left -> Ziegler wins.  Returns True if the game ended.
 
