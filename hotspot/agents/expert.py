@@ -41,10 +41,10 @@ from hotspot.core.victory import side_return
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 from hotspot.features.position import NUM_POSITION_FEATURES, position_features
 
-from .base import POLICY_ISMCTS
+from .base import POLICY_ISMCTS, POLICY_SCRIPTED
 from .ismcts import (DEFAULT_PARAMS, N_ACTION, N_FIRST, N_NEXT, N_VISITS, NO_NET, NODE_FIELDS, P_ITERATIONS,
                      ismcts_decide)
-from .policies import policy_action
+from .policies import new_policy_buffers, policy_action_buf
 
 
 @jit(inline=True)
@@ -92,6 +92,7 @@ def play_and_record(states, policy_z, policy_t, params, net_z, net_t, eps, rng, 
     tree = np.zeros((n_nodes, NODE_FIELDS), dtype=np.int64)
     value = np.zeros(n_nodes, dtype=np.float64)
     child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
+    pobs, pwork = new_policy_buffers(POLICY_SCRIPTED)
     row = 0
     prow = 0
     for i in range(states.shape[0]):
@@ -123,7 +124,7 @@ def play_and_record(states, policy_z, policy_t, params, net_z, net_t, eps, rng, 
                             pgame_of[prow] = i
                             prow += 1
                 else:
-                    a = policy_action(policy, s, mask, r, side)
+                    a = policy_action_buf(policy, s, mask, r, side, pobs, pwork)
             if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
                 break
             apply_action(s, a, ev, ev_n)

@@ -23,19 +23,43 @@ from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import random_action
 from hotspot.core.rules_data import PHASE_OVER
+from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
-from .scripted import scripted_action
+from .scripted import new_work, no_work, scripted_action, scripted_action_buf
 
-__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "play_games", "play_policy_until", "policy_action"]
+__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "new_policy_buffers", "play_games",
+           "play_policy_until", "policy_action", "policy_action_buf"]
+
+
+@jit(inline=True)
+def new_policy_buffers(policy):
+    """``(obs, work)`` for :func:`policy_action_buf`: an information-state
+    record and the scripted player's scratch buffers (about 200 KB, for a
+    loop of decisions, not one a decision); empty ones for the random policy,
+    which needs none."""
+    if policy == POLICY_SCRIPTED:
+        return np.empty(1, dtype=STATE_DTYPE), new_work()
+    return np.empty(1, dtype=STATE_DTYPE), no_work()
+
+
+@jit(inline=True)
+def policy_action_buf(policy, s, mask, rng, slot, obs, work):
+    """The action of compiled policy ``policy`` in state ``s`` (the player to
+    move's), with the buffers of ``new_policy_buffers(policy)``."""
+    if policy == POLICY_SCRIPTED:
+        wc, wu, bd, bp, bk, mo = work
+        return scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo)
+    # the random policy sees only what random_action needs: the legal mask
+    return random_action(s, mask, rng, slot)
 
 
 @jit(inline=True)
 def policy_action(policy, s, mask, rng, slot):
-    """The action of compiled policy ``policy`` in state ``s`` (the player to move's)."""
+    """``policy_action_buf`` for one decision (the scripted player allocates
+    its buffers): for callers from Python."""
     if policy == POLICY_SCRIPTED:
         return scripted_action(s, mask, rng, slot)
-    # the random policy sees only what random_action needs: the legal mask
     return random_action(s, mask, rng, slot)
 
 
@@ -44,8 +68,11 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
     n = 0
+    if s["phase"] == PHASE_OVER or current_player(s) == stop_side:
+        return n
+    obs, work = new_policy_buffers(policy)
     while s["phase"] != PHASE_OVER and current_player(s) != stop_side:
-        a = policy_action(policy, s, mask, rng, slot)
+        a = policy_action_buf(policy, s, mask, rng, slot, obs, work)
         if a < 0:
             break
         apply_action(s, a, ev, ev_n)
@@ -63,13 +90,14 @@ def play_games(states, policy_z, policy_t, rng, max_actions, counts):
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
     for i in range(states.shape[0]):
         s = states[i]
         r = rng[i]
         n = 0
         while s["phase"] != PHASE_OVER and n < max_actions:
             side = current_player(s)
-            a = policy_action(policy_t if side == 1 else policy_z, s, mask, r, side)
+            a = policy_action_buf(policy_t if side == 1 else policy_z, s, mask, r, side, obs, work)
             if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:
                 n = -1
                 break

@@ -7,22 +7,18 @@ determinized game.
 rollout with it (the one play-out loop of every search), with caller-owned
 buffers: a search
 plays thousands of rollout moves a decision, and the scripted player's
-scratch buffers (about 210 KB) are allocated once a decision
-(:func:`new_rollout_buffers`), not once a move.  Kept apart from
-``policies.policy_action`` (which can also run the ISMCTS agent) so that the
-searches' compiled code does not contain a search inside its rollouts.
+scratch buffers (about 200 KB) are allocated once a decision
+(:func:`new_rollout_buffers`), not once a move.  The rollout policies are
+the compiled policies of ``policies`` (``policy_action_buf``), each side's
+with its own generator.
 """
-import numpy as np
-
 from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.rules_data import PHASE_OVER
-from hotspot.core.rollout import random_action
-from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
-from .scripted import new_work, scripted_action_buf
+from .policies import new_policy_buffers, policy_action_buf
 
 #: the rollout policies by name (their ids are the compiled policy ids)
 ROLLOUT_NAMES = (POLICY_NAMES[POLICY_RANDOM], POLICY_NAMES[POLICY_SCRIPTED])
@@ -38,8 +34,8 @@ def rollout_policy_id(name: str) -> int:
 @jit(inline=True)
 def new_rollout_buffers():
     """``(obs, work)``: an information-state record and the scripted player's
-    scratch buffers, for :func:`rollout_action`."""
-    return np.empty(1, dtype=STATE_DTYPE), new_work()
+    scratch buffers, for :func:`rollout_action` (either rollout policy)."""
+    return new_policy_buffers(POLICY_SCRIPTED)
 
 
 @jit(inline=True)
@@ -48,11 +44,7 @@ def rollout_action(s, mask, prng, rollout, obs, work):
     ``POLICY_RANDOM``) for the player to move in ``s``, with that player's
     generator ``prng[side]`` (fills ``mask``).  The scripted player sees only
     that player's information state (D20), built in ``obs``."""
-    side = current_player(s)
-    if rollout == POLICY_SCRIPTED:
-        wc, wu, bd, bp, bk, mo = work
-        return scripted_action_buf(s, mask, prng, side, obs, wc, wu, bd, bp, bk, mo)
-    return random_action(s, mask, prng, side)
+    return policy_action_buf(rollout, s, mask, prng, current_player(s), obs, work)
 
 
 @jit(inline=True)

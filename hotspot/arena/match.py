@@ -42,7 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hotspot.agents.policies import policy_action
+from hotspot.agents.policies import (POLICY_RANDOM, POLICY_SCRIPTED, new_policy_buffers, policy_action,
+                                     policy_action_buf)
 from hotspot.agents.scripted import make_work, scripted_decide
 from hotspot.core._jit import is_cached, jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
@@ -234,10 +235,11 @@ def play_match(s, policy_z, policy_t, rng, actions, n):
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
     while s["phase"] != PHASE_OVER and n < actions.shape[0]:
         side = current_player(s)
         policy = policy_t if side == TECHNOCRAT else policy_z
-        a = policy_action(policy, s, mask, rng, side)
+        a = policy_action_buf(policy, s, mask, rng, side, obs, work)
         if a < 0 or a >= NUM_ACTIONS:
             return n, 1
         if action_error(s, a) != OK:

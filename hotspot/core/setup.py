@@ -41,6 +41,8 @@ Ziegler units on hexes of the Central Crustal and his crustals; Technocrat
 units on his platforms; stacking (9.1, 9.2) holds throughout; with the D22
 ``counter_cap`` option, no more infantry counters of a size than the cap.
 """
+import numpy as np
+
 from ._jit import jit
 from .errors import (ERR_CHOOSE_FIRST, ERR_COUNTER_CAP, ERR_CRUSTALS_FIRST, ERR_FACING_NEEDED,
                      ERR_ITEM_CHOSEN, ERR_LEAVES_NO_ROOM, ERR_NOT_YOUR_FORCE, ERR_PLATFORMS_FIRST,
@@ -113,13 +115,16 @@ def _free_hex(s, c):
     return c >= 0 and ON_MAP[c] and s["board"][c] < 0
 
 
+#: the perimeter hexes of the map (3.3: where platforms set up), as cells
+PERIMETER_CELLS = np.array([c for c in MAP_HEX_CELL if PERIMETER[c]], dtype=np.int64)
+
+
 @jit
 def _free_perimeter(s):
     """Molten perimeter hexes of the map still free for platforms (3.3)."""
     n = 0
-    for h in range(NUM_MAP_HEXES):
-        c = MAP_HEX_CELL[h]
-        if PERIMETER[c] and s["board"][c] < 0:
+    for i in range(PERIMETER_CELLS.shape[0]):
+        if s["board"][PERIMETER_CELLS[i]] < 0:
             n += 1
     return n
 

@@ -104,13 +104,13 @@ from hotspot.core.state import STATE_DTYPE
 
 from ..base import POLICY_SCRIPTED, Agent
 from .combat import combat_choice, loss_choice
-from .common import NSLOT, cell_info, make_work, new_work
+from .common import NSLOT, cell_info, make_work, new_work, no_work
 from .control import t_control
 from .crustals import t_crustal, z_crustal
 from .movement import t_move, z_move, z_second
 from .setup import setup_decide
 
-__all__ = ["ScriptedAgent", "make_work", "new_work", "scripted_action", "scripted_action_buf",
+__all__ = ["ScriptedAgent", "make_work", "new_work", "no_work", "scripted_action", "scripted_action_buf",
            "scripted_decide", "setup_decide"]
 
 

@@ -89,8 +89,8 @@ def new_work():
     wc[C_INFO_CELLS, 0] = -1  # cell_info has written no cell yet
     return (wc,
             np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
-            np.zeros((NSLOT, NC), dtype=np.int16),
-            np.zeros((NSLOT, NC), dtype=np.int16),
+            np.empty((NSLOT, NC), dtype=np.int16),  # a tree's rows are set before they are read
+            np.empty((NSLOT, NC), dtype=np.int16),
             _new_tree_keys(),
             np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
 
@@ -101,6 +101,15 @@ def _new_tree_keys():
     for i in range(NSLOT):
         bk[i, BK_COUNT] = -1
     return bk
+
+
+@jit
+def no_work():
+    """Buffers of ``new_work``'s types holding nothing: where a compiled loop
+    that may run the scripted player runs another policy."""
+    return (np.zeros((NC_ROWS, 0), dtype=np.int64), np.zeros((NU_ROWS, 0), dtype=np.int64),
+            np.zeros((0, 0), dtype=np.int16), np.zeros((0, 0), dtype=np.int16),
+            np.zeros((0, 0), dtype=np.int16), np.zeros((2, 0), dtype=np.int64))
 
 
 def make_work():
