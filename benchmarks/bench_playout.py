@@ -135,6 +135,7 @@ def export_reference(commit: str, where: Path) -> Path:
                           capture_output=True)
     if proc.returncode != 0:
         raise SystemExit(f"cannot export commit {commit}: {proc.stderr.decode(errors='replace').strip()}")
+    where.mkdir(parents=True, exist_ok=True)
     tar_path = where / "ref.tar"
     tar_path.write_bytes(proc.stdout)
     with tarfile.open(tar_path) as tar:

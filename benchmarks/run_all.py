@@ -1,12 +1,12 @@
-"""Run the whole benchmark suite of issue 4 and check its targets.
+"""Run the whole benchmark suite and check its speed targets.
 
 Runs every ``bench_*.py`` of this folder in its own process (each writes its
 JSON to ``--results-dir``), then writes ``<results-dir>/all.json`` (the
 machine, the command, every script's document and the targets) and prints a
-markdown report: the targets of issue 4 as ratios with PASS/FAIL, then each
+markdown report: the targets as measured values with PASS/FAIL, then each
 benchmark's table.
 
-    python benchmarks/run_all.py                         # full suite: several minutes
+    python benchmarks/run_all.py                         # full suite: about an hour on two cores
     python benchmarks/run_all.py --markdown report.md    # the report to a file too
     python benchmarks/run_all.py --write-benchmarks-md   # and rewrite BENCHMARKS.md
     python benchmarks/run_all.py --tiny                  # smoke run: the numbers mean nothing
@@ -257,7 +257,7 @@ def report_markdown(doc: dict) -> str:
 METHOD_MD = """\
 # Benchmarks
 
-The benchmark suite of issue 4: scripts in `benchmarks/`, each printing a
+The benchmark suite: scripts in `benchmarks/`, each printing a
 table and writing JSON to `benchmarks/results/<name>.json` (`--out`), each
 with `--tiny` for a smoke run in seconds (what `tests/test_benchmarks_smoke.py`
 runs; tiny numbers mean nothing). `benchmarks/run_all.py` runs them all,
@@ -314,9 +314,9 @@ phase); the random player computes the full legal-action mask before each.
   the first completed step is counted from the spawn of the process.  Then
   `hotspot arena --games 2` (default agents and workers) from another new
   empty cache, and again with that cache filled.
-- `bench_profile.py`: where an atomic action's time goes (issue 11): the
+- `bench_profile.py`: where an atomic action's time goes: the
   same recorded random games replayed applying the actions only, computing
-  the mask before each, and played by the random player (the differences
+  the legal set before each, and played by the random player (the differences
   are the mask, the apply and the choice), the mask by phase class; and two
   threads against one, against two single-thread processes on half the
   batch each (nothing shared), with the static schedule's imbalance and

@@ -68,6 +68,14 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
     n = 0
+    if policy != POLICY_SCRIPTED:  # the random policy: no buffers to allocate (an env step calls this)
+        while s["phase"] != PHASE_OVER and current_player(s) != stop_side:
+            a = random_action(s, mask, rng, slot)
+            if a < 0:
+                break
+            apply_action(s, a, ev, ev_n)
+            n += 1
+        return n
     if s["phase"] == PHASE_OVER or current_player(s) == stop_side:
         return n
     obs, work = new_policy_buffers(policy)

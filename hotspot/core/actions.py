@@ -65,7 +65,7 @@ from .hexgrid import NUM_MAP_HEXES
 from .rules_data import NUM_ITEMS
 from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_SKIPPED, PF_STARTED, UF_COMBINED, UF_DONE,
                     UF_SKIPPED, UF_STARTED)
-from .units import loss_error_for, take_pending_loss
+from .units import count_units, loss_error_for, take_pending_loss
 from .victory import check_engineers
 
 A_SELECT_PIECE = 0
@@ -331,7 +331,9 @@ def legal_actions(s, out):
                 n += 1
         if sel >= 0:
             breakdowns = not second and UNIT_IS_INFANTRY[s["unit_type"][sel]]
-            if breakdowns:  # _breakdown_error is OK: what is left of _combine_error
+            # _breakdown_error is OK: what is left of _combine_error is can_combine, which
+            # needs a second counter of the side in the hex (the cell_units index says if any)
+            if breakdowns and count_units(s, s["unit_cell"][sel], side) >= 2:
                 for v in range(MAX_UNITS):
                     if can_combine(s, sel, v):
                         out[n] = A_COMBINE + v
