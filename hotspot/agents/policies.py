@@ -21,7 +21,7 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.rollout import random_action
+from hotspot.core.rollout import random_action, random_legal_action
 from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.state import STATE_DTYPE
 
@@ -68,9 +68,10 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
     n = 0
-    if policy != POLICY_SCRIPTED:  # the random policy: no buffers to allocate (an env step calls this)
+    if policy != POLICY_SCRIPTED:  # the random policy: its pick from the legal list (an env step calls this)
+        acts = np.empty(NUM_ACTIONS, dtype=np.int16)
         while s["phase"] != PHASE_OVER and current_player(s) != stop_side:
-            a = random_action(s, mask, rng, slot)
+            a = random_legal_action(s, acts, rng, slot)
             if a < 0:
                 break
             apply_action(s, a, ev, ev_n)
