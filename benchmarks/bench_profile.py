@@ -16,6 +16,16 @@ So *mask* (the legal set) = (mask + apply) - apply and *choice* (the draw)
 class (crustal movement, unit movement, combat, control, set-up) by timing
 it alone on the states of each class.
 
+**Scripted play-outs.**  The play-out every search spends its time in:
+scripted against scripted on ``open`` (set-up included), one thread.  The
+games are recorded (every state before a decision), then each decision is
+replayed part by part, by phase: the legal mask (``legal_action_mask``),
+the information state (``observation.observe``, D20), what the player reads
+off it hex by hex (``scripted.common.cell_info``), the whole decision
+(``scripted_action_buf`` with its buffers held, as the compiled loops run
+it; *plan* is what is left of it after the three parts) and applying the
+chosen action.
+
 **Thread scaling.**  The same batch on one numba thread, on two, and as two
 processes of one thread each playing half the batch at the same time (no
 shared memory at all: if those scale like the threads, the cause is the
@@ -39,7 +49,10 @@ import numpy as np
 from numba import njit
 
 from hotspot.core import init
-from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_actions
+from hotspot.agents.policies import POLICY_SCRIPTED, new_policy_buffers, policy_action_buf
+from hotspot.agents.scripted.common import cell_info
+from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask, legal_actions
+from hotspot.core.observation import observe
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rollout import play_random_batch, play_random_one, random_action
 from hotspot.core.rules_data import PHASE_OVER
@@ -204,6 +217,107 @@ def profile(batch: int, repeats: int, max_actions: int) -> dict:
             "counts": counts}
 
 
+@njit(cache=True)
+def record_scripted(states, rng, snaps, acts):
+    """Scripted play of every game (buffers held), keeping the state before
+    each decision and the action taken; returns how many were kept."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED)
+    n = 0
+    for i in range(states.shape[0]):
+        s = states[i]
+        while s["phase"] != PHASE_OVER and n < snaps.shape[0]:
+            snaps[n] = s
+            a = policy_action_buf(POLICY_SCRIPTED, s, mask, rng[i], current_player(s), obs, work)
+            acts[n] = a
+            n += 1
+            apply_action(s, a, ev, ev_n)
+    return n
+
+
+@njit(cache=True)
+def scripted_part(snaps, acts, sel, part):
+    """One part of the recorded decisions ``sel``: 0 the mask, 1 + the
+    information state, 2 + cell_info, 3 the whole decision, 4 applying."""
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED)
+    wc = work[0]
+    rng = np.ones(2, dtype=np.uint64)
+    tmp = snaps[0:1].copy()
+    c = 0
+    for j in range(sel.shape[0]):
+        i = sel[j]
+        tmp[0] = snaps[i]
+        s = tmp[0]
+        side = current_player(s)
+        if part == 0:
+            legal_action_mask(s, mask)
+        elif part == 1:
+            observe(s, side, True, obs[0])
+        elif part == 2:
+            observe(s, side, True, obs[0])
+            cell_info(obs[0], side, wc)
+        elif part == 3:
+            c += policy_action_buf(POLICY_SCRIPTED, s, mask, rng, side, obs, work)
+        else:
+            apply_action(s, acts[i], ev, ev_n)
+        c += s["phase"]
+    return c
+
+
+@njit(cache=True)
+def copies_only(snaps, sel):
+    tmp = snaps[0:1].copy()
+    c = 0
+    for j in range(sel.shape[0]):
+        tmp[0] = snaps[sel[j]]
+        c += tmp[0]["phase"]
+    return c
+
+
+SCRIPTED_CLASSES = ("set-up", "crustal movement", "unit movement", "combat", "control", "loss choice")
+
+
+def scripted_profile(games: int, max_turns: int, repeats: int) -> dict:
+    """Where a scripted decision's time goes, by phase class (see the module doc)."""
+    import numba
+    numba.set_num_threads(1)
+    base = init("open", seeds=range(games), max_turns=max_turns)
+    rng = np.arange(1, 2 * games + 1, dtype=np.uint64).reshape(games, 2)
+    snaps = np.zeros(games * 3000, dtype=base.dtype)
+    acts = np.zeros(snaps.shape[0], dtype=np.int64)
+    n = record_scripted(base.copy(), rng.copy(), snaps, acts)
+    snaps, acts = snaps[:n], acts[:n]
+    classes = np.array([_phase_class(snaps[i]) for i in range(n)], dtype=np.int64)
+    klass = np.array([SCRIPTED_CLASSES.index(CLASSES[c]) if CLASSES[c] in SCRIPTED_CLASSES else 0
+                      for c in classes])
+    rows = []
+    totals = np.zeros(5)
+    for c, label in enumerate(SCRIPTED_CLASSES):
+        sel = np.flatnonzero(klass == c)
+        if sel.size == 0:
+            continue
+        for part in range(5):  # compile or load first
+            scripted_part(snaps, acts, sel[:2], part)
+        copies_only(snaps, sel[:2])
+        copy_s = _best_time(lambda: copies_only(snaps, sel), repeats)
+        us = [(_best_time(lambda: scripted_part(snaps, acts, sel, part), repeats) - copy_s) * 1e6 / sel.size
+              for part in range(5)]
+        mask, obs, info, whole, apply = us
+        row = {"class": label, "share_of_decisions": sel.size / n, "mask_us": mask, "observe_us": obs,
+               "cell_info_us": info - obs, "plan_us": whole - info - mask, "decision_us": whole,
+               "apply_us": apply}
+        rows.append(row)
+        totals += np.array([mask, obs, info - obs, whole - info - mask, apply]) * sel.size / n
+    parts = dict(zip(("mask_us", "observe_us", "cell_info_us", "plan_us", "apply_us"), map(float, totals)))
+    return {"games": games, "max_turns": max_turns, "decisions": n, "by_class": rows, **parts,
+            "total_us": float(totals.sum())}
+
+
 CHILD = r"""
 import sys, time, numpy as np, numba
 numba.set_num_threads(1)
@@ -278,6 +392,16 @@ def main(argv=None) -> dict:
                   ["phase class", "share of actions", "mask ns"],
                   [[r["class"], r["share_of_actions"], r["mask_ns"]] for r in prof["mask_by_phase_class"]])
 
+    sprof = scripted_profile(2 if args.tiny else 40, 4 if args.tiny else 30, repeats)
+    C.print_table(f"A scripted decision on open, by phase ({sprof['games']} scripted games of at most "
+                  f"{sprof['max_turns']} turns, {sprof['decisions']:,} decisions, one thread; us)",
+                  ["phase class", "share", "mask", "observe", "cell_info", "plan", "decision", "apply"],
+                  [[r["class"], r["share_of_decisions"], r["mask_us"], r["observe_us"], r["cell_info_us"],
+                    r["plan_us"], r["decision_us"], r["apply_us"]] for r in sprof["by_class"]]
+                  + [["all (weighted)", 1.0, sprof["mask_us"], sprof["observe_us"], sprof["cell_info_us"],
+                      sprof["plan_us"], sprof["mask_us"] + sprof["observe_us"] + sprof["cell_info_us"]
+                      + sprof["plan_us"], sprof["apply_us"]]])
+
     rows = [threads_run(batch, 1, reps), threads_run(batch, 2, reps), threads_run(batch, 2, reps, chunksize=8)]
     procs = two_processes(batch, reps)
     # the static schedule gives each of two threads one contiguous half of the batch
@@ -287,6 +411,7 @@ def main(argv=None) -> dict:
     summary = {
         **{k: v for k, v in prof.items() if k != "mask_by_phase_class"},
         "mask_by_phase_class": prof["mask_by_phase_class"],
+        "scripted": sprof,
         "scaling_2_threads": C.ratio(rows[1]["actions_per_s"], one),
         "scaling_2_threads_dynamic": C.ratio(rows[2]["actions_per_s"], one),
         "scaling_2_processes": C.ratio(procs["actions_per_s"], one),

@@ -221,6 +221,15 @@ def details_markdown(results: dict) -> str:
              ["2 threads, dynamic schedule (chunks of 8)", s["scaling_2_threads_dynamic"]],
              ["2 processes of 1 thread, half the batch each", s["scaling_2_processes"]],
              ["bound from the static schedule's imbalance", s["scaling_bound_from_imbalance"]]])
+        sp = s.get("scripted")
+        if sp:
+            body += (f"\n\nA scripted decision on `open` ({sp['games']} scripted games of at most {sp['max_turns']} "
+                     f"turns, {sp['decisions']:,} decisions, one thread; microseconds; *plan* is the decision "
+                     f"less the mask, the information state and `cell_info`):\n\n" + md_table(
+                         ["phase class", "share of decisions", "mask", "observe", "cell_info", "plan", "decision",
+                          "apply"],
+                         [[r["class"], r["share_of_decisions"], r["mask_us"], r["observe_us"], r["cell_info_us"],
+                           r["plan_us"], r["decision_us"], r["apply_us"]] for r in sp["by_class"]]))
         parts.append(f"### Where the time goes (`bench_profile.py`, batch {doc['config']['batch']})\n\n" + body)
     doc = results.get("playout")
     if doc:
@@ -317,10 +326,12 @@ phase); the random player computes the full legal-action mask before each.
 - `bench_profile.py`: where an atomic action's time goes: the
   same recorded random games replayed applying the actions only, computing
   the legal set before each, and played by the random player (the differences
-  are the mask, the apply and the choice), the mask by phase class; and two
-  threads against one, against two single-thread processes on half the
-  batch each (nothing shared), with the static schedule's imbalance and
-  numba's dynamic schedule.
+  are the mask, the apply and the choice), the mask by phase class; a
+  scripted decision on `open` by phase class, part by part (the mask, the
+  information state, `cell_info`, the plan, applying the action), replayed
+  from recorded scripted games; and two threads against one, against two
+  single-thread processes on half the batch each (nothing shared), with the
+  static schedule's imbalance and numba's dynamic schedule.
 - `bench_playout.py`: the play-out players against the code of a reference
   commit (default `e727776`), exported with `git archive` and run in its
   own worker process in the same run, one thread, the same games on the

@@ -165,6 +165,13 @@ def test_bench_profile(tiny):
                                                               "control", "set-up", "loss choice"}
     assert s["static_imbalance"] >= 1.0
     assert "Where an atomic action's time goes" in stdout
+    # issue 23: the scripted play-out profile, by phase class (timings at tiny sizes are noise)
+    sp = s["scripted"]
+    assert sp["decisions"] > 100 and sp["games"] == 2
+    assert {r["class"] for r in sp["by_class"]} <= {"set-up", "crustal movement", "unit movement", "combat",
+                                                     "control", "loss choice"}
+    assert abs(sum(r["share_of_decisions"] for r in sp["by_class"]) - 1.0) < 1e-9
+    assert "A scripted decision on open" in stdout
 
 
 def test_bench_playout(tiny):

@@ -21,12 +21,14 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.rollout import random_action, random_legal_action
+from hotspot.core.rollout import play_random_until, random_action
 from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
 from .scripted import new_work, no_work, scripted_action, scripted_action_buf
+
+MAX_RANDOM_ACTIONS = 1 << 62  # play_policy_until's random opponent: no cap (every phase ends, R4.2)
 
 __all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "new_policy_buffers", "play_games",
            "play_policy_until", "policy_action", "policy_action_buf"]
@@ -67,16 +69,9 @@ def policy_action(policy, s, mask, rng, slot):
 def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
+    if policy != POLICY_SCRIPTED:  # the random policy needs no buffers (an env step calls this)
+        return play_random_until(s, rng, slot, MAX_RANDOM_ACTIONS, stop_side, ev, ev_n)
     n = 0
-    if policy != POLICY_SCRIPTED:  # the random policy: its pick from the legal list (an env step calls this)
-        acts = np.empty(NUM_ACTIONS, dtype=np.int16)
-        while s["phase"] != PHASE_OVER and current_player(s) != stop_side:
-            a = random_legal_action(s, acts, rng, slot)
-            if a < 0:
-                break
-            apply_action(s, a, ev, ev_n)
-            n += 1
-        return n
     if s["phase"] == PHASE_OVER or current_player(s) == stop_side:
         return n
     obs, work = new_policy_buffers(policy)

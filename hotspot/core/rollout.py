@@ -16,7 +16,7 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit
-from .actions import NUM_ACTIONS, apply_action, legal_action_mask, legal_actions
+from .actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask, legal_actions
 from .dice import splitmix64
 from .events import EV_WIDTH
 from .rules_data import PHASE_OVER
@@ -64,11 +64,22 @@ def random_choice(mask, rng, slot):
 @jit
 def play_random_one(s, rng, slot, max_actions):
     """Random legal play of one game until it ends or ``max_actions``; returns actions taken."""
-    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
+    return play_random_until(s, rng, slot, max_actions, NOBODY, ev, ev_n)
+
+
+NOBODY = -2  # play_random_until's stop_side when no side stops it (current_player is 0, 1 or -1)
+
+
+@jit
+def play_random_until(s, rng, slot, max_actions, stop_side, ev, ev_n):
+    """Random legal play of ``s`` (generator ``rng[slot]``) until the game
+    ends, ``max_actions`` are played or ``stop_side`` is to move (``NOBODY``:
+    no side stops it); returns the actions taken."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int16)
     n = 0
-    while s["phase"] != PHASE_OVER and n < max_actions:
+    while s["phase"] != PHASE_OVER and n < max_actions and current_player(s) != stop_side:
         a = random_legal_action(s, acts, rng, slot)
         if a < 0:
             break
