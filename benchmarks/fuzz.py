@@ -103,7 +103,7 @@ import sys
 import tempfile
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from decimal import Decimal
 from pathlib import Path

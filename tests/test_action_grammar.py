@@ -26,9 +26,8 @@ from hotspot.core.actions import A_SETUP_CHOOSE, NUM_ACTIONS, legal_action_mask,
 from hotspot.core.crustal_movement import M_STEP
 from hotspot.core.errors import ERR_COMBINED, ERR_PIECE_DONE, ERR_UNIT_DONE
 from hotspot.core.events import no_events
-from hotspot.core.rules_data import (ONE_HEX, PHASE_OVER, PHASE_T_SETUP, PHASE_Z_CRUSTAL,
-                                     PHASE_Z_MOVE, PHASE_Z_SETUP, PLATFORM, TECHNOCRAT,
-                                     T_ENGINEER, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (ONE_HEX, PHASE_Z_CRUSTAL,
+                                     PHASE_Z_MOVE, PLATFORM, T_ENGINEER, Z_HOVERCRAFT, Z_INFANTRY)
 
 MAX_ACTIONS = 20_000  # far above what a 40-turn game takes (a few thousand at most)
 SCENARIOS = ["standard", "random:1", "random:7", "open"]

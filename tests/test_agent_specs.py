@@ -5,7 +5,6 @@ naming the agent's parameters and ranges for a bad spec, the ``best`` alias,
 and the time budget ``think_ms``."""
 import json
 
-import numpy as np
 import pytest
 
 from hotspot.agents.ismcts import P_ITERATIONS, P_THINK_MS, THINK_ITERATIONS

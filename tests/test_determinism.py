@@ -8,10 +8,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
-from hotspot.core import NUM_ACTIONS, init, no_events
-from hotspot.core.actions import apply_action
+from hotspot.core import NUM_ACTIONS, init
 from hotspot.core.game import Game
 from hotspot.core.record import GameRecord
 from hotspot.core.rollout import play_random_batch, play_random_one, random_action

@@ -13,7 +13,6 @@ import pytest
 
 from hotspot.cli import main
 from hotspot.core.game import Game
-from hotspot.core.record import GameRecord
 from hotspot.human import Session
 from hotspot.human.terminal import Terminal, step_through
 

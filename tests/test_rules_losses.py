@@ -22,7 +22,7 @@ from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, S, Pos, strip
 from hotspot import Game
 from hotspot.core.actions import NUM_ACTIONS, current_player, legal_action_mask
 from hotspot.core.errors import ERR_LOSS_PENDING, ERR_NOT_A_LOSS
-from hotspot.core.events import EV_COMBAT, EV_RETREAT, EV_SQUAD_LOST, SQUAD_LOST_CIA, SQUAD_LOST_COMBAT
+from hotspot.core.events import EV_COMBAT, EV_SQUAD_LOST, SQUAD_LOST_CIA, SQUAD_LOST_COMBAT
 from hotspot.core.rules_data import (CHART_CIA, CRT_C, ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE,
                                      PHASE_Z_COMBAT, PHASE_Z_MOVE, T_CRAWLER, T_HEAVY_BEAMER,
                                      T_INFANTRY, TECHNOCRAT, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY,

@@ -26,10 +26,10 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from helpers import N, NE, NW, S, SE, SW, nb
+from helpers import N, NE, S, nb
 from hotspot import Game
 from hotspot.core.actions import (A_END_PHASE, A_SELECT_PIECE, A_SETUP_CHOOSE, A_SETUP_FACING,
-                                  A_SETUP_HEX, NUM_ACTIONS)
+                                  A_SETUP_HEX)
 from hotspot.core.errors import (ERR_CRUSTALS_FIRST, ERR_PLATFORMS_FIRST, ERR_POOL_SHORT,
                                  ERR_SETTING_UP, ERR_SETUP_HEX, ERR_STACKING)
 from hotspot.core.game import IllegalActionError
@@ -39,8 +39,7 @@ from hotspot.core.rules_data import (ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEA
                                      ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3, ITEM_TRIANGULAR,
                                      ITEM_TWO_HEX, ITEM_Z_INFANTRY_1, ITEM_Z_INFANTRY_2,
                                      ITEM_Z_INFANTRY_3, NUM_ITEMS, PHASE_OVER, PHASE_T_SETUP,
-                                     PHASE_Z_CRUSTAL, PHASE_Z_SETUP, TECHNOCRAT, Z_HOVERCRAFT,
-                                     Z_INFANTRY, ZIEGLER)
+                                     PHASE_Z_CRUSTAL, PHASE_Z_SETUP, TECHNOCRAT, Z_INFANTRY, ZIEGLER)
 from hotspot.core.scenario import (DEPLOY_PARTS, ScenarioError, load_scenario, state_to_scenario,
                                    validate_scenario)
 
