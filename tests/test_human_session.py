@@ -192,6 +192,19 @@ def test_damaged_or_altered_saves_are_refused(tmp_path):
         Session.load(tmp_path / "missing.json")
 
 
+@pytest.mark.parametrize("text, words", [("[" * 100_000 + "]" * 100_000, "nested too deep"),
+                                         ("9" * 5000, "bad JSON")])
+def test_a_hostile_save_is_refused_in_one_line(tmp_path, text, words):
+    """A save nested deeper than the parser goes, or holding an integer of
+    thousands of digits, is refused with a one-line error naming the file
+    (no RecursionError or ValueError traceback)."""
+    path = tmp_path / "hostile.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(SessionError, match=words) as err:
+        Session.load(path)
+    assert "\n" not in str(err.value) and "hostile.json" in str(err.value)
+
+
 def test_each_side_sees_what_it_may_know():
     """D20: the person's board hides the enemy's stacks and damage; the log
     keeps the other side's damage rolls secret (14.2, 14.3); the full view shows all."""

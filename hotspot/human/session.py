@@ -447,8 +447,9 @@ class Session:
             raise SessionError(f"{path}: cannot read: {exc}") from None
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SessionError(f"{path}: not a saved game (bad JSON: {exc})") from None
+        except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # nested too deep, a huge integer
+            reason = "nested too deep" if isinstance(exc, RecursionError) else exc
+            raise SessionError(f"{path}: not a saved game (bad JSON: {reason})") from None
         try:
             return cls.from_json(data)
         except SessionError as exc:
