@@ -26,12 +26,12 @@ from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.state import STATE_DTYPE
 
 from .base import POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED
-from .scripted import new_work, no_work, scripted_action, scripted_action_buf
+from .scripted import new_work, no_work, scripted_action_buf
 
 MAX_RANDOM_ACTIONS = 1 << 62  # play_policy_until's random opponent: no cap (every phase ends, R4.2)
 
-__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "new_policy_buffers", "play_games",
-           "play_policy_until", "policy_action", "policy_action_buf"]
+__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "new_game_buffers", "new_policy_buffers",
+           "play_games", "play_policy_until", "policy_action", "policy_action_buf"]
 
 
 @jit(inline=True)
@@ -43,6 +43,12 @@ def new_policy_buffers(policy):
     if policy == POLICY_SCRIPTED:
         return np.empty(1, dtype=STATE_DTYPE), new_work()
     return np.empty(1, dtype=STATE_DTYPE), no_work()
+
+
+@jit(inline=True)
+def new_game_buffers(policy_z, policy_t):
+    """``new_policy_buffers`` for a game between ``policy_z`` and ``policy_t``."""
+    return new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
 
 
 @jit(inline=True)
@@ -58,11 +64,10 @@ def policy_action_buf(policy, s, mask, rng, slot, obs, work):
 
 @jit(inline=True)
 def policy_action(policy, s, mask, rng, slot):
-    """``policy_action_buf`` for one decision (the scripted player allocates
-    its buffers): for callers from Python."""
-    if policy == POLICY_SCRIPTED:
-        return scripted_action(s, mask, rng, slot)
-    return random_action(s, mask, rng, slot)
+    """``policy_action_buf`` for one decision, with buffers of its own: for
+    callers from Python."""
+    obs, work = new_policy_buffers(policy)
+    return policy_action_buf(policy, s, mask, rng, slot, obs, work)
 
 
 @jit
@@ -94,7 +99,7 @@ def play_games(states, policy_z, policy_t, rng, max_actions, counts):
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
-    obs, work = new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
+    obs, work = new_game_buffers(policy_z, policy_t)
     for i in range(states.shape[0]):
         s = states[i]
         r = rng[i]

@@ -42,8 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hotspot.agents.policies import (POLICY_RANDOM, POLICY_SCRIPTED, new_policy_buffers, policy_action,
-                                     policy_action_buf)
+from hotspot.agents.policies import new_game_buffers, policy_action, policy_action_buf
 from hotspot.agents.scripted import make_work, scripted_decide
 from hotspot.core._jit import is_cached, jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
@@ -235,7 +234,7 @@ def play_match(s, policy_z, policy_t, rng, actions, n):
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
-    obs, work = new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
+    obs, work = new_game_buffers(policy_z, policy_t)
     while s["phase"] != PHASE_OVER and n < actions.shape[0]:
         side = current_player(s)
         policy = policy_t if side == TECHNOCRAT else policy_z

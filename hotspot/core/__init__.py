@@ -54,5 +54,6 @@ __all__ = [
     "RecordError", "ScenarioError", "StateError",
     "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
     "is_terminal", "legal_action_mask", "legal_action_mask_batch", "legal_actions", "no_events",
-    "observe", "play_random_batch", "random_action", "random_legal_action", "returns", "set_max_turns", "start", "status_batch", "step", "step_batch", "to_bytes",
+    "observe", "play_random_batch", "random_action", "random_legal_action", "returns", "set_max_turns",
+    "start", "status_batch", "step", "step_batch", "to_bytes",
 ]

@@ -41,16 +41,6 @@ def engineers_on(s, k):
 
 
 @jit
-def ziegler_combat_units_on(s, k):
-    n = 0
-    for u in range(MAX_UNITS):
-        t = s["unit_type"][u]
-        if t != NO_UNIT and UNIT_SIDE[t] == ZIEGLER and s["board"][s["unit_cell"][u]] == k and attack_of(s, u) > 0:
-            n += 1
-    return n
-
-
-@jit
 def ziegler_combat_units_in(s, cell):
     """Ziegler combat units (D6: attack > 0) in ``cell``."""
     n = 0
@@ -62,11 +52,12 @@ def ziegler_combat_units_in(s, cell):
 
 
 @jit
-def control_squads(s, k):
+def control_squads(s, k, engineers, blockers):
     """15.2, 15.5: the engineer squads on piece k that may attempt control
     (one die each).  ``control_blocker="crustal"`` (default): all of them,
-    unless a Ziegler combat unit is anywhere on the crustal (then none);
-    ``"hex"`` (D22): those whose own hex holds no Ziegler combat unit."""
+    unless a Ziegler combat unit (D6) is anywhere on the crustal (then none);
+    ``"hex"`` (D22): those whose own hex holds no Ziegler combat unit.
+    ``engineers``, ``blockers``: the counts of :func:`tally_by_piece`."""
     if s["rules"]["control_blocker"] == CONTROL_BLOCKER_HEX:
         n = 0
         for u in range(MAX_UNITS):
@@ -75,16 +66,14 @@ def control_squads(s, k):
                     and ziegler_combat_units_in(s, cell) == 0):
                 n += s["unit_squads"][u]
         return n
-    if ziegler_combat_units_on(s, k) > 0:
-        return 0
-    return engineers_on(s, k)
+    return 0 if blockers[k] > 0 else engineers[k]
 
 
 @jit
-def _tally_by_piece(s, engineers, blockers):
-    """``engineers[k]``: engineer squads on piece k; ``blockers[k]``: Ziegler
-    combat units on it (one pass over the units: what ``engineers_on`` and
-    ``ziegler_combat_units_on`` count, for every piece at once)."""
+def tally_by_piece(s, engineers, blockers):
+    """``engineers[k]``: engineer squads on piece k (what ``engineers_on``
+    counts); ``blockers[k]``: Ziegler combat units on it (D6: attack > 0);
+    for every piece in one pass over the units."""
     engineers[:] = 0
     blockers[:] = 0
     for u in range(MAX_UNITS):
@@ -102,16 +91,14 @@ def _tally_by_piece(s, engineers, blockers):
 @jit
 def control_attempts(s, ev, ev_n):
     """D18 step 1 (15.2, 15.5).  Returns True if the Central Crustal was taken."""
-    by_crustal = s["rules"]["control_blocker"] != CONTROL_BLOCKER_HEX
     engineers = np.zeros(MAX_PIECES, dtype=np.int64)
     blockers = np.zeros(MAX_PIECES, dtype=np.int64)
-    _tally_by_piece(s, engineers, blockers)
+    tally_by_piece(s, engineers, blockers)
     for k in range(MAX_PIECES):
         kind = s["piece_kind"][k]
         if kind == NO_PIECE or kind == PLATFORM or s["piece_controller"][k] != ZIEGLER or engineers[k] == 0:
             continue
-        # 15.2 and the option control_blocker (D22); "crustal": control_squads from the tally
-        squads = (0 if blockers[k] > 0 else engineers[k]) if by_crustal else control_squads(s, k)
+        squads = control_squads(s, k, engineers, blockers)  # 15.2 and the option control_blocker (D22)
         if squads == 0:
             continue
         won = False

@@ -2,8 +2,9 @@
 
 ``random_action`` is the compiled uniform random player (the random agent and
 the benchmarks use it); ``random_legal_action`` makes the same pick from the
-list of legal actions (``actions.legal_actions``) without a mask.  The agent's own generator is separate from the dice,
-so a game is fixed by (scenario, dice seed, agent seeds).
+list of legal actions (``actions.legal_actions``) without a mask.  The
+agent's own generator is separate from the dice, so a game is fixed by
+(scenario, dice seed, agent seeds).
 
 Turn limit (D19 revised): the rulebook has none.  A game stops early only at
 its state's ``max_turns`` (set by ``init(..., max_turns=)``,
