@@ -1,0 +1,153 @@
+"""Labelled decisions for the per-action policy (``action_policy``): the
+features of every legal action at a decision and the one the teacher chose.
+
+Two sources, both compiled:
+
+* :func:`replay_decisions`: a recorded game (the arena's ``games.jsonl``:
+  seed and actions) replayed from its started state; the decisions of the
+  chosen sides are labelled with the action the game's player took there
+  (a search agent's games make search targets);
+* :func:`play_dagger`: games in which the policy plays and the compiled
+  scripted player labels each decision (DAgger, Ross et al. 2011): the
+  policy's own mistakes lead to the positions it learns from.
+
+A decision is kept when it is a phase of play (4.0 A-H) with two legal
+actions or more.  Features are those of the acting side's information state
+(D20).  Output arrays (filled from index ``nd`` / ``na`` on, grown by the
+caller): ``XS[d]`` the decision features, ``XA[r]`` action rows, ``START[d]``
+the first row of decision d (its rows run to ``START[d + 1]``), ``TARGET[d]``
+the chosen action's position among its rows, ``ACT[r]`` the action index of
+row r.  A call stops early, returning ``full`` True, when the next decision
+may not fit.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core._jit import jit
+from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_actions
+from hotspot.core.dice import splitmix64
+from hotspot.core.events import EV_WIDTH
+from hotspot.core.observation import observe
+from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER
+from hotspot.core.state import STATE_DTYPE
+from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_action_work
+from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
+
+from .action_policy import policy_decide_state
+from .policies import new_policy_buffers, policy_action_buf
+from .base import POLICY_SCRIPTED
+
+
+def new_dataset(decisions: int, rows: int) -> dict:
+    """Empty output arrays for ``decisions`` decisions and ``rows`` action rows."""
+    return {"XS": np.zeros((decisions, NUM_DECISION_FEATURES), np.float32),
+            "XA": np.zeros((rows, NUM_ACTION_FEATURES), np.float32),
+            "START": np.zeros(decisions + 1, np.int64), "TARGET": np.zeros(decisions, np.int64),
+            "ACT": np.zeros(rows, np.int16)}
+
+
+@jit
+def _label(s, side, a, acts, n, obs, w, xs, xa, XS, XA, START, TARGET, ACT, nd, na):
+    """Write the decision of ``side`` at ``s`` (legal ``acts[:n]``, taken ``a``)."""
+    observe(s, side, True, obs[0])
+    decision_features(obs[0], xs)
+    action_features(obs[0], acts, n, w, xa)
+    t = -1
+    for i in range(n):
+        if acts[i] == a:
+            t = i
+        for f in range(NUM_ACTION_FEATURES):
+            XA[na + i, f] = xa[i, f]
+        ACT[na + i] = acts[i]
+    for f in range(NUM_DECISION_FEATURES):
+        XS[nd, f] = xs[f]
+    START[nd] = na
+    START[nd + 1] = na + n
+    TARGET[nd] = t
+    return t
+
+
+@jit
+def replay_decisions(s, actions, sides, XS, XA, START, TARGET, ACT, nd, na):
+    """Replay ``actions`` from started state ``s`` (changed in place), labelling
+    the decisions of the sides with ``sides[side]`` True.  Returns ``(nd, na,
+    ok)``: ``ok`` False if an action was illegal (the replay stops) or the
+    arrays filled up (the game is cut short)."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
+    obs = np.empty(1, dtype=STATE_DTYPE)
+    w = new_action_work()
+    xs = np.zeros(NUM_DECISION_FEATURES)
+    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    for a in actions:
+        if s["phase"] == PHASE_OVER:
+            return nd, na, False
+        side = current_player(s)
+        n = legal_actions(s, acts)
+        legal = False
+        for i in range(n):
+            if acts[i] == a:
+                legal = True
+        if not legal:
+            return nd, na, False
+        if sides[side] and s["phase"] <= PHASE_CONTROL and n >= 2:
+            if nd + 1 >= XS.shape[0] or na + n > XA.shape[0]:
+                return nd, na, False
+            _label(s, side, a, acts, n, obs, w, xs, xa, XS, XA, START, TARGET, ACT, nd, na)
+            nd += 1
+            na += n
+        apply_action(s, a, ev, ev_n)
+    return nd, na, True
+
+
+@jit
+def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS, XA, START, TARGET, ACT, nd, na,
+                record=True):
+    """Play the games ``states`` (started; changed in place) with the policy as
+    ``policy_side`` (its decisions: the policy's choice, or the scripted
+    player's with probability ``beta``) against the scripted player, and label
+    the policy side's decisions with the scripted player's choice.  ``rng[i]``:
+    game i's generators (2, splitmix64 states); ``coin``: the
+    generator (1,) of the beta draws.  Returns ``(nd, na, games
+    finished)``.  ``record`` False: play without labelling (an evaluation;
+    ``beta`` 0 for the policy's own play)."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
+    obs2 = np.empty(1, dtype=STATE_DTYPE)
+    w = new_action_work()
+    xs = np.zeros(NUM_DECISION_FEATURES)
+    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
+    out = np.zeros(NUM_ACTIONS)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED)
+    done = 0
+    for g in range(states.shape[0]):
+        s = states[g]
+        r = rng[g]
+        steps = 0
+        while s["phase"] != PHASE_OVER and steps < 100000:
+            side = current_player(s)
+            a = policy_action_buf(POLICY_SCRIPTED, s, mask, r, side, obs, work)
+            if a < 0:
+                break
+            if side == policy_side and s["phase"] <= PHASE_CONTROL:
+                n = legal_actions(s, acts)
+                if n >= 2:
+                    if record:
+                        if nd + 1 >= XS.shape[0] or na + n > XA.shape[0]:
+                            return nd, na, done
+                        _label(s, side, a, acts, n, obs2, w, xs, xa, XS, XA, START, TARGET, ACT, nd, na)
+                        nd += 1
+                        na += n
+                    # the policy's own choice unless the coin says the teacher's
+                    coin[0], z = splitmix64(coin[0])
+                    if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= beta:
+                        a = policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs2, acts, w, xs, xa, out)
+            apply_action(s, a, ev, ev_n)
+            steps += 1
+        if s["phase"] == PHASE_OVER:
+            done += 1
+    return nd, na, done

@@ -1,0 +1,266 @@
+"""Train the per-action policy (``hotspot.agents.action_policy``, the agent
+``learned``) from a search's games: imitation of the expert, then DAgger.
+
+One command a stage; each writes into ``--out`` (default ``runs/policy``)
+and a rerun of a stage that is done skips it (``--force`` redoes it)::
+
+    python training/train_policy.py games   # the expert's games (an arena folder, resumable)
+    python training/train_policy.py data    # replay them: labelled decisions -> data.npz
+    python training/train_policy.py fit     # torch, CPU: cross-entropy -> policy.npz, fit.json
+    python training/train_policy.py eval    # the policy alone vs scripted, both seats, mirrored seeds
+    python training/train_policy.py ship    # copy policy.npz to hotspot/agents/weights/action_policy.npz
+
+``games`` plays ``--expert`` (default ``best``) against ``scripted`` on
+``--scenario`` (default ``open``) in both seats through the arena (every game
+kept with its seed and actions; the arena's folder, so a rerun resumes);
+``data`` replays every game and labels the expert's decisions with the
+action it took (``hotspot.agents.imitation.replay_decisions``); ``fit``
+trains the network (Adam, a fixed seed, games split 90/10 into training and
+held-out decisions) and reports the held-out cross-entropy and top-1
+agreement with the expert; ``eval`` plays the policy against the compiled
+scripted player in both seats on the same seeds (``--eval-games`` a side) in
+compiled code.  Extra: ``pip install ".[train]"`` (torch); the other stages
+need only the package.  ``--tiny`` runs every size at a smoke-test size.
+Times on the 2-core reference machine: docs/training.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from hotspot.agents.action_policy import POLICY_FILE, PolicyNet
+from hotspot.agents.imitation import new_dataset, play_dagger, replay_decisions
+from hotspot.arena.folder import record_from_row, scan_games
+from hotspot.arena.stats import wilson_interval
+from hotspot.core.game import Game
+from hotspot.features.actions import NUM_ACTION_FEATURES
+from hotspot.features.decision import NUM_DECISION_FEATURES
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("stage", choices=["games", "data", "fit", "eval", "ship"])
+    p.add_argument("--out", default="runs/policy", help="the run's folder (default runs/policy)")
+    p.add_argument("--expert", default="best", help="the teacher agent's spec (default best)")
+    p.add_argument("--scenario", default="open")
+    p.add_argument("--games", type=int, default=600, help="expert games a side (default 600)")
+    p.add_argument("--seed", type=int, default=2412, help="the master seed of every stage (default 2412)")
+    p.add_argument("--workers", type=int, default=None)
+    p.add_argument("--epochs", type=int, default=12)
+    p.add_argument("--hidden", type=int, default=64)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--eval-games", type=int, default=1000, help="games a side of the eval stage (default 1000)")
+    p.add_argument("--eval-seed", type=int, default=7001, help="first game seed of the eval stage")
+    p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
+    p.add_argument("--force", action="store_true", help="redo a stage that is done")
+    args = p.parse_args(argv)
+    if args.tiny:
+        args.games, args.epochs, args.eval_games, args.hidden = 2, 1, 4, 8
+    return args
+
+
+# ------------------------------------------------------------------ stage: games
+
+
+def stage_games(args, out: Path):
+    from hotspot.arena import run_arena
+    run_arena(pairings=[(args.expert, "scripted")], games=args.games, scenario=args.scenario, seed=args.seed,
+              out=str(out / "games"), workers=args.workers, self_play=False, progress=not args.tiny)
+
+
+# ------------------------------------------------------------------ stage: data
+
+
+def stage_data(args, out: Path):
+    from hotspot.arena import canonical_agent
+    expert = canonical_agent(args.expert)
+    games = scan_games(out / "games" / "games.jsonl")  # checked rows; a line being written is skipped
+    rows = [r for r in games.rows.values() if expert in (r["technocrat"], r["ziegler"])]
+    if not rows:
+        sys.exit(f"{out / 'games'}: no games of {expert}; run the games stage first")
+    rows.sort(key=lambda r: r["key"])
+    cap_d, cap_a = 2048 * len(rows), 40000 * len(rows)
+    D = new_dataset(cap_d, cap_a)
+    game = np.zeros(cap_d, np.int32)
+    nd = na = 0
+    for g, row in enumerate(rows):
+        rec = record_from_row(row)
+        actions = np.array(rec.actions, dtype=np.int64)
+        rec.actions = []
+        s = Game.from_record(rec).state
+        sides = np.array([row["ziegler"] == expert, row["technocrat"] == expert])
+        before = nd
+        nd, na, ok = replay_decisions(s[0], actions, sides, D["XS"], D["XA"], D["START"], D["TARGET"], D["ACT"],
+                                      nd, na)
+        if not ok:
+            sys.exit(f"game {row['key']}: the recorded actions do not replay")
+        game[before:nd] = g
+    np.savez_compressed(out / "data.npz", XS=D["XS"][:nd], XA=D["XA"][:na], START=D["START"][:nd + 1],
+                        TARGET=D["TARGET"][:nd], ACT=D["ACT"][:na], GAME=game[:nd], games=len(rows),
+                        expert=np.str_(expert))
+    print(f"data: {nd} decisions, {na} action rows from {len(rows)} games of {expert} -> {out / 'data.npz'}")
+
+
+def load_data(path: Path) -> dict:
+    with np.load(path, allow_pickle=False) as d:
+        return {k: d[k] for k in d.files}
+
+
+# ------------------------------------------------------------------ stage: fit (torch)
+
+
+def batches(idx, START, batch, rng):
+    """Minibatches of decisions: ``(decisions, row index matrix, valid mask)`` padded to the longest."""
+    idx = idx[rng.permutation(len(idx))] if rng is not None else idx
+    for i in range(0, len(idx), batch):
+        d = idx[i:i + batch]
+        first, length = START[d], START[d + 1] - START[d]
+        L = int(length.max())
+        ar = np.arange(L)
+        valid = ar[None, :] < length[:, None]
+        rows = np.where(valid, first[:, None] + ar[None, :], 0)
+        yield d, rows, valid
+
+
+def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
+    import torch
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
+    rng = np.random.default_rng(args.seed)
+    XS, XA = torch.from_numpy(data["XS"]), torch.from_numpy(data["XA"])
+    START, TARGET, GAME = data["START"], data["TARGET"], data["GAME"]
+    games = np.unique(GAME)
+    held = set(rng.choice(games, size=max(1, len(games) // 10), replace=False).tolist()) if len(games) > 1 else set()
+    is_held = np.array([g in held for g in GAME])
+    train_idx, test_idx = np.flatnonzero(~is_held), np.flatnonzero(is_held)
+    if len(test_idx) == 0:
+        test_idx = train_idx
+
+    h = args.hidden
+    model = torch.nn.Sequential(torch.nn.Linear(NUM_DECISION_FEATURES + NUM_ACTION_FEATURES, h), torch.nn.ReLU(),
+                                torch.nn.Linear(h, h), torch.nn.ReLU(), torch.nn.Linear(h, 1))
+    if init is not None and init.arrays[0].shape[0] == h and init.arrays[2].shape[0] == h:
+        W0, b0, W1, b1, w2, b2 = (torch.from_numpy(a.astype(np.float32)) for a in init.arrays)
+        with torch.no_grad():
+            for layer, (w, b) in zip((model[0], model[2], model[4]), ((W0, b0), (W1, b1), (w2[None, :], b2))):
+                layer.weight.copy_(w)
+                layer.bias.copy_(b)
+    opt = torch.optim.Adam(model.parameters(), lr=args.lr)
+
+    def logits_of(d, rows, valid):
+        x = torch.cat([XS[d][:, None, :].expand(-1, rows.shape[1], -1), XA[rows]], dim=-1)
+        z = model(x).squeeze(-1)
+        return z.masked_fill(~torch.from_numpy(valid), float("-inf"))
+
+    def evaluate(idx):
+        ce = top1 = uniform = 0.0
+        with torch.no_grad():
+            for d, rows, valid in batches(idx, START, 2048, None):
+                z = logits_of(d, rows, valid)
+                t = torch.from_numpy(TARGET[d])
+                ce += float(torch.nn.functional.cross_entropy(z, t, reduction="sum"))
+                top1 += float((z.argmax(dim=1) == t).sum())
+                uniform += float(np.log(valid.sum(axis=1)).sum())
+        return {"cross_entropy": ce / len(idx), "top1": top1 / len(idx), "uniform_cross_entropy": uniform / len(idx)}
+
+    log = []
+    t0 = time.time()
+    for epoch in range(args.epochs):
+        model.train()
+        total = 0.0
+        for d, rows, valid in batches(train_idx, START, args.batch, rng):
+            loss = torch.nn.functional.cross_entropy(logits_of(d, rows, valid), torch.from_numpy(TARGET[d]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(d)
+        held_out = evaluate(test_idx)
+        log.append({"epoch": epoch + 1, "train_cross_entropy": total / len(train_idx), **held_out,
+                    "seconds": round(time.time() - t0, 1)})
+        print(f"epoch {epoch + 1}: train CE {total / len(train_idx):.3f}, held-out CE "
+              f"{held_out['cross_entropy']:.3f} (uniform {held_out['uniform_cross_entropy']:.3f}), "
+              f"top-1 {held_out['top1']:.3f}")
+    arrays = [model[0].weight, model[0].bias, model[2].weight, model[2].bias, model[4].weight[0], model[4].bias]
+    prev = init.generation if init is not None else 0
+    net = PolicyNet(*(a.detach().double().numpy() for a in arrays), generation=prev + 1,
+                    teacher=str(data.get("expert", args.expert)))
+    net.save(out / "policy.npz")
+    report = {"decisions": {"train": int(len(train_idx)), "held_out": int(len(test_idx))},
+              "held_out_games": len(held), "hidden": h, "epochs": log, "seed": args.seed}
+    (out / "fit.json").write_text(json.dumps(report, indent=1))
+    return net
+
+
+# ------------------------------------------------------------------ stage: eval (compiled)
+
+
+def play_vs_scripted(net: PolicyNet, scenario: str, first_seed: int, games: int, side: int):
+    """Results (1 policy win, 0 loss, 0.5 draw) of ``games`` games with the
+    policy as ``side`` against scripted, game i on seed ``first_seed + i``."""
+    scores = []
+    ds = new_dataset(1, 1)
+    for i in range(games):
+        seed = first_seed + i
+        g = Game(scenario, seed=seed)
+        rng = np.array([[seed * 2 + 1, seed * 2 + 2]], dtype=np.uint64)
+        play_dagger(g.state, side, 0.0, *net.arrays, rng, np.array([seed], np.uint64), ds["XS"], ds["XA"],
+                    ds["START"], ds["TARGET"], ds["ACT"], 0, 0, False)
+        w = g.winner() if g.is_terminal() else -1
+        scores.append(0.5 if w < 0 else float(w == side))
+    return np.array(scores)
+
+
+def stage_eval(args, out: Path, net: PolicyNet):
+    t0 = time.time()
+    report = {"scenario": args.scenario, "games_a_side": args.eval_games, "first_seed": args.eval_seed}
+    total = []
+    for side, name in ((1, "technocrat"), (0, "ziegler")):
+        sc = play_vs_scripted(net, args.scenario, args.eval_seed, args.eval_games, side)
+        total.append(sc)
+        lo, hi = wilson_interval(sc.sum(), len(sc))
+        report[name] = {"score": float(sc.mean()), "interval": [lo, hi], "games": len(sc)}
+        print(f"policy as {name} vs scripted: {sc.mean():.3f} [{lo:.3f}, {hi:.3f}] ({len(sc)} games)")
+    both = np.concatenate(total)
+    lo, hi = wilson_interval(both.sum(), len(both))
+    report["both"] = {"score": float(both.mean()), "interval": [lo, hi], "games": len(both)}
+    report["seconds"] = round(time.time() - t0, 1)
+    print(f"both seats: {both.mean():.3f} [{lo:.3f}, {hi:.3f}]")
+    (out / "eval.json").write_text(json.dumps(report, indent=1))
+
+
+# ------------------------------------------------------------------ main
+
+
+def main(argv=None):
+    args = parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    if args.stage == "games":
+        stage_games(args, out)
+    elif args.stage == "data":
+        if (out / "data.npz").exists() and not args.force:
+            print(f"{out / 'data.npz'} exists (--force to redo)")
+        else:
+            stage_data(args, out)
+    elif args.stage == "fit":
+        stage_fit(args, out, load_data(out / "data.npz"))
+    elif args.stage == "eval":
+        stage_eval(args, out, PolicyNet.load(out / "policy.npz"))
+    elif args.stage == "ship":
+        POLICY_FILE.parent.mkdir(parents=True, exist_ok=True)
+        PolicyNet.load(out / "policy.npz")  # checked before it replaces the shipped one
+        shutil.copyfile(out / "policy.npz", POLICY_FILE)
+        print(f"shipped {out / 'policy.npz'} -> {POLICY_FILE}")
+    print(f"{args.stage}: {time.time() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
