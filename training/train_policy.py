@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.agents.action_policy import POLICY_FILE, PolicyNet
-from hotspot.agents.imitation import new_dataset, play_dagger, replay_decisions
+from hotspot.agents.imitation import evaluate, new_dataset, replay_decisions
 from hotspot.arena.folder import record_from_row, scan_games
 from hotspot.arena.stats import wilson_interval
 from hotspot.core.game import Game
@@ -58,6 +58,7 @@ def parse_args(argv=None):
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--eval-games", type=int, default=1000, help="games a side of the eval stage (default 1000)")
     p.add_argument("--eval-seed", type=int, default=7001, help="first game seed of the eval stage")
+    p.add_argument("--weights", default=str(POLICY_FILE), help="where ship copies the policy (default: the shipped file)")
     p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
     args = p.parse_args(argv)
@@ -201,28 +202,12 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
 # ------------------------------------------------------------------ stage: eval (compiled)
 
 
-def play_vs_scripted(net: PolicyNet, scenario: str, first_seed: int, games: int, side: int):
-    """Results (1 policy win, 0 loss, 0.5 draw) of ``games`` games with the
-    policy as ``side`` against scripted, game i on seed ``first_seed + i``."""
-    scores = []
-    ds = new_dataset(1, 1)
-    for i in range(games):
-        seed = first_seed + i
-        g = Game(scenario, seed=seed)
-        rng = np.array([[seed * 2 + 1, seed * 2 + 2]], dtype=np.uint64)
-        play_dagger(g.state, side, 0.0, *net.arrays, rng, np.array([seed], np.uint64), ds["XS"], ds["XA"],
-                    ds["START"], ds["TARGET"], ds["ACT"], 0, 0, False)
-        w = g.winner() if g.is_terminal() else -1
-        scores.append(0.5 if w < 0 else float(w == side))
-    return np.array(scores)
-
-
 def stage_eval(args, out: Path, net: PolicyNet):
     t0 = time.time()
     report = {"scenario": args.scenario, "games_a_side": args.eval_games, "first_seed": args.eval_seed}
     total = []
     for side, name in ((1, "technocrat"), (0, "ziegler")):
-        sc = play_vs_scripted(net, args.scenario, args.eval_seed, args.eval_games, side)
+        sc = evaluate(net, args.scenario, args.eval_seed, args.eval_games, side)
         total.append(sc)
         lo, hi = wilson_interval(sc.sum(), len(sc))
         report[name] = {"score": float(sc.mean()), "interval": [lo, hi], "games": len(sc)}
@@ -255,10 +240,9 @@ def main(argv=None):
     elif args.stage == "eval":
         stage_eval(args, out, PolicyNet.load(out / "policy.npz"))
     elif args.stage == "ship":
-        POLICY_FILE.parent.mkdir(parents=True, exist_ok=True)
         PolicyNet.load(out / "policy.npz")  # checked before it replaces the shipped one
-        shutil.copyfile(out / "policy.npz", POLICY_FILE)
-        print(f"shipped {out / 'policy.npz'} -> {POLICY_FILE}")
+        shutil.copyfile(out / "policy.npz", args.weights)
+        print(f"shipped {out / 'policy.npz'} -> {args.weights}")
     print(f"{args.stage}: {time.time() - t0:.1f} s")
 
 

@@ -29,7 +29,8 @@ from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, lega
 from hotspot.core.dice import splitmix64
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.rules_data import ONGOING, PHASE_CONTROL, PHASE_OVER, TECHNOCRAT_WIN, ZIEGLER_WIN
 from hotspot.core.state import STATE_DTYPE
 from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_action_work
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
@@ -104,15 +105,17 @@ def replay_decisions(s, actions, sides, XS, XA, START, TARGET, ACT, nd, na):
 
 @jit
 def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS, XA, START, TARGET, ACT, nd, na,
-                record=True):
+                record=True, opponent=POLICY_SCRIPTED):
     """Play the games ``states`` (started; changed in place) with the policy as
-    ``policy_side`` (its decisions: the policy's choice, or the scripted
-    player's with probability ``beta``) against the scripted player, and label
-    the policy side's decisions with the scripted player's choice.  ``rng[i]``:
-    game i's generators (2, splitmix64 states); ``coin``: the
-    generator (1,) of the beta draws.  Returns ``(nd, na, games
-    finished)``.  ``record`` False: play without labelling (an evaluation;
-    ``beta`` 0 for the policy's own play)."""
+    ``policy_side`` against the compiled ``opponent`` (default the scripted
+    player), and label the policy side's decisions with the scripted
+    player's choice.  The policy side plays the policy's choice, or with
+    probability ``beta`` the scripted player's; in the set-up phases (3.2,
+    3.3, D21) the scripted deployment plan, as ``ActionPolicyAgent`` does.
+    ``rng[i]``: game i's generators (2, splitmix64 states); ``coin``: the
+    generator (1,) of the beta draws.  Returns ``(nd, na, games finished)``.
+    ``record`` False: play without labelling (an evaluation, ``beta`` 0:
+    the policy's own play; the teacher is then asked only in set-up)."""
     acts = np.empty(NUM_ACTIONS, dtype=np.int64)
     obs2 = np.empty(1, dtype=STATE_DTYPE)
     w = new_action_work()
@@ -130,12 +133,16 @@ def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS
         steps = 0
         while s["phase"] != PHASE_OVER and steps < 100000:
             side = current_player(s)
-            a = policy_action_buf(POLICY_SCRIPTED, s, mask, r, side, obs, work)
-            if a < 0:
-                break
-            if side == policy_side and s["phase"] <= PHASE_CONTROL:
+            if side != policy_side:
+                a = policy_action_buf(opponent, s, mask, r, side, obs, work)
+            elif s["phase"] > PHASE_CONTROL:
+                a = policy_action_buf(POLICY_SCRIPTED, s, mask, r, side, obs, work)
+            else:
                 n = legal_actions(s, acts)
+                a = acts[0] if n > 0 else -1
                 if n >= 2:
+                    if record or beta > 0.0:
+                        a = policy_action_buf(POLICY_SCRIPTED, s, mask, r, side, obs, work)
                     if record:
                         if nd + 1 >= XS.shape[0] or na + n > XA.shape[0]:
                             return nd, na, done
@@ -146,8 +153,29 @@ def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS
                     coin[0], z = splitmix64(coin[0])
                     if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= beta:
                         a = policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs2, acts, w, xs, xa, out)
+            if a < 0:
+                break
             apply_action(s, a, ev, ev_n)
             steps += 1
         if s["phase"] == PHASE_OVER:
             done += 1
     return nd, na, done
+
+
+def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponent: int = POLICY_SCRIPTED,
+             max_turns: int | None = DEFAULT_MAX_TURNS) -> np.ndarray:
+    """The policy ``net`` (a ``PolicyNet``) alone as ``side`` against compiled
+    ``opponent`` in ``games`` games, game i on seed ``first_seed + i`` (the
+    same seeds for either side: mirrored), in compiled code.  Returns the
+    policy's score of each game: 1 a win, 0 a loss, 0.5 a draw (a game
+    stopped after turn ``max_turns``, D19 revised)."""
+    from hotspot.core.game import Game
+    states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
+    seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
+    rng = np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
+    ds = new_dataset(1, 1)
+    play_dagger(states, side, 0.0, *net.arrays, rng, np.array([first_seed], np.uint64), ds["XS"], ds["XA"],
+                ds["START"], ds["TARGET"], ds["ACT"], 0, 0, False, opponent)
+    result = states["result"]
+    win = TECHNOCRAT_WIN if side == 1 else ZIEGLER_WIN
+    return np.where(result == win, 1.0, np.where(result == ONGOING, 0.5, 0.0))

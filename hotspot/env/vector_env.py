@@ -64,6 +64,7 @@ from hotspot.core.actions import NUM_ACTIONS, action_error
 from hotspot.core.errors import short_repr
 from hotspot.core.game import IllegalActionError
 from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.core.observation import observe
 from hotspot.core.rules_data import side_index
 from hotspot.core.state import STATE_DTYPE
 
@@ -206,6 +207,17 @@ class HotspotVectorEnv(VectorEnv):
 
     def action_masks(self) -> np.ndarray:
         return self.masks.copy()
+
+    def information_states(self) -> np.ndarray:
+        """The learner's information state of each game (shape ``(num_envs,)``,
+        the state dtype; D20 fog unless ``fog=False``): what ``observe``
+        gives, for agents and features that read the record (the per-action
+        features of ``hotspot.features.actions``), as the single env's
+        ``Game.observation`` does.  A new array each call."""
+        out = np.empty(self.num_envs, dtype=STATE_DTYPE)
+        for i in range(self.num_envs):
+            observe(self.states[i], self.side, self.fog, out[i])
+        return out
 
     def render(self):
         if self.render_mode is None:

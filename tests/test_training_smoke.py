@@ -1,0 +1,64 @@
+"""The training recipes (issue 24) end to end at tiny sizes: each stage of
+``training/train_policy.py`` (the expert's games, labelled decisions, the
+torch fit, the compiled evaluation, shipping to a chosen file) and
+``training/train_ppo.py`` (PPO with masks on HotspotVectorEnv).  Torch is the
+``train`` extra: without it the torch stages are skipped (CI installs it)."""
+import csv
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hotspot.agents.action_policy import ActionPolicyAgent, PolicyNet
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(script, *args):
+    proc = subprocess.run([sys.executable, str(ROOT / "training" / script), *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    return proc.stdout
+
+
+def test_train_policy_stages(tmp_path):
+    """games -> data -> fit -> eval -> ship: the decisions are the expert's,
+    the fit reports held-out figures, the shipped file is a loadable policy."""
+    pytest.importorskip("torch")
+    out = tmp_path / "run"
+    common = ["--out", out, "--tiny", "--expert", "scripted", "--scenario", "standard", "--workers", "1"]
+    run("train_policy.py", "games", *common)
+    assert (out / "games" / "games.jsonl").exists()
+    text = run("train_policy.py", "data", *common)
+    with np.load(out / "data.npz") as d:
+        nd = len(d["TARGET"])
+        assert nd > 0 and d["START"][-1] == len(d["XA"])
+        lengths = np.diff(d["START"])
+        assert np.all(lengths >= 2) and np.all((d["TARGET"] >= 0) & (d["TARGET"] < lengths))
+    assert f"{nd} decisions" in text
+    run("train_policy.py", "fit", *common)
+    fit = json.loads((out / "fit.json").read_text())
+    last = fit["epochs"][-1]
+    assert 0 <= last["top1"] <= 1 and last["cross_entropy"] > 0 and last["uniform_cross_entropy"] > 0
+    run("train_policy.py", "eval", *common)
+    ev = json.loads((out / "eval.json").read_text())
+    assert ev["technocrat"]["games"] == ev["ziegler"]["games"] == 4
+    run("train_policy.py", "ship", *common, "--weights", tmp_path / "shipped.npz")
+    agent = ActionPolicyAgent(seed=1, weights=tmp_path / "shipped.npz")
+    assert agent.net.generation == 1 and agent.net.teacher == "scripted"
+
+
+def test_train_ppo_tiny(tmp_path):
+    """PPO runs, logs a curve row per evaluation and writes a policy the agent plays."""
+    pytest.importorskip("torch")
+    out = tmp_path / "ppo"
+    run("train_ppo.py", "--tiny", "--scenario", "standard", "--out", out)
+    rows = list(csv.DictReader(open(out / "curve.csv")))
+    assert len(rows) >= 1 and int(rows[-1]["env_steps"]) > 0
+    for key in ("random_technocrat", "random_ziegler", "scripted_technocrat", "scripted_ziegler"):
+        assert 0.0 <= float(rows[-1][key]) <= 1.0
+    assert isinstance(PolicyNet.load(out / "policy.npz"), PolicyNet)
