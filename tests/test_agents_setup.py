@@ -11,8 +11,8 @@
   seed, the same one; the compiled policy deploys as the Python agent;
 * honest (D20): the Technocrat's set-up actions do not depend on what it
   cannot see of the Ziegler stacks;
-* the search agent does not search the set-up, the learned agent's legacy
-  network (242 play actions, 9 phases) still loads and plays.
+* the search agent does not search the set-up; the learned agent plays the
+  scripted deployment plan there.
 """
 from __future__ import annotations
 
@@ -21,13 +21,12 @@ import pytest
 
 import hotspot.core as hc
 from hotspot.agents import ScriptedAgent
-from hotspot.agents.learned import LearnedAgent, NumpyPolicy, features, weights_path
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL as DCEN
 from hotspot.arena import make_agent
 from hotspot.arena.registry import is_available
 from hotspot.arena.match import play_match
-from hotspot.core.actions import A_SETUP_CHOOSE, NUM_PLAY_ACTIONS
+from hotspot.core.actions import A_SETUP_CHOOSE
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import CENTRAL_CELLS, PERIMETER
 from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_T_SETUP,
@@ -250,18 +249,3 @@ def test_search_agent_does_not_search_the_setup():
         _decide(game, (agent, agent))
     assert agent.searched == 0
 
-
-@pytest.mark.parametrize("side", ["ziegler", "technocrat"])
-def test_learned_network_gets_the_inputs_it_was_trained_on(side):
-    """The shipped network (trained before the set-up phases, D21) gets the
-    7442 features it was trained on (the set-up globals left out, the old
-    turn-limit global at 15) and covers the 242 actions of play."""
-    net = NumpyPolicy(weights_path(side))
-    assert net.num_actions == NUM_PLAY_ACTIONS and net.obs_dim == 7442
-    game = Game("standard", seed=1)
-    agent = LearnedAgent(seed=0)
-    x = features(agent.observation(game.observation(game.current_player()), game.current_player()))
-    assert x.shape == (net.obs_dim,)
-    g = net.obs_dim - 17  # the legacy globals: 8, then the one-hot of phases 0-8
-    assert x[g + 1] == np.float32(15 / 16)  # the turn limit it was trained with
-    assert net.logits(x).shape == (NUM_PLAY_ACTIONS,)

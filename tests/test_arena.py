@@ -142,11 +142,12 @@ def test_default_agents_are_the_available_fast_ones():
     expected = [n for n in available_agents() if costs[n] is not None and costs[n] <= DEFAULT_MAX_SECONDS_PER_GAME]
     assert default_agents() == expected
     assert default_agents()[:2] == ["random", "scripted"]  # compiled: hundredths of a second a game
-    for slow in ("mcts", "learned", "ismcts", "portfolio"):  # searches and Python-driven: seconds a game
+    for slow in ("mcts", "ismcts", "portfolio"):  # searches: seconds a game
         assert slow not in default_agents()
-    assert agent_cost("learned") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
-    assert is_fast("random") and not is_fast("learned") and is_fast("learned", max_seconds_per_game=10)
-    assert "learned" in default_agents(max_seconds_per_game=10)
+    assert "learned" in default_agents()  # Python-driven, but a network's milliseconds a decision
+    assert agent_cost("portfolio") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
+    assert is_fast("random") and not is_fast("portfolio") and is_fast("portfolio", max_seconds_per_game=10)
+    assert "portfolio" in default_agents(max_seconds_per_game=10)
     with pytest.raises(UnknownAgentError):
         agent_cost("no-such-agent")
 

@@ -7,6 +7,7 @@ and a rerun of a stage that is done skips it (``--force`` redoes it)::
     python training/train_policy.py games   # the expert's games (an arena folder, resumable)
     python training/train_policy.py data    # replay them: labelled decisions -> data.npz
     python training/train_policy.py fit     # torch, CPU: cross-entropy -> policy.npz, fit.json
+    python training/train_policy.py dagger  # the policy's own positions labelled by the expert; fit again
     python training/train_policy.py eval    # the policy alone vs scripted, both seats, mirrored seeds
     python training/train_policy.py ship    # copy policy.npz to hotspot/agents/weights/action_policy.npz
 
@@ -17,7 +18,11 @@ kept with its seed and actions; the arena's folder, so a rerun resumes);
 action it took (``hotspot.agents.imitation.replay_decisions``); ``fit``
 trains the network (Adam, a fixed seed, games split 90/10 into training and
 held-out decisions) and reports the held-out cross-entropy and top-1
-agreement with the expert; ``eval`` plays the policy against the compiled
+agreement with the expert; ``dagger`` (Ross et al. 2011) plays the current
+policy against scripted in both seats (``--dagger-games`` a seat), keeps
+each of its decisions with probability ``--dagger-p``, asks a fresh expert
+what it would play there (a worker pool) and fits again on every label so
+far (``data.npz`` and each ``dagger_N.npz``); ``eval`` plays the policy against the compiled
 scripted player in both seats on the same seeds (``--eval-games`` a side) in
 compiled code.  Extra: ``pip install ".[train]"`` (torch); the other stages
 need only the package.  ``--tiny`` runs every size at a smoke-test size.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import time
@@ -35,17 +41,19 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.agents.action_policy import POLICY_FILE, PolicyNet
-from hotspot.agents.imitation import evaluate, new_dataset, replay_decisions
+from hotspot.agents.imitation import evaluate, label_decision, new_dataset, replay_decisions, sample_states
 from hotspot.arena.folder import record_from_row, scan_games
 from hotspot.arena.stats import wilson_interval
+from hotspot.core.actions import NUM_ACTIONS, current_player
 from hotspot.core.game import Game
+from hotspot.core.state import STATE_DTYPE
 from hotspot.features.actions import NUM_ACTION_FEATURES
 from hotspot.features.decision import NUM_DECISION_FEATURES
 
 
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("stage", choices=["games", "data", "fit", "eval", "ship"])
+    p.add_argument("stage", choices=["games", "data", "fit", "dagger", "eval", "ship"])
     p.add_argument("--out", default="runs/policy", help="the run's folder (default runs/policy)")
     p.add_argument("--expert", default="best", help="the teacher agent's spec (default best)")
     p.add_argument("--scenario", default="open")
@@ -56,6 +64,8 @@ def parse_args(argv=None):
     p.add_argument("--hidden", type=int, default=64)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--dagger-games", type=int, default=300, help="policy games a seat a DAgger round (default 300)")
+    p.add_argument("--dagger-p", type=float, default=0.1, help="share of the policy's decisions labelled (default 0.1)")
     p.add_argument("--eval-games", type=int, default=1000, help="games a side of the eval stage (default 1000)")
     p.add_argument("--eval-seed", type=int, default=7001, help="first game seed of the eval stage")
     p.add_argument("--weights", default=str(POLICY_FILE), help="where ship copies the policy (default: the shipped file)")
@@ -63,7 +73,7 @@ def parse_args(argv=None):
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
     args = p.parse_args(argv)
     if args.tiny:
-        args.games, args.epochs, args.eval_games, args.hidden = 2, 1, 4, 8
+        args.games, args.epochs, args.eval_games, args.hidden, args.dagger_games = 2, 1, 4, 8, 1
     return args
 
 
@@ -109,9 +119,85 @@ def stage_data(args, out: Path):
     print(f"data: {nd} decisions, {na} action rows from {len(rows)} games of {expert} -> {out / 'data.npz'}")
 
 
-def load_data(path: Path) -> dict:
-    with np.load(path, allow_pickle=False) as d:
-        return {k: d[k] for k in d.files}
+def load_data(out: Path) -> dict:
+    """``data.npz`` and every ``dagger_N.npz`` of the run as one dataset (game
+    ids kept apart, so that the held-out split stays by game)."""
+    parts = []
+    for path in [out / "data.npz"] + sorted(out.glob("dagger_*.npz")):
+        with np.load(path, allow_pickle=False) as d:
+            parts.append({k: d[k] for k in d.files})
+    data = {k: np.concatenate([p[k] for p in parts]) for k in ("XS", "XA", "TARGET", "ACT")}
+    starts, games, rows, gid = [], [], 0, 0
+    for p in parts:
+        starts.append(p["START"][:-1] + rows)
+        games.append(p["GAME"] + gid)
+        rows += len(p["XA"])
+        gid += int(p["GAME"].max()) + 1 if len(p["GAME"]) else 0
+    data["START"] = np.concatenate(starts + [np.array([rows])])
+    data["GAME"] = np.concatenate(games)
+    data["expert"] = parts[0]["expert"]
+    return data
+
+
+# ------------------------------------------------------------------ stage: dagger
+
+
+def _expert_actions(job):
+    """Worker: the expert's action at each state (a fresh agent a state, seeded)."""
+    from hotspot.arena import make_agent
+    from hotspot.core.actions import legal_action_mask
+    from hotspot.core.observation import observe
+    expert, states, seeds = job
+    acts = []
+    mask = np.zeros(NUM_ACTIONS, dtype=bool)
+    o = np.empty(1, dtype=STATE_DTYPE)
+    for s, seed in zip(states, seeds):
+        side = int(current_player(s))
+        legal_action_mask(s, mask)
+        observe(s, side, True, o[0])
+        acts.append(int(make_agent(expert, seed=int(seed)).act(o, mask, side)))
+    return acts
+
+
+def stage_dagger(args, out: Path):
+    from concurrent.futures import ProcessPoolExecutor
+
+    from hotspot.arena import canonical_agent
+    net = PolicyNet.load(out / "policy.npz")
+    expert = canonical_agent(args.expert)
+    t0 = time.time()
+    first = 1_000_000 + 10_000 * net.generation  # seeds apart from the eval's and the expert games'
+    cap = int(args.dagger_games * 2 * 2000 * max(args.dagger_p, 0.01)) + 16
+    sampled = np.empty(cap, dtype=STATE_DTYPE)
+    k, game_of = 0, []
+    for side in (1, 0):
+        for i in range(args.dagger_games):
+            seed = first + i
+            g = Game(args.scenario, seed=seed)
+            before = k
+            k = sample_states(g.state, side, args.dagger_p, *net.arrays,
+                              np.array([[seed * 2 + 1, seed * 2 + 2]], np.uint64),
+                              np.array([seed * 7 + side], np.uint64), sampled, k)
+            game_of += [2 * i + side] * (k - before)
+    sampled = sampled[:k]
+    workers = args.workers or os.cpu_count() or 1
+    chunks = np.array_split(np.arange(k), max(1, min(k, workers * 8)))
+    jobs = [(expert, sampled[c], first + c) for c in chunks if len(c)]
+    with ProcessPoolExecutor(workers) as ex:
+        actions = [a for part in ex.map(_expert_actions, jobs) for a in part]
+    D = new_dataset(k + 1, k * NUM_ACTIONS + 1)
+    game = np.zeros(k, np.int32)
+    nd = na = 0
+    for s, a, gi in zip(sampled, actions, game_of):
+        before = nd
+        nd, na = label_decision(s.copy(), a, D["XS"], D["XA"], D["START"], D["TARGET"], D["ACT"], nd, na)
+        if nd > before:
+            game[before] = gi
+    path = out / f"dagger_{net.generation}.npz"
+    np.savez_compressed(path, XS=D["XS"][:nd], XA=D["XA"][:na], START=D["START"][:nd + 1],
+                        TARGET=D["TARGET"][:nd], ACT=D["ACT"][:na], GAME=game[:nd], expert=np.str_(expert))
+    print(f"dagger: {nd} positions of generation {net.generation} labelled by {expert} in "
+          f"{time.time() - t0:.0f} s -> {path}")
 
 
 # ------------------------------------------------------------------ stage: fit (torch)
@@ -236,7 +322,10 @@ def main(argv=None):
         else:
             stage_data(args, out)
     elif args.stage == "fit":
-        stage_fit(args, out, load_data(out / "data.npz"))
+        stage_fit(args, out, load_data(out))
+    elif args.stage == "dagger":
+        stage_dagger(args, out)
+        stage_fit(args, out, load_data(out), init=PolicyNet.load(out / "policy.npz"))
     elif args.stage == "eval":
         stage_eval(args, out, PolicyNet.load(out / "policy.npz"))
     elif args.stage == "ship":

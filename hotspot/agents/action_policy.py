@@ -40,6 +40,7 @@ from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_a
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .base import Agent, agent_generator, checked_act_arguments
+from .specs import Param
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 POLICY_FILE = WEIGHTS_DIR / "action_policy.npz"
@@ -113,6 +114,12 @@ class PolicyNet:
         np.savez(path, **dict(zip(NET_KEYS, self.arrays)), state_features=np.int64(NUM_DECISION_FEATURES),
                  action_features=np.int64(NUM_ACTION_FEATURES), generation=np.int64(self.generation),
                  teacher=np.str_(self.teacher))
+
+    def flat(self) -> np.ndarray:
+        """The weights as one float64 vector ``[H1, H2, W0, b0, W1, b1, w2, b2]``
+        (row-major), the form compiled searches take (:func:`flat_policy_choice`)."""
+        W0, b0, W1, b1, w2, b2 = self.arrays
+        return np.concatenate([[W0.shape[0], W1.shape[0]], W0.ravel(), b0, W1.ravel(), b1, w2, b2])
 
     def scores(self, xs: np.ndarray, xa: np.ndarray) -> np.ndarray:
         """The scores of action rows ``xa`` (n x 53) at state features ``xs`` (46), in numpy."""
@@ -191,6 +198,44 @@ def policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs, acts, w, xs, xa, o
     return acts[best]
 
 
+@jit
+def flat_policy_choice(o, given_mask, pnet):
+    """The greedy choice of the policy packed in ``pnet`` (:meth:`PolicyNet.flat`)
+    among the legal actions ``given_mask`` at information state ``o``; -1 if
+    none.  Allocates its scratch: for a search's root, once a decision."""
+    h1 = int(pnet[0])
+    h2 = int(pnet[1])
+    f = NUM_DECISION_FEATURES + NUM_ACTION_FEATURES
+    i = 2
+    W0 = pnet[i:i + h1 * f].reshape((h1, f))
+    i += h1 * f
+    b0 = pnet[i:i + h1]
+    i += h1
+    W1 = pnet[i:i + h2 * h1].reshape((h2, h1))
+    i += h2 * h1
+    b1 = pnet[i:i + h2]
+    i += h2
+    w2 = pnet[i:i + h2]
+    b2 = pnet[i + h2:i + h2 + 1]
+    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
+    n = 0
+    for a in range(given_mask.shape[0]):
+        if given_mask[a]:
+            acts[n] = a
+            n += 1
+    if n == 0:
+        return -1
+    xs = np.zeros(NUM_DECISION_FEATURES)
+    xa = np.zeros((n, NUM_ACTION_FEATURES))
+    out = np.zeros(n)
+    policy_scores(o, acts, n, W0, b0, W1, b1, w2, b2, new_action_work(), xs, xa, out)
+    best = 0
+    for j in range(1, n):
+        if out[j] > out[best]:
+            best = j
+    return acts[best]
+
+
 def new_buffers():
     """``(obs, acts, w, xs, xa, out)`` scratch for the compiled functions above."""
     return (np.empty(1, dtype=STATE_DTYPE), np.empty(NUM_ACTIONS, dtype=np.int64), new_action_work(),
@@ -198,6 +243,10 @@ def new_buffers():
 
 
 # ------------------------------------------------------------------ the agent
+
+#: the parameters a ``learned`` spec may set (``learned(temperature=0.5)``)
+SPEC_PARAMS = {"temperature": Param("float", 0.0, 0.0, 100.0,
+                                    doc="0: the highest score; else sampled from softmax(score / temperature)")}
 
 
 class ActionPolicyAgent(Agent):

@@ -179,3 +179,66 @@ def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponen
     result = states["result"]
     win = TECHNOCRAT_WIN if side == 1 else ZIEGLER_WIN
     return np.where(result == win, 1.0, np.where(result == ONGOING, 0.5, 0.0))
+
+
+@jit
+def sample_states(states, policy_side, p, W0, b0, W1, b1, w2, b2, rng, coin, out, k):
+    """Play the games ``states`` (changed in place) with the policy as
+    ``policy_side`` against the compiled scripted player (set-up: the
+    scripted plan) and copy the state before each of the policy's decisions
+    (a phase of play, two legal actions or more) into ``out[k], out[k+1],
+    ...`` with probability ``p`` (``coin``'s draws): the positions the policy
+    itself reaches, for a teacher to label (DAgger).  Returns the new ``k``."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
+    obs2 = np.empty(1, dtype=STATE_DTYPE)
+    w = new_action_work()
+    xs = np.zeros(NUM_DECISION_FEATURES)
+    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
+    sc = np.zeros(NUM_ACTIONS)
+    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
+    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
+    ev_n = np.zeros(1, dtype=np.int32)
+    obs, work = new_policy_buffers(POLICY_SCRIPTED)
+    for g in range(states.shape[0]):
+        s = states[g]
+        r = rng[g]
+        steps = 0
+        while s["phase"] != PHASE_OVER and steps < 100000:
+            side = current_player(s)
+            if side != policy_side or s["phase"] > PHASE_CONTROL:
+                a = policy_action_buf(POLICY_SCRIPTED, s, mask, r, side, obs, work)
+            else:
+                n = legal_actions(s, acts)
+                a = acts[0] if n > 0 else -1
+                if n >= 2:
+                    coin[0], z = splitmix64(coin[0])
+                    if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p:
+                        if k >= out.shape[0]:
+                            return k
+                        out[k] = s
+                        k += 1
+                    a = policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs2, acts, w, xs, xa, sc)
+            if a < 0:
+                break
+            apply_action(s, a, ev, ev_n)
+            steps += 1
+    return k
+
+
+@jit
+def label_decision(s, a, XS, XA, START, TARGET, ACT, nd, na):
+    """Write the decision of the player to move in ``s`` with the teacher's
+    action ``a`` (a phase of play) as decision ``nd`` (rows from ``na``).
+    Returns ``(nd, na)`` after it; unchanged if ``a`` is not legal there or
+    the arrays are full."""
+    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
+    n = legal_actions(s, acts)
+    if nd + 1 >= XS.shape[0] or na + n > XA.shape[0]:
+        return nd, na
+    obs = np.empty(1, dtype=STATE_DTYPE)
+    xs = np.zeros(NUM_DECISION_FEATURES)
+    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
+    t = _label(s, current_player(s), a, acts, n, obs, new_action_work(), xs, xa, XS, XA, START, TARGET, ACT, nd, na)
+    if t < 0:
+        return nd, na
+    return nd + 1, na + n

@@ -87,6 +87,7 @@ from .setup_search import searched_setup_decide
 from .specs import Param
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
+from .action_policy import POLICY_FILE, PolicyNet, flat_policy_choice
 from .policy_net import check_policy, policy_choice, two_headed
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
@@ -199,7 +200,7 @@ def value_of(s, net, feat):
 
 
 @jit
-def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of, root=0, used=0):
+def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of, root=0, used=0, pnet=None):
     """One searched decision of ``side`` on its information state ``o``.
 
     ``tree``/``value``: buffers of at least ``iterations + 1`` rows
@@ -208,7 +209,9 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of,
     whose first ``used`` rows hold an earlier search (the same side's
     previous decision, whose chosen action led here: the same information
     set); the budget is topped up, the root's visits count towards
-    ``iterations``.  ``root=0, used=0``: a new tree.
+    ``iterations``.  ``root=0, used=0``: a new tree.  ``pnet``: a per-action
+    policy (``action_policy.PolicyNet.flat``) whose choice on ``o`` is the
+    root's default (first child, prior bonus, the margin's reference).
     Returns ``(action, default_action, n_nodes, child)``: the chosen action,
     the rollout policy's choice on the first determinization, the nodes used
     and the chosen action's node (-1: none; the root's children, their
@@ -259,6 +262,11 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of,
         pick = policy_choice(pfeat, given_mask, net, off, hid)
         if pick >= 0:
             default = pick
+    if pnet is not None:
+        if pnet.shape[0] > 0:  # the per-action policy on the side's information state (D20)
+            pick = flat_policy_choice(o, given_mask, pnet)
+            if pick >= 0:
+                default = pick
     if default < 0 or default >= NUM_ACTIONS or not given_mask[default]:
         default = first_legal
     if n_legal == 1:
@@ -420,7 +428,7 @@ def root_statistics(tree, value, root=0):
 
 
 @jit
-def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, reuse=None):
+def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, reuse=None, pnet=None):
     """The ISMCTS agent's action on information state ``o`` (legal ``mask``);
     ``rng[slot]`` is the agent's generator (one draw a decision).  The set-up
     phases play the scripted deployment plan (3.2, 3.3, D21), the deployment
@@ -440,7 +448,7 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, 
                                      int(params[P_ROLLOUT]), params[P_DMG_P0])
     rng[slot], seed = splitmix64(rng[slot])
     if reuse is None:
-        a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, 0, 0)
+        a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, 0, 0, pnet)
         return a
     root = 0
     used = 0
@@ -448,7 +456,7 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, 
             and reuse[3] + int(params[P_ITERATIONS]) <= tree.shape[0]:
         root = int(reuse[2])
         used = int(reuse[3])
-    a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, root, used)
+    a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, root, used, pnet)
     if n > 0 and child > 0:
         reuse[0] = o["n_actions"] + 1
         reuse[1] = side
@@ -498,6 +506,7 @@ def _spec_params():
         "deploy_turns": Param("int", int(d[P_DEPLOY_TURNS]), 0, 1000),
         "reuse": Param("bool", False, doc="keep the tree for the same side's next atomic step"),
         "reply": Param("bool", False, doc="the Technocrat's play-outs see the Ziegler's reply (one turn more)"),
+        "guide": Param("bool", False, doc="the learned per-action policy names the root's default"),
     }
 
 
@@ -548,6 +557,10 @@ class ISMCTSAgent(Agent):
             rollout policy's at the root (the first child expanded, the prior
             bonus, the margin's reference); deeper nodes keep the rollout
             policy's.
+        guide: the per-action policy (``hotspot.agents.action_policy``; True:
+            the shipped ``learned`` policy, or a ``PolicyNet`` or the path of
+            its ``.npz``) names the root's default in the same way, ahead of
+            ``policy`` (the spec ``ismcts(guide=true)``).
         seed: the agent's own randomness (determinizations, expansion order,
             rollouts): equal seeds, equal play.
 
@@ -563,7 +576,7 @@ class ISMCTSAgent(Agent):
                  prior: float | None = None, margin: float | None = None, policy=None,
                  deploy_candidates: int | None = None, deploy_games: int | None = None,
                  deploy_turns: int | None = None, think_ms: int | None = None, reuse: bool = False,
-                 reply: bool = False):
+                 reply: bool = False, guide=False):
         params = DEFAULT_PARAMS.copy()
         if think_ms is not None and iterations is None:
             iterations = THINK_ITERATIONS
@@ -604,6 +617,11 @@ class ISMCTSAgent(Agent):
                 raise ValueError("a policy head needs a value network (net=...): the search's net is two-headed")
             self.net = two_headed(self.net, check_policy(policy))
             params[P_POLICY] = 1.0
+        if guide is True:
+            guide = PolicyNet.load(POLICY_FILE)
+        elif guide is not False and guide is not None and not isinstance(guide, PolicyNet):
+            guide = PolicyNet.load(guide)
+        self.guide = guide.flat() if isinstance(guide, PolicyNet) else None
         self.params = params
         self.rollout = rollout
         self.reuse = bool(reuse)
@@ -621,7 +639,7 @@ class ISMCTSAgent(Agent):
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
         a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
-                              self.value, self._child_of, self._reuse if self.reuse else None))
+                              self.value, self._child_of, self._reuse if self.reuse else None, self.guide))
         if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"the search chose the illegal action {a}")
         return a
@@ -637,7 +655,7 @@ class ISMCTSAgent(Agent):
                 f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
                 f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
                 f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
-                f"reply={bool(p[P_REPLY])})")
+                f"reply={bool(p[P_REPLY])}, guide={'yes' if self.guide is not None else 'no'})")
 
 
 def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:

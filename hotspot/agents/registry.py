@@ -22,7 +22,7 @@ installed, is simply not available instead of breaking the import.  Adding an
 agent is one line, here or at run time::
 
     register_agent("mcts", "hotspot.agents.mcts:MCTSAgent", "Monte Carlo tree search")
-    register_agent("learned", "hotspot.agents.learned:LearnedAgent", "a trained policy")
+    register_agent("learned", "hotspot.agents.action_policy:ActionPolicyAgent", "a trained policy")
 
 Agents with a compiled policy (``agent.policy_id`` not None) play whole games
 in compiled code when both players have one (``hotspot.arena.match``).
@@ -281,9 +281,9 @@ register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-writte
                seconds_per_game=0.03)
 register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)",
                params="hotspot.agents.search:SPEC_PARAMS")
-register_agent("learned", "hotspot.agents.learned:LearnedAgent",
-               "MLP policy per side (scripted-player cloning + DAgger), numpy inference",
-               seconds_per_game=4.3)
+register_agent("learned", "hotspot.agents.action_policy:ActionPolicyAgent",
+               "per-action policy network imitating the search (best), no search; numpy weights",
+               seconds_per_game=0.2, params="hotspot.agents.action_policy:SPEC_PARAMS")
 register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                "information-set Monte Carlo tree search (single observer, determinized, compiled)",
                seconds_per_game=3.8, params="hotspot.agents.ismcts:SPEC_PARAMS")
