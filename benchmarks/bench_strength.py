@@ -32,6 +32,13 @@ The claims of issue 5 and where each is measured:
   the rows) against scripted, score over both sides and per seat, on
   ``open`` and ``standard``; ``scripted:scripted`` on the same seeds the
   baseline of each seat.
+* ``guided-ismcts`` (issue 24): ``ismcts(guide=true,iterations=4)`` (the
+  learned per-action policy names the root's default) against plain
+  ``ismcts`` at 16 iterations, score over both sides; ``ismcts:ismcts`` on
+  the same seeds the baseline of each seat.
+* ``learned``, ``learned-scripted*`` measure the agent named ``learned`` at
+  the time (issue 24: the per-action policy; before it, the flat MLP cloned
+  from the scripted player, whose results were replaced by the rerun).
 * ``expert-policy``, ``expert-policy-scripted``, ``expert-ismcts`` (issue
   12, expert iteration): measured, then retired with their agents (issue 22:
   weaker than a simpler agent in both seats); their results stay in the JSON
@@ -94,6 +101,10 @@ CLAIMS = {
                        "portfolio beats scripted (open)", "score"),
     "best-open": ([(BEST, "scripted"), ("scripted", "scripted")], "open", "best beats scripted (open)", "score"),
     "best-standard": ([(BEST, "scripted"), ("scripted", "scripted")], "standard", "best beats scripted (standard)",
+                      "score"),
+    # issue 24: the per-action policy as the search's root default, at a quarter of the budget
+    "guided-ismcts": ([("ismcts(guide=true,iterations=4)", "ismcts"), ("ismcts", "ismcts")], "open",
+                      "search guided by the learned policy at N=4 iterations beats the search at 4N=16 (open)",
                       "score"),
 }
 

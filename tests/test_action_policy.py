@@ -228,3 +228,17 @@ def test_policy_scores_rank_the_legal_actions_of_a_position():
     assert agent.act(game.observation(1), game.legal_action_mask(), 1) == acts[np.argmax(z)]
     with pytest.raises(ValueError, match="temperature"):
         ActionPolicyAgent(temperature=-1.0, weights=NET)
+
+
+def test_the_guided_search_keeps_the_policys_choice_at_its_root():
+    """ismcts(guide=...): the per-action policy names the root's default; with
+    a margin no value difference can pass (2.0), the search plays it."""
+    from hotspot.agents.ismcts import ISMCTSAgent
+    game = Game("standard", seed=4)
+    assert _play_scripted_until(game, PHASE_T_MOVE)
+    policy = ActionPolicyAgent(seed=0, weights=NET)
+    search = ISMCTSAgent(iterations=2, margin=2.0, guide=NET, seed=0)
+    plain = ISMCTSAgent(iterations=2, margin=2.0, seed=0)
+    o, m = game.observation(1), game.legal_action_mask()
+    assert search.act(o, m, 1) == policy.act(o, m, 1)
+    assert "guide=yes" in repr(search) and "guide=no" in repr(plain)

@@ -41,7 +41,8 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.agents.action_policy import POLICY_FILE, PolicyNet
-from hotspot.agents.imitation import evaluate, label_decision, new_dataset, replay_decisions, sample_states
+from hotspot.agents.imitation import (evaluate, label_decision, new_dataset, replay_decisions, sample_states,
+                                      scripted_baseline)
 from hotspot.arena.folder import record_from_row, scan_games
 from hotspot.arena.stats import wilson_interval
 from hotspot.core.actions import NUM_ACTIONS, current_player
@@ -216,6 +217,9 @@ def batches(idx, START, batch, rng):
         yield d, rows, valid
 
 
+KINDS = ("select piece", "select unit", "combine", "step or maneuver", "split", "end piece", "end phase")
+
+
 def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
     import torch
     torch.manual_seed(args.seed)
@@ -246,16 +250,24 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
         z = model(x).squeeze(-1)
         return z.masked_fill(~torch.from_numpy(valid), float("-inf"))
 
+    kind_of_target = np.argmax(data["XA"][START[:-1] + TARGET, :len(KINDS)], axis=1)
+
     def evaluate(idx):
         ce = top1 = uniform = 0.0
+        hits, counts = np.zeros(len(KINDS)), np.zeros(len(KINDS))
         with torch.no_grad():
             for d, rows, valid in batches(idx, START, 2048, None):
                 z = logits_of(d, rows, valid)
                 t = torch.from_numpy(TARGET[d])
                 ce += float(torch.nn.functional.cross_entropy(z, t, reduction="sum"))
-                top1 += float((z.argmax(dim=1) == t).sum())
+                hit = (z.argmax(dim=1) == t).numpy()
+                top1 += float(hit.sum())
+                np.add.at(hits, kind_of_target[d], hit)
+                np.add.at(counts, kind_of_target[d], 1)
                 uniform += float(np.log(valid.sum(axis=1)).sum())
-        return {"cross_entropy": ce / len(idx), "top1": top1 / len(idx), "uniform_cross_entropy": uniform / len(idx)}
+        by_kind = {k: {"decisions": int(c), "top1": round(float(h / c), 4)} for k, h, c in zip(KINDS, hits, counts) if c}
+        return {"cross_entropy": ce / len(idx), "top1": top1 / len(idx), "uniform_cross_entropy": uniform / len(idx),
+                "top1_by_target_kind": by_kind}
 
     log = []
     t0 = time.time()
@@ -292,12 +304,18 @@ def stage_eval(args, out: Path, net: PolicyNet):
     t0 = time.time()
     report = {"scenario": args.scenario, "games_a_side": args.eval_games, "first_seed": args.eval_seed}
     total = []
+    base = scripted_baseline(args.scenario, args.eval_seed, args.eval_games)
+    report["scripted_baseline"] = {"technocrat": float(base.mean()), "ziegler": float(1 - base.mean())}
+    print(f"scripted against scripted on these seeds: technocrat {base.mean():.3f}, ziegler {1 - base.mean():.3f}")
     for side, name in ((1, "technocrat"), (0, "ziegler")):
         sc = evaluate(net, args.scenario, args.eval_seed, args.eval_games, side)
         total.append(sc)
         lo, hi = wilson_interval(sc.sum(), len(sc))
-        report[name] = {"score": float(sc.mean()), "interval": [lo, hi], "games": len(sc)}
-        print(f"policy as {name} vs scripted: {sc.mean():.3f} [{lo:.3f}, {hi:.3f}] ({len(sc)} games)")
+        report[name] = {"score": float(sc.mean()), "interval": [lo, hi], "games": len(sc),
+                        "wins": int((sc == 1).sum()), "draws": int((sc == 0.5).sum()), "seeds": [args.eval_seed, args.eval_seed + len(sc) - 1],
+                        "results": "".join("W" if x == 1 else "D" if x == 0.5 else "L" for x in sc)}
+        print(f"policy as {name} vs scripted: {sc.mean():.3f} [{lo:.3f}, {hi:.3f}] ({len(sc)} games, "
+              f"{(sc == 1).sum()} won, {(sc == 0.5).sum()} drawn)")
     both = np.concatenate(total)
     lo, hi = wilson_interval(both.sum(), len(both))
     report["both"] = {"score": float(both.mean()), "interval": [lo, hi], "games": len(both)}

@@ -52,11 +52,13 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="runs/ppo")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--side", default="technocrat")
+    p.add_argument("--side", default="technocrat", choices=["technocrat", "ziegler", "both"],
+                   help="the learner's seat; both: half the games in each seat, one network")
     p.add_argument("--opponent", default="random", choices=["random", "scripted"])
     p.add_argument("--scenario", default="open")
     p.add_argument("--max-turns", type=int, default=200)
     p.add_argument("--total-steps", type=int, default=1_000_000, help="learner decisions in all")
+    p.add_argument("--max-minutes", type=float, default=0.0, help="stop after this wall time (0: none)")
     p.add_argument("--num-envs", type=int, default=16)
     p.add_argument("--num-steps", type=int, default=128, help="steps a rollout, per env")
     p.add_argument("--lr", type=float, default=3e-4)
@@ -108,6 +110,30 @@ class Actor(nn.Module):
                 layer.bias.copy_(b)
 
 
+class Seats:
+    """One or two ``HotspotVectorEnv`` (a seat each) stepped as one batch."""
+
+    def __init__(self, seats, num_envs, **kw):
+        per = [num_envs // len(seats) + (i < num_envs % len(seats)) for i in range(len(seats))]
+        self.envs = [HotspotVectorEnv(n, side=s, **kw) for s, n in zip(seats, per)]
+        self.sides = np.concatenate([np.full(e.num_envs, e.side) for e in self.envs])
+        self.cut = np.cumsum([e.num_envs for e in self.envs])[:-1]
+
+    def reset(self, seed):
+        for j, e in enumerate(self.envs):
+            e.reset(seed=seed + 1_000_003 * j)
+
+    def information_states(self):
+        return np.concatenate([e.information_states() for e in self.envs])
+
+    def action_masks(self):
+        return np.concatenate([e.action_masks() for e in self.envs])
+
+    def step(self, actions):
+        parts = [e.step(a) for e, a in zip(self.envs, np.split(actions, self.cut))]
+        return tuple(np.concatenate([p[k] for p in parts]) for k in range(1, 4))
+
+
 def pad(rows):
     """A list of (n_i, F) arrays as a padded tensor (B, L, F) and its valid mask (B, L)."""
     L = max(len(r) for r in rows)
@@ -123,13 +149,13 @@ def main(argv=None):
     args = parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    (out / "config.json").write_text(json.dumps(vars(args), indent=1))
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
-    side = side_index(args.side)
-
-    envs = HotspotVectorEnv(args.num_envs, side=side, opponent=args.opponent, scenario=args.scenario,
-                            max_turns=args.max_turns, observation="compact", reward_shaping=args.shaping, copy=True)
+    seats = [1, 0] if args.side == "both" else [side_index(args.side)]
+    envs = Seats(seats, args.num_envs, opponent=args.opponent, scenario=args.scenario, max_turns=args.max_turns,
+                 observation="compact", reward_shaping=args.shaping, shaping_gamma=args.gamma, copy=True)
     actor = Actor(args.hidden)
     if args.init:
         actor.load_policy(PolicyNet.load(args.init))
@@ -144,7 +170,7 @@ def main(argv=None):
     except ImportError:  # tensorboard is optional: the CSV has the same curve
         pass
 
-    T, N = args.num_steps, args.num_envs
+    T, N = args.num_steps, len(envs.sides)
     w, xs1, xa1 = new_action_work(), np.zeros(NUM_DECISION_FEATURES), np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
     setup_work, setup_rng = make_work(), np.array([args.seed], dtype=np.uint64)
     curve_path = out / "curve.csv"
@@ -163,7 +189,7 @@ def main(argv=None):
             legal = np.flatnonzero(masks[i]).astype(np.int64)
             o = info_states[i]
             if o["phase"] > PHASE_CONTROL:  # set-up (the scripted plan), a finished game (the reset action)
-                fixed[i] = scripted_decide(o, masks[i], side, setup_rng, 0, *setup_work) if len(legal) > 1 \
+                fixed[i] = scripted_decide(o, masks[i], envs.sides[i], setup_rng, 0, *setup_work) if len(legal) > 1 \
                     else legal[0]
                 legal = np.array([fixed[i]], np.int64)
             featurize(o, legal, len(legal), w, xs1, xa1)
@@ -209,7 +235,7 @@ def main(argv=None):
             b_logp.append(logp.numpy())
             b_val.append(value.numpy())
             b_train.append(train)
-            _, reward, term, trunc, _ = envs.step(action)
+            reward, term, trunc = envs.step(action)
             done = term | trunc
             b_rew.append(reward.astype(np.float32))
             b_done.append(done)
@@ -265,7 +291,8 @@ def main(argv=None):
                 loss.backward()
                 nn.utils.clip_grad_norm_(params, args.max_grad_norm)
                 optimizer.step()
-        if update % args.eval_every == 0 or update == num_updates:
+        out_of_time = args.max_minutes > 0 and time.time() - t0 > 60 * args.max_minutes
+        if update % args.eval_every == 0 or update == num_updates or out_of_time:
             row = {"update": update, "env_steps": env_steps, "wall_s": round(time.time() - t0, 1),
                    "episodes": episodes,
                    "train_return": round(float(np.mean(returns_done[-100:])), 4) if returns_done else ""}
@@ -276,7 +303,9 @@ def main(argv=None):
                 for k, v in row.items():
                     if k not in ("update", "env_steps") and v != "":
                         writer.add_scalar(k, float(v), env_steps)
-            print(json.dumps(row))
+            print(json.dumps(row), flush=True)
+        if out_of_time:
+            break
     curve_file.close()
     actor.to_policy().save(out / "policy.npz")
     plot_curve(curve_path, out / "curve.png", args)

@@ -242,3 +242,17 @@ def label_decision(s, a, XS, XA, START, TARGET, ACT, nd, na):
     if t < 0:
         return nd, na
     return nd + 1, na + n
+
+
+def scripted_baseline(scenario: str, first_seed: int, games: int, max_turns: int | None = DEFAULT_MAX_TURNS):
+    """The Technocrat's score of each scripted-against-scripted game on the
+    seeds and generators :func:`evaluate` uses: the baseline of each seat."""
+    from hotspot.core.game import Game
+
+    from .policies import play_games
+    states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
+    seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
+    rng = np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
+    play_games(states, POLICY_SCRIPTED, POLICY_SCRIPTED, rng, 1 << 40, np.zeros(games, np.int64))
+    result = states["result"]
+    return np.where(result == TECHNOCRAT_WIN, 1.0, np.where(result == ONGOING, 0.5, 0.0))
