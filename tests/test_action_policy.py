@@ -7,7 +7,7 @@ shipped weights (one test plays the shipped policy)."""
 import numpy as np
 import pytest
 
-from hotspot.agents.action_policy import POLICY_FILE, ActionPolicyAgent, PolicyNet, score_actions
+from hotspot.agents.action_policy import POLICY_FILES, ActionPolicyAgent, PolicyNet, score_actions, seat_policies
 from hotspot.agents.base import POLICY_SCRIPTED
 from hotspot.agents.imitation import new_dataset, play_dagger, replay_decisions
 from hotspot.agents.policies import play_games
@@ -153,7 +153,7 @@ def test_saved_weights_load_to_the_same_network(tmp_path):
 def test_the_agent_plays_whole_games_legally_and_deterministically():
     """The shipped policy as either side on open (set-up by the scripted
     plan, D21): every action legal, the same seed the same game."""
-    assert POLICY_FILE.exists()
+    assert all(path.exists() for path in POLICY_FILES)
     from hotspot.agents.scripted import ScriptedAgent
 
     def game(seed, side):
@@ -223,11 +223,16 @@ def test_policy_scores_rank_the_legal_actions_of_a_position():
     game = Game("standard", seed=4)
     assert _play_scripted_until(game, PHASE_T_MOVE)
     agent = ActionPolicyAgent(seed=0, weights=NET)
-    acts, z = agent.action_scores(game.observation(1), game.legal_action_mask())
+    acts, z = agent.action_scores(game.observation(1), game.legal_action_mask(), 1)
     assert np.array_equal(acts, np.flatnonzero(game.legal_action_mask()))
     assert agent.act(game.observation(1), game.legal_action_mask(), 1) == acts[np.argmax(z)]
     with pytest.raises(ValueError, match="temperature"):
         ActionPolicyAgent(temperature=-1.0, weights=NET)
+    other = PolicyNet.init(16, 8, seed=4)
+    zieg, tech = seat_policies((other, NET))  # a network a seat
+    assert tech is NET and zieg is other
+    with pytest.raises(ValueError, match="pair"):
+        seat_policies((NET, NET, NET))
 
 
 def test_the_guided_search_keeps_the_policys_choice_at_its_root():

@@ -9,7 +9,7 @@ and a rerun of a stage that is done skips it (``--force`` redoes it)::
     python training/train_policy.py fit     # torch, CPU: cross-entropy -> policy.npz, fit.json
     python training/train_policy.py dagger  # the policy's own positions labelled by the expert; fit again
     python training/train_policy.py eval    # the policy alone vs scripted, both seats, mirrored seeds
-    python training/train_policy.py ship    # copy policy.npz to hotspot/agents/weights/action_policy.npz
+    python training/train_policy.py ship    # copy policy.npz over the shipped policy of --seat (default both)
 
 ``games`` plays ``--expert`` (default ``best``) against ``scripted`` on
 ``--scenario`` (default ``open``) in both seats through the arena (every game
@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hotspot.agents.action_policy import POLICY_FILE, PolicyNet
+from hotspot.agents.action_policy import POLICY_FILES, PolicyNet
 from hotspot.agents.imitation import (evaluate, label_decision, new_dataset, replay_decisions, sample_states,
                                       scripted_baseline)
 from hotspot.arena.folder import record_from_row, scan_games
@@ -69,7 +69,9 @@ def parse_args(argv=None):
     p.add_argument("--dagger-p", type=float, default=0.1, help="share of the policy's decisions labelled (default 0.1)")
     p.add_argument("--eval-games", type=int, default=1000, help="games a side of the eval stage (default 1000)")
     p.add_argument("--eval-seed", type=int, default=7001, help="first game seed of the eval stage")
-    p.add_argument("--weights", default=str(POLICY_FILE), help="where ship copies the policy (default: the shipped file)")
+    p.add_argument("--seat", default="both", choices=["technocrat", "ziegler", "both"],
+                   help="the seat(s) whose shipped policy ship replaces (default both)")
+    p.add_argument("--weights", default=None, help="where ship copies the policy (default: the seat's shipped file)")
     p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
     args = p.parse_args(argv)
@@ -348,8 +350,10 @@ def main(argv=None):
         stage_eval(args, out, PolicyNet.load(out / "policy.npz"))
     elif args.stage == "ship":
         PolicyNet.load(out / "policy.npz")  # checked before it replaces the shipped one
-        shutil.copyfile(out / "policy.npz", args.weights)
-        print(f"shipped {out / 'policy.npz'} -> {args.weights}")
+        seats = {"ziegler": [0], "technocrat": [1], "both": [0, 1]}[args.seat]
+        for target in [args.weights] if args.weights else [POLICY_FILES[s] for s in seats]:
+            shutil.copyfile(out / "policy.npz", target)
+            print(f"shipped {out / 'policy.npz'} -> {target}")
     print(f"{args.stage}: {time.time() - t0:.1f} s")
 
 

@@ -17,6 +17,8 @@ seeds each time); the curve (win rate per seat and opponent against env
 steps and wall time) goes to ``curve.csv``, TensorBoard (``runs/ppo/tb`` if
 tensorboard is installed) and ``curve.png``; the final actor to
 ``policy.npz`` (numpy inference: ``ActionPolicyAgent(weights=...)``).
+``--max-minutes``, Ctrl-C or SIGTERM end the run after the current update,
+with a last evaluation and the policy saved.
 
     python training/train_ppo.py --total-steps 2000000            # Technocrat vs random on open
     python training/train_ppo.py --opponent scripted --init runs/policy/policy.npz
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import signal
 import time
 from pathlib import Path
 
@@ -207,6 +210,9 @@ def main(argv=None):
                                                            s, opp, args.max_turns).mean())
         return res
 
+    stop = []  # Ctrl-C or SIGTERM: finish the update, evaluate, save the policy and the curve
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(True))
     envs.reset(seed=args.seed)
     xs, rows, acts, fixed = observe_batch()
     num_updates = max(1, args.total_steps // (T * N))
@@ -291,7 +297,7 @@ def main(argv=None):
                 loss.backward()
                 nn.utils.clip_grad_norm_(params, args.max_grad_norm)
                 optimizer.step()
-        out_of_time = args.max_minutes > 0 and time.time() - t0 > 60 * args.max_minutes
+        out_of_time = bool(stop) or (args.max_minutes > 0 and time.time() - t0 > 60 * args.max_minutes)
         if update % args.eval_every == 0 or update == num_updates or out_of_time:
             row = {"update": update, "env_steps": env_steps, "wall_s": round(time.time() - t0, 1),
                    "episodes": episodes,
@@ -326,9 +332,10 @@ def plot_curve(csv_path: Path, png: Path, args):
     fig, ax = plt.subplots(figsize=(7, 4))
     for key, style in (("random_technocrat", "-"), ("random_ziegler", "--"), ("scripted_technocrat", "-"),
                        ("scripted_ziegler", "--")):
-        ax.plot(x, [float(r[key]) for r in rows], style, label=key.replace("_", " as "))
+        opp, seat = key.split("_")
+        ax.plot(x, [float(r[key]) for r in rows], style, label=f"as {seat} vs {opp}")
     ax.set_xlabel("learner decisions (env steps)")
-    ax.set_ylabel(f"score ({args.eval_games} games a seat)")
+    ax.set_ylabel(f"score ({args.eval_games} games a seat; a draw 1/2)")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(f"PPO as {args.side} vs {args.opponent} on {args.scenario}")
     ax.legend(fontsize=8)

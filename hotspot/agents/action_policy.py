@@ -15,8 +15,8 @@ Network: ``score(a) = w2 . relu(W1 relu(W0 [x_state, x_action] + b0) + b1) + b2`
 the policy is ``softmax`` of the scores over the legal actions.  The state
 part of the first layer is computed once a decision.
 
-Weights (``weights/action_policy.npz``; torch only to train,
-``training/train_policy.py``): arrays ``W0 (H1 x (46 + 53)), b0, W1 (H2 x
+Weights (``weights/action_policy_<seat>.npz``, one network a seat; torch
+only to train, ``training/``): arrays ``W0 (H1 x (46 + 53)), b0, W1 (H2 x
 H1), b1, w2 (H2), b2 (1)`` and ``state_features``, ``action_features``
 (checked against this version's on load), plus ``generation`` and
 ``teacher`` (what the policy learnt from).
@@ -43,7 +43,8 @@ from .base import Agent, agent_generator, checked_act_arguments
 from .specs import Param
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
-POLICY_FILE = WEIGHTS_DIR / "action_policy.npz"
+#: the shipped policy of each seat (index: ZIEGLER 0, TECHNOCRAT 1)
+POLICY_FILES = (WEIGHTS_DIR / "action_policy_ziegler.npz", WEIGHTS_DIR / "action_policy_technocrat.npz")
 NET_KEYS = ("W0", "b0", "W1", "b1", "w2", "b2")
 MAX_HIDDEN = 4096
 
@@ -82,7 +83,7 @@ class PolicyNet:
                    np.zeros(h2), rng.normal(0, 1 / np.sqrt(h2), h2), np.zeros(1))
 
     @classmethod
-    def load(cls, path=POLICY_FILE) -> "PolicyNet":
+    def load(cls, path) -> "PolicyNet":
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -249,10 +250,29 @@ SPEC_PARAMS = {"temperature": Param("float", 0.0, 0.0, 100.0,
                                     doc="0: the highest score; else sampled from softmax(score / temperature)")}
 
 
+def shipped_policies() -> tuple[PolicyNet, PolicyNet]:
+    """The shipped policy of each seat, ``(ziegler, technocrat)``."""
+    return tuple(PolicyNet.load(path) for path in POLICY_FILES)
+
+
+def seat_policies(weights) -> tuple[PolicyNet, PolicyNet]:
+    """``(ziegler, technocrat)`` policies from ``weights``: None (the shipped
+    ones), one ``PolicyNet`` or ``.npz`` path for both seats, or a pair."""
+    if weights is None:
+        return shipped_policies()
+    if isinstance(weights, (tuple, list)):
+        if len(weights) != 2:
+            raise ValueError(f"weights: one policy, or a (ziegler, technocrat) pair; got {len(weights)} items")
+        return tuple(w if isinstance(w, PolicyNet) else PolicyNet.load(w) for w in weights)
+    net = weights if isinstance(weights, PolicyNet) else PolicyNet.load(weights)
+    return net, net
+
+
 class ActionPolicyAgent(Agent):
     """The per-action policy without search: the legal action with the highest
     score (``temperature`` > 0: sampled from the softmax of score /
-    temperature with the agent's own generator).  Set-up phases: the scripted
+    temperature with the agent's own generator), by the seat's network
+    (``weights``: see :func:`seat_policies`).  Set-up phases: the scripted
     deployment plan (D21)."""
 
     name = "learned"
@@ -262,8 +282,7 @@ class ActionPolicyAgent(Agent):
         if not (temperature >= 0.0 and np.isfinite(temperature)):
             raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
         self.temperature = float(temperature)
-        self.net = weights if isinstance(weights, PolicyNet) else PolicyNet.load(POLICY_FILE if weights is None
-                                                                                  else weights)
+        self.nets = seat_policies(weights)
         self._buf = new_buffers()
         self._work = None
         self.reset(seed)
@@ -278,19 +297,19 @@ class ActionPolicyAgent(Agent):
             self._work = make_work()
         return int(scripted_decide(o, mask, int(side), self._setup_rng, 0, *self._work))
 
-    def action_scores(self, info_state, mask) -> tuple[np.ndarray, np.ndarray]:
-        """``(legal actions, their scores)`` at an information state."""
-        o, m = checked_act_arguments(info_state, mask, 0)
+    def action_scores(self, info_state, mask, side) -> tuple[np.ndarray, np.ndarray]:
+        """``(legal actions, their scores)`` at ``side``'s information state."""
+        o, m = checked_act_arguments(info_state, mask, side)
         acts = np.flatnonzero(m).astype(np.int64)
         _, _, w, xs, xa, out = self._buf
-        policy_scores(o[0], acts, len(acts), *self.net.arrays, w, xs, xa, out)
+        policy_scores(o[0], acts, len(acts), *self.nets[int(side)].arrays, w, xs, xa, out)
         return acts, out[:len(acts)].copy()
 
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
         if int(o[0]["phase"]) in (PHASE_Z_SETUP, PHASE_T_SETUP):
             return self._setup_act(o[0], m, side)
-        acts, z = self.action_scores(o, m)
+        acts, z = self.action_scores(o, m, side)
         if len(acts) == 1:
             return int(acts[0])
         if self.temperature == 0.0:

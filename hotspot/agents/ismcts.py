@@ -87,7 +87,7 @@ from .setup_search import searched_setup_decide
 from .specs import Param
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
-from .action_policy import POLICY_FILE, PolicyNet, flat_policy_choice
+from .action_policy import flat_policy_choice, seat_policies
 from .policy_net import check_policy, policy_choice, two_headed
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
@@ -558,8 +558,8 @@ class ISMCTSAgent(Agent):
             bonus, the margin's reference); deeper nodes keep the rollout
             policy's.
         guide: the per-action policy (``hotspot.agents.action_policy``; True:
-            the shipped ``learned`` policy, or a ``PolicyNet`` or the path of
-            its ``.npz``) names the root's default in the same way, ahead of
+            the shipped ``learned`` policies, or what ``seat_policies``
+            takes) names the root's default in the same way, ahead of
             ``policy`` (the spec ``ismcts(guide=true)``).
         seed: the agent's own randomness (determinizations, expansion order,
             rollouts): equal seeds, equal play.
@@ -617,11 +617,8 @@ class ISMCTSAgent(Agent):
                 raise ValueError("a policy head needs a value network (net=...): the search's net is two-headed")
             self.net = two_headed(self.net, check_policy(policy))
             params[P_POLICY] = 1.0
-        if guide is True:
-            guide = PolicyNet.load(POLICY_FILE)
-        elif guide is not False and guide is not None and not isinstance(guide, PolicyNet):
-            guide = PolicyNet.load(guide)
-        self.guide = guide.flat() if isinstance(guide, PolicyNet) else None
+        self.guide = None if guide is False or guide is None else \
+            tuple(net.flat() for net in seat_policies(None if guide is True else guide))
         self.params = params
         self.rollout = rollout
         self.reuse = bool(reuse)
@@ -639,7 +636,8 @@ class ISMCTSAgent(Agent):
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
         a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
-                              self.value, self._child_of, self._reuse if self.reuse else None, self.guide))
+                              self.value, self._child_of, self._reuse if self.reuse else None,
+                              None if self.guide is None else self.guide[int(side)]))
         if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"the search chose the illegal action {a}")
         return a
