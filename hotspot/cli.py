@@ -355,12 +355,12 @@ def build_parser() -> argparse.ArgumentParser:
     scen.set_defaults(func=cmd_scenario)
     arena = sub.add_parser("arena", help="play agents against each other (both sides) and rate them",
                            description="Round robin of agents (default: every available agent whose games take at most "
-                                       "a second, random and scripted now, each also against itself) or chosen pairings, each pairing played as both sides. Writes "
+                                       "a second, random, scripted and learned now, each also against itself) or chosen pairings, each pairing played as both sides. Writes "
                                        "games.jsonl (every game, with its seed and actions), summary.json, "
                                        "summary.csv and ratings.csv to --out; a rerun resumes.")
     arena.add_argument("--agents", default=None, help="comma-separated agents (names, aliases or specs such as "
                                                       "'ismcts(iterations=64,think_ms=500)') for the round robin, or 'all' "
-                                                      "(default: the fast agents, at most 1 s a game: random,scripted; "
+                                                      "(default: the fast agents, at most 1 s a game: random,scripted,learned; "
                                                       "see --list-agents)")
     arena.add_argument("--pairings", default=None, help="comma-separated AGENT:AGENT pairings instead of a round robin "
                                                           "(AGENT: a name, alias or spec, e.g. 'ismcts(iterations=256):scripted')")

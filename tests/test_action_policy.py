@@ -7,11 +7,23 @@ shipped weights (one test plays the shipped policy)."""
 import numpy as np
 import pytest
 
-from hotspot.agents.action_policy import POLICY_FILES, ActionPolicyAgent, PolicyNet, score_actions, seat_policies
+from hotspot.agents.action_policy import (
+    POLICY_FILES,
+    ActionPolicyAgent,
+    PolicyNet,
+    score_actions,
+    seat_policies,
+)
 from hotspot.agents.base import POLICY_SCRIPTED
 from hotspot.agents.imitation import new_dataset, play_dagger, replay_decisions
 from hotspot.agents.policies import play_games
-from hotspot.core.actions import A_MANEUVER, NUM_ACTIONS, apply_action, current_player, legal_actions
+from hotspot.core.actions import (
+    A_MANEUVER,
+    NUM_ACTIONS,
+    apply_action,
+    current_player,
+    legal_actions,
+)
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL, NEIGHBOUR
@@ -19,7 +31,11 @@ from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_CONTROL, PHASE_T_MOVE, PHASE_Z_MOVE
 from hotspot.core.state import STATE_DTYPE
 from hotspot.features import actions as fa
-from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_action_work
+from hotspot.features.actions import (
+    NUM_ACTION_FEATURES,
+    action_features,
+    new_action_work,
+)
 from hotspot.features.decision import NUM_DECISION_FEATURES
 
 NET = PolicyNet.init(16, 8, seed=3)
@@ -183,7 +199,7 @@ def test_replayed_labels_are_the_recorded_actions():
         g2.apply_action(a)
     D = new_dataset(5000, 100000)
     s0 = Game("standard", seed=3, max_turns=3).state
-    nd, na, ok = replay_decisions(s0[0], np.array(recorded, np.int64), np.array([False, True]), D["XS"], D["XA"],
+    nd, _, ok = replay_decisions(s0[0], np.array(recorded, np.int64), np.array([False, True]), D["XS"], D["XA"],
                                   D["START"], D["TARGET"], D["ACT"], 0, 0)
     assert ok and nd > 0 and s0[0]["phase"] == g2.state[0]["phase"]
     # each label against a step-by-step replay
@@ -210,7 +226,7 @@ def test_dagger_with_beta_one_is_the_scripted_game():
     rng_a = np.array([[1, 2], [3, 4]], dtype=np.uint64)
     rng_b = rng_a.copy()
     D = new_dataset(20000, 400000)
-    nd, na, done = play_dagger(a, 1, 1.0, *NET.arrays, rng_a, np.array([5], np.uint64), D["XS"], D["XA"],
+    nd, _, done = play_dagger(a, 1, 1.0, *NET.arrays, rng_a, np.array([5], np.uint64), D["XS"], D["XA"],
                                D["START"], D["TARGET"], D["ACT"], 0, 0)
     counts = np.zeros(2, np.int64)
     play_games(b, POLICY_SCRIPTED, POLICY_SCRIPTED, rng_b, 100000, counts)

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(script, *args):
     proc = subprocess.run([sys.executable, str(ROOT / "training" / script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900, check=False)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     return proc.stdout
@@ -57,7 +57,8 @@ def test_train_ppo_tiny(tmp_path):
     pytest.importorskip("torch")
     out = tmp_path / "ppo"
     run("train_ppo.py", "--tiny", "--scenario", "standard", "--out", out)
-    rows = list(csv.DictReader(open(out / "curve.csv")))
+    with open(out / "curve.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
     assert len(rows) >= 1 and int(rows[-1]["env_steps"]) > 0
     for key in ("random_technocrat", "random_ziegler", "scripted_technocrat", "scripted_ziegler"):
         assert 0.0 <= float(rows[-1][key]) <= 1.0

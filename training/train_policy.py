@@ -41,8 +41,14 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.agents.action_policy import POLICY_FILES, PolicyNet
-from hotspot.agents.imitation import (evaluate, label_decision, new_dataset, replay_decisions, sample_states,
-                                      scripted_baseline)
+from hotspot.agents.imitation import (
+    evaluate,
+    label_decision,
+    new_dataset,
+    replay_decisions,
+    sample_states,
+    scripted_baseline,
+)
 from hotspot.arena.folder import record_from_row, scan_games
 from hotspot.arena.stats import wilson_interval
 from hotspot.core.actions import NUM_ACTIONS, current_player
@@ -293,7 +299,7 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
     net = PolicyNet(*(a.detach().double().numpy() for a in arrays), generation=prev + 1,
                     teacher=str(data.get("expert", args.expert)))
     net.save(out / "policy.npz")
-    report = {"decisions": {"train": int(len(train_idx)), "held_out": int(len(test_idx))},
+    report = {"decisions": {"train": len(train_idx), "held_out": len(test_idx)},
               "held_out_games": len(held), "hidden": h, "epochs": log, "seed": args.seed}
     (out / "fit.json").write_text(json.dumps(report, indent=1))
     return net

@@ -37,15 +37,14 @@ from pathlib import Path
 
 import numpy as np
 import torch
-import torch.nn as nn
+from torch import nn
 
 from hotspot.agents.action_policy import PolicyNet, featurize
 from hotspot.agents.base import POLICY_RANDOM, POLICY_SCRIPTED
 from hotspot.agents.imitation import evaluate
 from hotspot.agents.scripted import make_work, scripted_decide
 from hotspot.core.actions import NUM_ACTIONS
-from hotspot.core.rules_data import PHASE_CONTROL
-from hotspot.core.rules_data import side_index
+from hotspot.core.rules_data import PHASE_CONTROL, side_index
 from hotspot.env.vector_env import HotspotVectorEnv
 from hotspot.features.actions import NUM_ACTION_FEATURES, new_action_work
 from hotspot.features.decision import NUM_DECISION_FEATURES
@@ -179,7 +178,7 @@ def main(argv=None):
     curve_path = out / "curve.csv"
     fields = ["update", "env_steps", "wall_s", "episodes", "train_return"] + [
         f"{opp}_{seat}" for opp in ("random", "scripted") for seat in ("technocrat", "ziegler")]
-    curve_file = open(curve_path, "w", newline="")
+    curve_file = open(curve_path, "w", newline="")  # noqa: SIM115 (open for the whole run, a row per evaluation)
     curve = csv.DictWriter(curve_file, fieldnames=fields)
     curve.writeheader()
 
@@ -325,7 +324,8 @@ def plot_curve(csv_path: Path, png: Path, args):
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    rows = list(csv.DictReader(open(csv_path)))
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
     if not rows:
         return
     x = [int(r["env_steps"]) for r in rows]

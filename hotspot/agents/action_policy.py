@@ -36,7 +36,11 @@ from hotspot.core.actions import NUM_ACTIONS, legal_actions
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
 from hotspot.core.state import STATE_DTYPE
-from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_action_work
+from hotspot.features.actions import (
+    NUM_ACTION_FEATURES,
+    action_features,
+    new_action_work,
+)
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .base import Agent, agent_generator, checked_act_arguments
@@ -76,14 +80,14 @@ class PolicyNet:
         self.teacher = str(teacher)
 
     @classmethod
-    def init(cls, h1: int = 64, h2: int = 64, seed: int = 0) -> "PolicyNet":
+    def init(cls, h1: int = 64, h2: int = 64, seed: int = 0) -> PolicyNet:
         rng = np.random.default_rng(seed)
         f = NUM_DECISION_FEATURES + NUM_ACTION_FEATURES
         return cls(rng.normal(0, 1 / np.sqrt(f), (h1, f)), np.zeros(h1), rng.normal(0, 1 / np.sqrt(h1), (h2, h1)),
                    np.zeros(h2), rng.normal(0, 1 / np.sqrt(h2), h2), np.zeros(1))
 
     @classmethod
-    def load(cls, path) -> "PolicyNet":
+    def load(cls, path) -> PolicyNet:
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -156,7 +160,7 @@ def score_actions(xs, xa, n, W0, b0, W1, b1, w2, b2, out):
                 x = xa[i, f]
                 if x != 0.0:
                     v += W0[j, fs + f] * x
-            h1[j] = v if v > 0.0 else 0.0
+            h1[j] = max(0.0, v)
         z = b2[0]
         for j in range(h2n):
             v = b1[j]

@@ -25,19 +25,34 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_actions
+from hotspot.core.actions import (
+    NUM_ACTIONS,
+    apply_action,
+    current_player,
+    legal_actions,
+)
 from hotspot.core.dice import splitmix64
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.observation import observe
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import ONGOING, PHASE_CONTROL, PHASE_OVER, TECHNOCRAT_WIN, ZIEGLER_WIN
+from hotspot.core.observation import observe
+from hotspot.core.rules_data import (
+    ONGOING,
+    PHASE_CONTROL,
+    PHASE_OVER,
+    TECHNOCRAT_WIN,
+    ZIEGLER_WIN,
+)
 from hotspot.core.state import STATE_DTYPE
-from hotspot.features.actions import NUM_ACTION_FEATURES, action_features, new_action_work
+from hotspot.features.actions import (
+    NUM_ACTION_FEATURES,
+    action_features,
+    new_action_work,
+)
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .action_policy import policy_decide_state
-from .policies import new_policy_buffers, policy_action_buf
 from .base import POLICY_SCRIPTED
+from .policies import new_policy_buffers, policy_action_buf
 
 
 def new_dataset(decisions: int, rows: int) -> dict:

@@ -246,12 +246,12 @@ def policy_id_of(name: str) -> int | None:
 # standard, max_turns 200; the mean over the four pairings and sides):
 #   random 0.001-0.006 s, scripted 0.005-0.04 s a game (compiled: both in the
 #   default round robin);
-#   mcts-lite 1.0-10.4 s, mean 5.0 s; learned 0.8-12.6 s, mean 4.3 s (driven
-#   from Python, and their games against scripted last 30-50 turns; against
-#   each other or themselves 16-22 s a game): not in the default.  With them
-#   ``hotspot arena --agents random,scripted,mcts-lite,learned`` took 302 s
-#   for 5 games a side on two workers (7.5 s a game on average): about 100
-#   minutes at the default 100 games a side.
+#   mcts-lite 1.0-10.4 s, mean 5.0 s (driven from Python): not in the default.
+#   learned (the per-action policy, driven from Python, a network's fraction of
+#   a millisecond a decision): 0.036 s as Ziegler and 0.137 s as Technocrat
+#   against random on standard, 0.347 s and 0.491 s against scripted on open
+#   (the 4,000 games of bench_strength's learned and learned-scripted claims,
+#   two workers, 2026-12-02), mean 0.25 s: in the default round robin.
 #   ismcts about 3.8 s a game against scripted on open (3.3 s as Technocrat,
 #   4.2 s as Ziegler, with its set-up search, about 1 s of it; 16 iterations,
 #   6-12 ms a searched decision; 2,000 games of bench_strength's ismcts-open),
@@ -283,7 +283,7 @@ register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo sear
                params="hotspot.agents.search:SPEC_PARAMS")
 register_agent("learned", "hotspot.agents.action_policy:ActionPolicyAgent",
                "per-action policy network imitating the search (best), no search; numpy weights",
-               seconds_per_game=0.2, params="hotspot.agents.action_policy:SPEC_PARAMS")
+               seconds_per_game=0.25, params="hotspot.agents.action_policy:SPEC_PARAMS")
 register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
                "information-set Monte Carlo tree search (single observer, determinized, compiled)",
                seconds_per_game=3.8, params="hotspot.agents.ismcts:SPEC_PARAMS")

@@ -51,12 +51,36 @@ edge (D1, 6.9: pieces leave play off it).
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                                  A_SELECT_UNIT, A_SETUP_CHOOSE, A_SPLIT)
+from hotspot.core.actions import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SETUP_CHOOSE,
+    A_SPLIT,
+)
 from hotspot.core.crustal_movement import maneuver_cells
-from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE, NEIGHBOUR, NUM_CELLS
-from hotspot.core.rules_data import (CENTRAL_PIECE, LONG, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, ONE_HEX,
-                                     PHASE_PLAYER, PHASE_T_COMBAT, PHASE_Z_COMBAT, PLATFORM, T_ENGINEER)
+from hotspot.core.hexgrid import (
+    DISTANCE_TO_CENTRAL,
+    DISTANCE_TO_EDGE,
+    NEIGHBOUR,
+    NUM_CELLS,
+)
+from hotspot.core.rules_data import (
+    CENTRAL_PIECE,
+    LONG,
+    NO_PIECE,
+    NO_UNIT,
+    NUM_UNIT_TYPES,
+    ONE_HEX,
+    PHASE_PLAYER,
+    PHASE_T_COMBAT,
+    PHASE_Z_COMBAT,
+    PLATFORM,
+    T_ENGINEER,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, UF_ATTACKING, UF_STARTED
 from hotspot.core.units import attack_of, defense_of, side_seen_by
 
