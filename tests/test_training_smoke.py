@@ -26,8 +26,9 @@ def run(script, *args):
 
 
 def test_train_policy_stages(tmp_path):
-    """games -> data -> fit -> eval -> ship: the decisions are the expert's,
-    the fit reports held-out figures, the shipped file is a loadable policy."""
+    """games -> data -> fit -> dagger -> eval -> ship: the decisions are the
+    expert's, the fit reports held-out figures, DAgger adds labelled
+    positions and a generation, the shipped file is a loadable policy."""
     pytest.importorskip("torch")
     out = tmp_path / "run"
     common = ["--out", out, "--tiny", "--expert", "scripted", "--scenario", "standard", "--workers", "1"]
@@ -44,12 +45,16 @@ def test_train_policy_stages(tmp_path):
     fit = json.loads((out / "fit.json").read_text())
     last = fit["epochs"][-1]
     assert 0 <= last["top1"] <= 1 and last["cross_entropy"] > 0 and last["uniform_cross_entropy"] > 0
+    run("train_policy.py", "dagger", *common)  # the policy's own positions, labelled by the expert
+    with np.load(out / "dagger_1.npz") as d:
+        assert len(d["TARGET"]) > 0 and np.all(d["TARGET"] >= 0)
+    assert PolicyNet.load(out / "policy.npz").generation == 2
     run("train_policy.py", "eval", *common)
     ev = json.loads((out / "eval.json").read_text())
     assert ev["technocrat"]["games"] == ev["ziegler"]["games"] == 4
     run("train_policy.py", "ship", *common, "--weights", tmp_path / "shipped.npz")
     agent = ActionPolicyAgent(seed=1, weights=tmp_path / "shipped.npz")
-    assert agent.net.generation == 1 and agent.net.teacher == "scripted"
+    assert agent.nets[0].generation == agent.nets[1].generation == 2 and agent.nets[1].teacher == "scripted"
 
 
 def test_train_ppo_tiny(tmp_path):
