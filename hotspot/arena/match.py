@@ -404,11 +404,14 @@ def _join_helper() -> None:
         _helper = None
 
 
-def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> None:
+def warm_up(compiled: bool = True, python: bool = False, workers: int = 1, python_agents=()) -> None:
     """Compile (or load from numba's cache) what the games will run, before
     forking workers: the compiled game, and with ``python`` a compiled policy's
     move on the Python path (on a cold cache with ``workers`` > 1, half of it
-    in a helper process: :func:`begin_compiling`)."""
+    in a helper process: :func:`begin_compiling`); each agent of
+    ``python_agents`` (specs of agents driven from Python) makes one decision
+    of a game in a phase of play, so that its compiled code is built once
+    here rather than in every worker."""
     spec = GameSpec("warm-up", "random", "random", 0, 0)
     rng = np.array(agent_seeds(0), dtype=np.uint64)
     if compiled:
@@ -426,6 +429,9 @@ def warm_up(compiled: bool = True, python: bool = False, workers: int = 1) -> No
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         game.observation(game.current_player())
         policy_action(0, game.s, mask, rng, game.current_player())
+        side = game.current_player()
+        for name in python_agents:
+            make_agent(name, seed=0).act(game.observation(side), game.legal_action_mask(), side)
 
 
 def pool_context():

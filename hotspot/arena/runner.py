@@ -218,7 +218,9 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
         if tasks:  # compile once here, not in every worker
             fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
             t_warm = time.perf_counter()
-            warm_up(compiled=any(fast), python=not all(fast), workers=workers if backend == "local" else 1)
+            slow = sorted({n for s in pending for n in (s.technocrat, s.ziegler) if not compiled.get(n)})
+            warm_up(compiled=any(fast), python=not all(fast), workers=workers if backend == "local" else 1,
+                    python_agents=slow if backend == "local" else ())
             warm_s = time.perf_counter() - t_warm
         if not tasks:
             pass
