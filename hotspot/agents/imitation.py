@@ -118,6 +118,16 @@ def replay_decisions(s, actions, sides, XS, XA, START, TARGET, ACT, nd, na):
     return nd, na, True
 
 
+@jit(inline=True)
+def _game_buffers():
+    """Scratch of a game loop that asks the policy: legal actions, an
+    information state, features, scores, a mask, no events."""
+    return (np.empty(NUM_ACTIONS, dtype=np.int64), np.empty(1, dtype=STATE_DTYPE), new_action_work(),
+            np.zeros(NUM_DECISION_FEATURES), np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES)), np.zeros(NUM_ACTIONS),
+            np.zeros(NUM_ACTIONS, dtype=np.bool_), np.zeros((0, EV_WIDTH), dtype=np.int32),
+            np.zeros(1, dtype=np.int32))
+
+
 @jit
 def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS, XA, START, TARGET, ACT, nd, na,
                 record=True, opponent=POLICY_SCRIPTED):
@@ -131,15 +141,7 @@ def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS
     generator (1,) of the beta draws.  Returns ``(nd, na, games finished)``.
     ``record`` False: play without labelling (an evaluation, ``beta`` 0:
     the policy's own play; the teacher is then asked only in set-up)."""
-    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
-    obs2 = np.empty(1, dtype=STATE_DTYPE)
-    w = new_action_work()
-    xs = np.zeros(NUM_DECISION_FEATURES)
-    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
-    out = np.zeros(NUM_ACTIONS)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
-    ev_n = np.zeros(1, dtype=np.int32)
+    acts, obs2, w, xs, xa, out, mask, ev, ev_n = _game_buffers()
     obs, work = new_policy_buffers(POLICY_SCRIPTED)
     done = 0
     for g in range(states.shape[0]):
@@ -204,15 +206,7 @@ def sample_states(states, policy_side, p, W0, b0, W1, b1, w2, b2, rng, coin, out
     (a phase of play, two legal actions or more) into ``out[k], out[k+1],
     ...`` with probability ``p`` (``coin``'s draws): the positions the policy
     itself reaches, for a teacher to label (DAgger).  Returns the new ``k``."""
-    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
-    obs2 = np.empty(1, dtype=STATE_DTYPE)
-    w = new_action_work()
-    xs = np.zeros(NUM_DECISION_FEATURES)
-    xa = np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES))
-    sc = np.zeros(NUM_ACTIONS)
-    mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
-    ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
-    ev_n = np.zeros(1, dtype=np.int32)
+    acts, obs2, w, xs, xa, sc, mask, ev, ev_n = _game_buffers()
     obs, work = new_policy_buffers(POLICY_SCRIPTED)
     for g in range(states.shape[0]):
         s = states[g]
