@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import NUM_ACTIONS, legal_actions
+from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
 from hotspot.core.state import STATE_DTYPE
@@ -186,10 +186,10 @@ def policy_scores(o, acts, n, W0, b0, W1, b1, w2, b2, w, xs, xa, out):
 
 
 @jit
-def policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs, acts, w, xs, xa, out):
-    """The greedy choice of the policy in game state ``s`` for ``side``, seeing
-    only its information state (``observe`` into ``obs``, D20).  -1 if no action."""
-    n = legal_actions(s, acts)
+def policy_decide_state(s, side, acts, n, W0, b0, W1, b1, w2, b2, obs, w, xs, xa, out):
+    """The greedy choice of the policy in game state ``s`` for ``side`` among
+    its legal actions ``acts[:n]`` (``legal_actions``), seeing only its
+    information state (``observe`` into ``obs``, D20).  -1 if no action."""
     if n == 0:
         return -1
     if n == 1:

@@ -119,6 +119,13 @@ def replay_decisions(s, actions, sides, XS, XA, START, TARGET, ACT, nd, na):
 
 
 @jit(inline=True)
+def _uniform(coin):
+    """A uniform draw in [0, 1) from the generator ``coin`` (1,)."""
+    coin[0], z = splitmix64(coin[0])
+    return (z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@jit(inline=True)
 def _game_buffers():
     """Scratch of a game loop that asks the policy: legal actions, an
     information state, features, scores, a mask, no events."""
@@ -167,9 +174,8 @@ def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS
                         nd += 1
                         na += n
                     # the policy's own choice unless the coin says the teacher's
-                    coin[0], z = splitmix64(coin[0])
-                    if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) >= beta:
-                        a = policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs2, acts, w, xs, xa, out)
+                    if _uniform(coin) >= beta:
+                        a = policy_decide_state(s, side, acts, n, W0, b0, W1, b1, w2, b2, obs2, w, xs, xa, out)
             if a < 0:
                 break
             apply_action(s, a, ev, ev_n)
@@ -179,6 +185,21 @@ def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS
     return nd, na, done
 
 
+def _scores(result, side):
+    """``side``'s score of each finished game: 1 a win, 0 a loss, 0.5 no winner (D19 revised)."""
+    win = TECHNOCRAT_WIN if side == 1 else ZIEGLER_WIN
+    return np.where(result == win, 1.0, np.where(result == ONGOING, 0.5, 0.0))
+
+
+def _started_games(scenario: str, first_seed: int, games: int, max_turns):
+    """The started states of games on seeds ``first_seed + i`` and their two
+    players' generators (the same for either seat: mirrored)."""
+    from hotspot.core.game import Game
+    states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
+    seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
+    return states, np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
+
+
 def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponent: int = POLICY_SCRIPTED,
              max_turns: int | None = DEFAULT_MAX_TURNS) -> np.ndarray:
     """The policy ``net`` (a ``PolicyNet``) alone as ``side`` against compiled
@@ -186,16 +207,11 @@ def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponen
     same seeds for either side: mirrored), in compiled code.  Returns the
     policy's score of each game: 1 a win, 0 a loss, 0.5 a draw (a game
     stopped after turn ``max_turns``, D19 revised)."""
-    from hotspot.core.game import Game
-    states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
-    seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
-    rng = np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
+    states, rng = _started_games(scenario, first_seed, games, max_turns)
     ds = new_dataset(1, 1)
     play_dagger(states, side, 0.0, *net.arrays, rng, np.array([first_seed], np.uint64), ds["XS"], ds["XA"],
                 ds["START"], ds["TARGET"], ds["ACT"], 0, 0, False, opponent)
-    result = states["result"]
-    win = TECHNOCRAT_WIN if side == 1 else ZIEGLER_WIN
-    return np.where(result == win, 1.0, np.where(result == ONGOING, 0.5, 0.0))
+    return _scores(states["result"], side)
 
 
 @jit
@@ -220,13 +236,12 @@ def sample_states(states, policy_side, p, W0, b0, W1, b1, w2, b2, rng, coin, out
                 n = legal_actions(s, acts)
                 a = acts[0] if n > 0 else -1
                 if n >= 2:
-                    coin[0], z = splitmix64(coin[0])
-                    if (z >> np.uint64(11)) * (1.0 / 9007199254740992.0) < p:
+                    if _uniform(coin) < p:
                         if k >= out.shape[0]:
                             return k
                         out[k] = s
                         k += 1
-                    a = policy_decide_state(s, side, W0, b0, W1, b1, w2, b2, obs2, acts, w, xs, xa, sc)
+                    a = policy_decide_state(s, side, acts, n, W0, b0, W1, b1, w2, b2, obs2, w, xs, xa, sc)
             if a < 0:
                 break
             apply_action(s, a, ev, ev_n)
@@ -256,12 +271,7 @@ def label_decision(s, a, XS, XA, START, TARGET, ACT, nd, na):
 def scripted_baseline(scenario: str, first_seed: int, games: int, max_turns: int | None = DEFAULT_MAX_TURNS):
     """The Technocrat's score of each scripted-against-scripted game on the
     seeds and generators :func:`evaluate` uses: the baseline of each seat."""
-    from hotspot.core.game import Game
-
     from .policies import play_games
-    states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
-    seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
-    rng = np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
+    states, rng = _started_games(scenario, first_seed, games, max_turns)
     play_games(states, POLICY_SCRIPTED, POLICY_SCRIPTED, rng, 1 << 40, np.zeros(games, np.int64))
-    result = states["result"]
-    return np.where(result == TECHNOCRAT_WIN, 1.0, np.where(result == ONGOING, 0.5, 0.0))
+    return _scores(states["result"], 1)

@@ -60,6 +60,7 @@ from hotspot.core.actions import (
     A_SELECT_UNIT,
     A_SETUP_CHOOSE,
     A_SPLIT,
+    current_player,
 )
 from hotspot.core.crustal_movement import maneuver_cells
 from hotspot.core.hexgrid import (
@@ -75,7 +76,6 @@ from hotspot.core.rules_data import (
     NO_UNIT,
     NUM_UNIT_TYPES,
     ONE_HEX,
-    PHASE_PLAYER,
     PHASE_T_COMBAT,
     PHASE_Z_COMBAT,
     PLATFORM,
@@ -284,9 +284,7 @@ def action_features(o, acts, n, w, out):
     phase of play; ``w``: :func:`new_action_work`).  Set-up actions (3.2,
     3.3) get the bias only."""
     p = int(o["phase"])
-    side = PHASE_PLAYER[p] if 0 <= p < PHASE_PLAYER.shape[0] else 0
-    if o["loss_side"] >= 0:
-        side = o["loss_side"]
+    side = max(0, current_player(o))  # the mover (D22: the side naming a pending loss)
     _tally(o, side, w)
     su = int(o["sel_unit"])
     sp = int(o["sel_piece"])
