@@ -23,6 +23,8 @@ D22_CHOICES = {
     "losses": ("automatic", "owner"),
     "control_blocker": ("crustal", "hex"),
 }
+# R9.5b: a restricted-play probe of D20 (not a reading): the other choice option
+PROBE_CHOICES = {"sees_through_fog": ("neither", "technocrat", "ziegler", "both")}
 
 
 def _scenario(rules):
@@ -32,7 +34,7 @@ def _scenario(rules):
 def test_d22_options_and_defaults():
     """D22: each disputed reading is an option whose default is the reading
     DECISIONS.md names; counter_cap 0 = unlimited (D4)."""
-    assert CHOICE_OPTIONS == D22_CHOICES
+    assert CHOICE_OPTIONS == {**D22_CHOICES, **PROBE_CHOICES}
     for name, values in D22_CHOICES.items():
         assert getattr(DEFAULT_RULES, name) == values[0]
         assert RulesOptions.describe()[name] == list(values)

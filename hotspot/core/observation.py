@@ -13,6 +13,10 @@ with fog, hides what ``side`` may not see:
   Movement left, flags and entered-from hex of enemy units are cleared.
   (The ``cell_units`` counts stay: the number of counters is seen.)
 
+With the rules option ``sees_through_fog`` naming ``side`` (R9.5b, a
+restricted-play probe: the price of hidden information) only the dice are
+hidden from it.
+
 Without fog (full observability, an option for debugging and for
 perfect-information agents) ``out`` is an exact copy.  The result has the
 layout of a game state (same dtype) so agents read it with the same field
@@ -27,11 +31,20 @@ the Technocrat).  The helpers of ``units`` are safe on information states:
 """
 
 from ._jit import jit
-from .rules_data import NO_UNIT, UNIT_SIDE, NO_PIECE, CENTRAL, UNKNOWN_SQUADS, UNKNOWN_UNIT, ZIEGLER
+from .rules_data import (CENTRAL, NO_PIECE, NO_UNIT, SEES_TECHNOCRAT, SEES_ZIEGLER, UNIT_SIDE, UNKNOWN_SQUADS,
+                         UNKNOWN_UNIT, ZIEGLER)
 from .units import count_units, top_counter
 from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 
 UNKNOWN = -1  # hidden piece damage (and the value of UNKNOWN_UNIT, UNKNOWN_SQUADS)
+
+
+@jit(inline=True)
+def sees_through_fog(s, side):
+    """True if the rules option ``sees_through_fog`` (R9.5b, a restricted-play
+    probe of D20) lets ``side`` see every counter and every piece's damage."""
+    bit = SEES_ZIEGLER if side == ZIEGLER else SEES_TECHNOCRAT
+    return (s["rules"]["sees_through_fog"] & bit) != 0
 
 
 @jit
@@ -83,6 +96,8 @@ def observe(s, side, fog, out):
     out["dice_pos"] = 0
     for i in range(DICE_QUEUE):
         out["dice_queue"][i] = 0
+    if sees_through_fog(s, side):
+        return  # R9.5b: the probe shows this side every counter and damage; the dice stay hidden
     for k in range(MAX_PIECES):
         kind = s["piece_kind"][k]
         if kind != NO_PIECE and kind != CENTRAL and s["piece_controller"][k] != side:

@@ -241,6 +241,7 @@ RULES_DTYPE = np.dtype(
         ("losses", "i1"),  # D22/D15: 0 = automatic, smallest counter first; 1 = the owner chooses
         ("counter_cap", "i1"),  # D22/D4: infantry counters of each size a side has; 0 = unlimited
         ("control_blocker", "i1"),  # D22/15.2: 0 = Ziegler combat unit anywhere on it; 1 = in the hex
+        ("sees_through_fog", "i1"),  # D20 probe (R9.5b): 0 neither, 1 Technocrat, 2 Ziegler, 3 both
         ("damage_rating", "i1", (NUM_PIECE_KINDS,)),  # D7, by piece kind
         ("attack", "i1", (NUM_UNIT_TYPES,)),  # D4/D5, infantry per squad
         ("defense", "i1", (NUM_UNIT_TYPES,)),
@@ -262,6 +263,10 @@ CHOICE_OPTIONS = {
     "collision_count": ("per_pair", "per_hex"),  # 7.2/7.6 ex. 5, D9
     "losses": ("automatic", "owner"),  # 12.5.2, 11.2, D15: who picks the squad lost
     "control_blocker": ("crustal", "hex"),  # 15.2/15.5: where a Ziegler combat unit blocks control
+    # R9.5b: a restricted-play probe, not a reading of the rules: the side(s)
+    # whose information state (observation.observe with fog) shows every
+    # counter and every piece's damage (D20 off for that side; dice stay hidden)
+    "sees_through_fog": ("neither", "technocrat", "ziegler", "both"),
 }
 
 # The index stored in the rules record for the alternative (non-default)
@@ -271,6 +276,8 @@ STRESS_MOVING_SIDE = CHOICE_OPTIONS["stress_timing"].index("moving_side")  # dam
 FORWARD_REFUSE = CHOICE_OPTIONS["forward_into_blocked"].index("refuse")  # crustal_movement
 COLLISIONS_PER_HEX = CHOICE_OPTIONS["collision_count"].index("per_hex")  # collisions
 CONTROL_BLOCKER_HEX = CHOICE_OPTIONS["control_blocker"].index("hex")  # control.control_attempts
+# sees_through_fog's index as a bit set: bit 0 the Technocrat, bit 1 the Ziegler (observation.observe)
+SEES_TECHNOCRAT, SEES_ZIEGLER = 1, 2
 
 
 @dataclass(frozen=True)
@@ -308,6 +315,7 @@ class RulesOptions:
     losses: str = "automatic"
     counter_cap: int = 0
     control_blocker: str = "crustal"
+    sees_through_fog: str = "neither"
     damage_rating: dict = field(default_factory=lambda: dict(
         one_hex=2, two_hex=3, triangular=4, long=4, platform=2))
     attack: dict = field(default_factory=lambda: dict(

@@ -59,7 +59,7 @@ DICE_QUEUE = 32
 #: this turn's Crustal Control phase is truncated (victory.truncate_if_over_time)
 LAST_TURN = 32767
 MAX_REVEALED = 8
-STATE_VERSION = 3
+STATE_VERSION = 4
 # from_bytes refuses a larger n_actions (int32): a game goes on counting from
 # there, and does not count another 2**30 actions before the int32 wraps
 MAX_LOADED_ACTIONS = 2**30
@@ -141,7 +141,18 @@ _STATE_DTYPE_V2 = np.dtype([(name, STATE_DTYPE.fields[name][0]) for name in STAT
                            + [("rules", _RULES_DTYPE_V2)])
 
 
-def _from_v2(old: np.ndarray) -> np.ndarray:
+# Version 3 (before the sees_through_fog probe, R9.5b): the rules record
+# without its last field; read and converted by name like version 2.
+_RULES_DTYPE_V3 = np.dtype([(name, RULES_DTYPE.fields[name][0]) for name in RULES_DTYPE.names
+                            if name != "sees_through_fog"])
+_STATE_DTYPE_V3 = np.dtype([(name, STATE_DTYPE.fields[name][0] if name != "rules" else _RULES_DTYPE_V3)
+                            for name in STATE_DTYPE.names])
+_OLD_LAYOUTS = {2: _STATE_DTYPE_V2, 3: _STATE_DTYPE_V3}
+
+
+def _convert(old: np.ndarray) -> np.ndarray:
+    """States of an older layout as version-``STATE_VERSION`` states, field by
+    field (a field the old layout lacks keeps its default: 0 in the rules)."""
     new = empty_states(old.shape[0])
     for name in old.dtype.names:
         if name == "rules":
@@ -184,15 +195,16 @@ class StateError(ValueError):
 
 def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
     """A batch of states from bytes made by :func:`to_bytes`, **unchecked**:
-    only the length and the layout version are checked (version 2 bytes are
-    converted).  Use ``integrity.from_bytes`` (``hotspot.core.from_bytes``),
+    only the length and the layout version are checked (version 2 and 3
+    bytes are converted).  Use ``integrity.from_bytes`` (``hotspot.core.from_bytes``),
     which also checks every invariant, for bytes from outside."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"{source} must be bytes, got {type(data).__name__}")
     data = bytes(data)
-    if (len(data) >= 2 and len(data) % _STATE_DTYPE_V2.itemsize == 0
-            and int(np.frombuffer(data[:2], "<i2")[0]) == 2):
-        return _from_v2(np.frombuffer(data, dtype=_STATE_DTYPE_V2))
+    version = int(np.frombuffer(data[:2], "<i2")[0]) if len(data) >= 2 else None
+    layout = _OLD_LAYOUTS.get(version)
+    if layout is not None and len(data) % layout.itemsize == 0:
+        return _convert(np.frombuffer(data, dtype=layout))
     if len(data) == 0 or len(data) % STATE_BYTES:
         raise StateError(f"{source} have length {len(data)}, not a multiple of the state size "
                          f"{STATE_BYTES}: corrupt or from another version")
