@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -193,17 +194,62 @@ def cmd_balance(args) -> int:
     from .arena.tournament import parse_pairings
     if args.search_deployment:
         return _search_deployment(args)
+    from .arena.balance import parse_agent_list, parse_probes
+    if args.calibrate:
+        return _calibrate(args)
     pairs = None
     if args.pair:
         pairs = [p for item in args.pair for p in parse_pairings(item)]
+    technocrats = parse_agent_list(args.technocrat, "technocrat") if args.technocrat else None
+    zieglers = parse_agent_list(args.ziegler, "ziegler") if args.ziegler else None
+    probes = parse_probes(",".join(args.probe)) if args.probe else ()
+    probe_pairs = [p for item in args.probe_pair for p in parse_pairings(item)] if args.probe_pair else None
     summary = run_balance(scenarios=parse_scenarios(args.scenarios), options=[parse_option(o) for o in args.option or []],
-                          pairs=pairs, games=args.games, seed=args.seed, out=args.out, workers=args.workers,
+                          pairs=pairs, technocrats=technocrats, zieglers=zieglers, precision=args.precision,
+                          step=args.step, probes=probes, probe_pairs=probe_pairs, report=args.report,
+                          games=args.games, seed=args.seed, out=args.out, workers=args.workers,
                           backend=args.backend, address=args.address, chunk=args.chunk, max_games=args.max_games,
                           progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot,
                           max_turns=args.max_turns, drop_damaged=args.drop_damaged)
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv"
-          f"{', balance.png' if summary.get('plot') else ''})")
+          f"{', balance.png' if summary.get('plot') else ''}"
+          f"{''.join(', ' + Path(p).name for p in summary.get('skill_plots') or [])}"
+          f"{', report.html' if summary.get('report') else ''})")
+    return 0
+
+
+def _precision_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 0.5), got {text!r}") from None
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a half-width in (0, 0.5), e.g. 0.03, got {text!r}")
+    return value
+
+
+def _calibrate(args) -> int:
+    from .arena.balance import parse_option, parse_scenarios
+    from .arena.calibrate import parse_knob, run_calibration
+    from .arena.tournament import parse_pairings
+    scenarios = parse_scenarios(args.scenarios)
+    if len(scenarios) != 1:
+        raise ValueError("--calibrate calibrates one scenario: give one --scenarios")
+    rules = {}
+    for item in args.option or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: a calibration plays under one value an option")
+        rules[key] = values[0]
+    pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
+    confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
+    summary = run_calibration(scenarios[0], [parse_knob(k) for k in args.calibrate], rules=rules, pairs=pairs,
+                              target=args.target, trials=args.trials, games=100 if args.games is None else args.games, confirm_pairs=confirm,
+                              confirm_games=args.confirm_games, seed=args.seed, out=args.out,
+                              workers=args.workers, max_turns=args.max_turns, progress=not args.no_progress,
+                              report=args.report)
+    print(summary["text"])
     return 0
 
 
@@ -219,7 +265,7 @@ def _search_deployment(args) -> int:
     out = args.out if args.out != "balance-results" else "deployment-search"
     summary = search_deployment(args.search_deployment, opponent=args.opponent, agent=args.agent, base=args.base,
                                 candidates=args.candidates, random_candidates=args.random_candidates,
-                                games=args.games, finalists=args.finalists, final_games=args.final_games,
+                                games=100 if args.games is None else args.games, finalists=args.finalists, final_games=args.final_games,
                                 seed=args.seed, rules=rules or None, max_turns=args.max_turns, out=out,
                                 workers=args.workers, progress=not args.no_progress,
                                 drop_damaged=args.drop_damaged)
@@ -387,7 +433,38 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument("--pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
                      help="agent pair(s), Technocrat first (repeatable or comma-separated; default "
                           "scripted:scripted, or random:random without the scripted agent)")
+    bal.add_argument("--technocrat", default=None, metavar="A,B,...",
+                     help="skill grid: the Technocrat's agents (every one plays every --ziegler agent; "
+                          "one list alone is used for both sides)")
+    bal.add_argument("--ziegler", default=None, metavar="A,B,...", help="skill grid: the Ziegler's agents")
+    bal.add_argument("--precision", type=_precision_arg, default=None, metavar="H",
+                     help="sequential stopping: play each cell in steps of --step games until its 95%% interval's "
+                          "half-width is <= H (e.g. 0.03) or it has played --games games (default 2000 then)")
+    bal.add_argument("--step", type=_positive, default=100, help="games a cell plays between looks (default 100)")
+    bal.add_argument("--probe", action="append", default=None, metavar="NAME",
+                     help="restricted-play probe(s), comma-separated or repeated: fog-technocrat, fog-ziegler "
+                          "(that side sees through the fog, R9.5b), no-hover-second-move, no-close-assaults, or "
+                          "NAME=VALUE of a rules option; each is played with the base cell's agents and seeds")
+    bal.add_argument("--probe-pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
+                     help="the pairs the probes play (default: the grid's agents against themselves)")
+    bal.add_argument("--report", action="store_true",
+                     help="write report.html (and its PNGs) in --out: grid, probes, calibration, game lengths, draws")
     bal.add_argument("--no-plot", action="store_true", help="no balance.png")
+    cal = bal.add_argument_group(
+        "calibration",
+        "--calibrate NAME=LOW..HIGH (repeatable) searches the knobs' values that bring the Technocrat's score to "
+        "--target with optuna (TPE): --trials trials of --games games (mirrored seeds) at --pair (cheap pairs), "
+        "then the best setting confirmed with --confirm-games games at --confirm-pair; writes calibrated.json "
+        "(a scenario) and trials.csv to --out")
+    cal.add_argument("--calibrate", action="append", default=None, metavar="NAME=LOW..HIGH",
+                     help="a knob and its integer range: a numeric rules option (platform_turns=3..6), a counter "
+                          "factor (attack.technocrat_crawler=1..4, D5) or a force (forces.ziegler.hovercraft=3..9)")
+    cal.add_argument("--target", type=float, default=0.5, help="the Technocrat score sought (default 0.5)")
+    cal.add_argument("--trials", type=_positive, default=20, help="optuna trials (default 20)")
+    cal.add_argument("--confirm-pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
+                     help="the pair(s) that confirm the best setting (default: the --pair)")
+    cal.add_argument("--confirm-games", type=_positive, default=1000,
+                     help="games of each confirming pair (default 1000)")
     dep = bal.add_argument_group(
         "deployment search (3.2, 3.3, D21)",
         "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
@@ -408,7 +485,7 @@ def build_parser() -> argparse.ArgumentParser:
     dep.add_argument("--finalists", type=_positive, default=2, help="candidates left for the final (default 2)")
     dep.add_argument("--final-games", type=_positive, default=1000, help="games per finalist (default 1000)")
     _add_run_options(bal, "balance-results")
-    bal.set_defaults(func=cmd_balance)
+    bal.set_defaults(func=cmd_balance, games=None)  # 100, or 2000 with --precision
     return parser
 
 

@@ -13,6 +13,28 @@ bad value is refused with one line listing the valid ones.  String-valued
 D22 options take their names (``combat_table=d13,diagonal``,
 ``losses=automatic,owner``).
 
+Skill grid: ``technocrats`` x ``zieglers`` (``--technocrat A,B --ziegler
+A,B``) is every pairing of the two lists; :mod:`.skill` reads the grid (which
+side gains more from skill, the diagonal) and draws its heatmap.
+
+Mirrored seeds: game ``i`` of every cell has the seed ``game_seed(seed, i)``,
+which fixes the set-up dice and the game's dice whichever agents play, so
+that two cells differ by their agents (or rules), not by their dice.
+
+Sequential stopping (``precision``): the cells are played in steps of
+``step`` games; after each step a cell whose 95% interval has a half-width
+<= ``precision``, or that has played ``games`` games, stops.  Which cells go
+on depends only on the rows of finished steps, so a rerun resumes to the
+same games.  (Stopping on the interval's width, not on its position, keeps
+the estimate unbiased in practice; the intervals are not corrected for the
+repeated looks, which matters little at these widths.)
+
+Restricted-play probes (``probes``, :data:`PROBES`): each probe is a cell of
+its own, the same agents and seeds as its base cell under the probe's rules
+overrides (e.g. ``sees_through_fog``, R9.5b, the price of hidden
+information); :func:`.skill.probe_deltas` reports the change of the
+Technocrat's score, paired game by game.
+
 Draws (D19 revised): a game still going after turn ``max_turns`` (default
 ``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit) is stopped with
 no winner.  It is counted in the ``draws`` column and as half a point: the
@@ -37,9 +59,73 @@ from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
 
-CELL_FIELDS = ["cell", "scenario", "rules", "max_turns", "technocrat", "ziegler", "games", "planned",
-               "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
-               "truncated_rate", "mean_turns", "mean_actions"]
+CELL_FIELDS = ["cell", "scenario", "rules", "probe", "max_turns", "technocrat", "ziegler", "games", "planned",
+               "stopped", "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
+               "half_width", "truncated_rate", "mean_turns", "mean_actions"]
+
+#: Restricted-play probes (Jaffe et al. 2012): name -> (rules overrides, what it measures).
+PROBES = {
+    "fog-technocrat": ({"sees_through_fog": "technocrat"},
+                       "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
+    "fog-ziegler": ({"sees_through_fog": "ziegler"},
+                    "the Ziegler sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
+    "no-hover-second-move": ({"hover_second_move": 0},
+                             "the Ziegler hovercraft without their second movement (13.1): what it is worth"),
+    "no-close-assaults": ({"cia_enabled": False},
+                          "no close infantry assaults (11.2, D15): what they are worth to the Ziegler"),
+}
+
+
+def parse_probes(text: str) -> list[tuple[str, dict]]:
+    """``"fog-technocrat,no-hover-second-move"`` -> [(name, overrides), ...].
+
+    A probe is a name of :data:`PROBES` or ``NAME=VALUE`` for any one rules
+    option (checked as ``--option``)."""
+    out = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if item in PROBES:
+            out.append((item, dict(PROBES[item][0])))
+        elif "=" in item:
+            key, values = parse_option(item)
+            if len(values) != 1:
+                raise ArenaError(f"probe {item!r}: one value")
+            out.append((item, {key: values[0]}))
+        else:
+            raise ArenaError(f"unknown probe {item!r}; valid probes: {', '.join(PROBES)}, or NAME=VALUE "
+                             f"for one rules option")
+    if not out:
+        raise ArenaError(f"no probe given; valid probes: {', '.join(PROBES)}")
+    if len({n for n, _ in out}) != len(out):
+        raise ArenaError("a probe is given twice")
+    return out
+
+
+def parse_agent_list(text: str, side: str) -> list[str]:
+    """``"random,scripted,ismcts(iterations=8)"`` -> canonical agent specs (one side of a skill grid)."""
+    from .tournament import parse_agents
+    names = canonical_agents(parse_agents(text))
+    if not names:
+        raise ArenaError(f"--{side}: no agent given")
+    if len(set(names)) != len(names):
+        raise ArenaError(f"--{side}: an agent is given twice")
+    return names
+
+
+def grid_pairs(technocrats, zieglers) -> list[tuple[str, str]]:
+    """Every (Technocrat, Ziegler) pairing of the two lists: a skill grid."""
+    return [(t, z) for t in technocrats for z in zieglers]
+
+
+def check_precision(value):
+    """``None`` or a half-width in (0, 0.5); else ``ArenaError`` (one line)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
+        raise ArenaError(f"precision must be a number in (0, 0.5), the 95% interval's half-width at which a cell "
+                         f"stops (e.g. 0.03), got {value!r}")
+    return float(value)
 
 
 def parse_scenarios(text: str) -> list[str]:
@@ -108,32 +194,63 @@ def option_grid(options: list[tuple[str, list]]) -> list[dict]:
 
 
 def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_actions=None,
-                 max_turns: int | None = DEFAULT_MAX_TURNS):
+                 max_turns: int | None = DEFAULT_MAX_TURNS, probes=(), probe_pairs=None):
     """(cells, specs): the cells of the grid and their games (each stopped as a
-    draw after turn ``max_turns``; None: no limit)."""
+    draw after turn ``max_turns``; None: no limit), ``games`` a cell.
+
+    ``probes``: (name, rules overrides) pairs (:func:`parse_probes`); each adds,
+    for every base cell whose pair is in ``probe_pairs`` (None: every pair),
+    a cell with the same agents and seeds under the base rules plus the
+    overrides.  A probe may not set an option that ``options`` varies."""
     games = check_count("games", games)
     for key, values in options:
         for value in values:
             check_option(key, value)
+    varied = {key for key, _ in options}
+    for name, overrides in probes:
+        clash = sorted(varied & set(overrides))
+        if clash:
+            raise ArenaError(f"probe {name!r} sets {', '.join(clash)}, which --option varies: drop one of them")
     extra = {"max_turns": max_turns}
     if max_actions is not None:
         extra["max_actions"] = check_count("max_actions", max_actions)
+    limit = GameSpec("", "", "", 0, 0, **extra).max_turns
     cells, specs = [], []
     for scenario in scenarios:
         for rules in option_grid(options):
             check_scenario(scenario, rules)
             for tech, zieg in pairs:
-                cell = {"cell": len(cells), "scenario": scenario, "rules": rules,
-                        "max_turns": GameSpec("", tech, zieg, 0, 0, **extra).max_turns,
-                        "technocrat": tech, "ziegler": zieg}
-                cells.append(cell)
-                for i in range(games):
-                    specs.append(GameSpec(f"{tech}:{zieg}", tech, zieg, i, game_seed(seed, i), scenario,
-                                          canonical_rules(rules), **extra))
+                variants = [(None, rules)]
+                if probe_pairs is None or (tech, zieg) in probe_pairs:
+                    variants += [(name, {**rules, **overrides}) for name, overrides in probes]
+                for probe, cell_rules in variants:
+                    if probe is not None:
+                        check_scenario(scenario, cell_rules)
+                    cells.append({"cell": len(cells), "scenario": scenario, "rules": cell_rules, "probe": probe,
+                                  "base_rules": rules, "max_turns": limit, "technocrat": tech, "ziegler": zieg})
+                    for i in range(games):
+                        specs.append(GameSpec(f"{tech}:{zieg}", tech, zieg, i, game_seed(seed, i), scenario,
+                                              canonical_rules(cell_rules), **extra))
     return cells, specs
 
 
-def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_turns) -> dict:
+def _cell_key(scenario, rules, tech, zieg):
+    return (scenario, canonical_rules(rules), tech, zieg)
+
+
+def cell_specs(cells, specs) -> list[list[GameSpec]]:
+    """The planned games of each cell, in game order."""
+    index = {_cell_key(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): c["cell"] for c in cells}
+    out = [[] for _ in cells]
+    for spec in specs:
+        out[index[_cell_key(spec.scenario, spec.rules, spec.technocrat, spec.ziegler)]].append(spec)
+    for games in out:
+        games.sort(key=lambda s: s.index)
+    return out
+
+
+def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_turns, probes=(),
+                       probe_pairs=None) -> dict:
     """What decides a balance grid's games, recorded in its folder's run.json
     (a rerun with other values is refused; ``games`` may grow): the scenarios
     (and the digests of scenario files), each option's values, the agent
@@ -142,14 +259,20 @@ def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_tur
     def values(vals):
         return sorted(vals, key=lambda v: json.dumps(v, sort_keys=True))
 
-    return {"kind": "balance", "scenarios": sorted(set(scenarios)), "scenario_files": scenario_files(scenarios),
+    config = {"kind": "balance", "scenarios": sorted(set(scenarios)), "scenario_files": scenario_files(scenarios),
             "options": {k: values(v) for k, v in options}, "pairs": sorted({f"{a}:{b}" for a, b in pairs}),
             "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
+    if probes:  # (only then: an older folder's run.json has no such key)
+        config["probes"] = sorted(f"{name}={json.dumps(over, sort_keys=True)}" for name, over in probes)
+        config["probe_pairs"] = None if probe_pairs is None else sorted(f"{a}:{b}" for a, b in probe_pairs)
+    return config
 
 
-def cell_table(rows, cells, specs) -> list[dict]:
-    def ckey(scenario, rules, tech, zieg):
-        return (scenario, canonical_rules(rules), tech, zieg)
+def cell_table(rows, cells, specs, stopped=None) -> list[dict]:
+    """One entry a cell: its games, score (a draw half a point), 95% Wilson
+    interval and its half-width, lengths; ``stopped``: why each cell stopped
+    (``"precision"`` or ``"games"``, sequential stopping)."""
+    ckey = _cell_key
 
     by = {ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): [] for c in cells}
     planned = {}
@@ -173,6 +296,8 @@ def cell_table(rows, cells, specs) -> list[dict]:
         entry.update({"games": n, "planned": planned.get(k, 0), "technocrat_wins": tw,
                       "ziegler_wins": n - tw - draws, "draws": draws,
                       "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
+                      "half_width": (hi - lo) / 2 if n else math.nan,
+                      "stopped": (stopped or {}).get(c["cell"], ""),
                       "truncated_rate": mean(float(r["truncated"]) for r in rs),
                       "mean_turns": mean(r["turns"] for r in rs),
                       "mean_actions": mean(r["actions_count"] for r in rs)})
@@ -276,11 +401,15 @@ def report_text(table: list[dict], summary: dict) -> str:
                 keys.append(k)
     columns = [("scenario", "scenario")]
     columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
+    if any(t.get("probe") for t in table):
+        columns.append((lambda r: r.get("probe") or "", "probe"))
     columns += [("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
                 ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
                 (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
                 ("ziegler_wins", "Z wins"), ("draws", "draws"), ("mean_turns", "turns", ".1f"),
                 ("mean_actions", "actions", ".0f")]
+    if summary.get("config", {}).get("precision"):
+        columns.append((lambda r: r.get("stopped") or "-", "stopped by"))
     limit = summary.get("config", {}).get("max_turns")
     lines = ["Technocrat win rate by cell (95% Wilson intervals; a draw, a game stopped after turn "
              f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
@@ -288,6 +417,20 @@ def report_text(table: list[dict], summary: dict) -> str:
     lines.append(f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
                  f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})")
     lines += dropped_text(summary)
+    precision = summary.get("config", {}).get("precision")
+    if precision:
+        lines.append(f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
+                     f"95% interval's half-width was <= {precision} or it reached "
+                     f"{summary['config']['games_per_cell']} games (the games column: the games it needed).")
+    from .skill import probes_text, skill_text
+    for grid in summary.get("skill") or []:
+        lines += ["", skill_text(grid)]
+    if summary.get("probes"):
+        lines += ["", probes_text(summary["probes"])]
+    for name in summary.get("skill_plots") or []:
+        lines.append(f"Skill grid heatmap: {name}")
+    if summary.get("report"):
+        lines.append(f"Report: {summary['report']}")
     if summary.get("plot"):
         lines.append(f"Plot: {summary['plot']}")
     if summary.get("remaining"):
@@ -299,43 +442,133 @@ def default_pair() -> tuple[str, str]:
     return ("scripted", "scripted") if is_available("scripted") else ("random", "random")
 
 
-def run_balance(*, scenarios=("standard",), options=(), pairs=None, games: int = 100, seed: int = 0,
-                out="balance-results", workers=None, backend="local", address=None, chunk=None, max_games=None,
-                progress=True, max_actions=None, plot=True, max_turns: int | None = DEFAULT_MAX_TURNS,
-                drop_damaged: bool = False) -> dict:
+def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=None, zieglers=None,
+                games: int | None = None, precision: float | None = None, step: int = 100, probes=(),
+                probe_pairs=None, seed: int = 0, out="balance-results", workers=None, backend="local",
+                address=None, chunk=None, max_games=None, progress=True, max_actions=None, plot=True,
+                max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False,
+                report: bool = False) -> dict:
     """Run a balance grid; writes games.jsonl, run.json, summary.json,
-    summary.csv and balance.png into ``out``; returns the summary (with ``"text"``).
+    summary.csv, balance.png (and skill.png for a skill grid, report.html
+    with ``report``) into ``out``; returns the summary (with ``"text"``).
 
-    ``options``: (name, values) pairs, checked against ``RulesOptions``;
-    ``max_turns``: games still going after that turn are draws (None: no limit).
-    A rerun with the same ``out`` resumes; ``out`` holding another grid
-    (:func:`balance_run_config` differs) or a damaged games.jsonl line is
-    refused, the latter unless ``drop_damaged`` (``hotspot.arena.folder``)."""
+    ``pairs``: (Technocrat, Ziegler) agent pairs; ``technocrats`` and
+    ``zieglers``: the two sides of a skill grid (every pairing; one given
+    alone is used for both).  ``options``: (name, values) pairs, checked
+    against ``RulesOptions``; ``max_turns``: games still going after that
+    turn are draws (None: no limit).  ``games``: a cell's games (default 100;
+    with ``precision`` the most a cell may play, default 2000), played in
+    steps of ``step`` until the cell's 95% interval has a half-width <=
+    ``precision``.  ``probes``: (name, overrides) of :func:`parse_probes`,
+    played for ``probe_pairs`` (default: the grid's agents against
+    themselves, else every pair).  A rerun with the same ``out`` resumes;
+    ``out`` holding another grid (:func:`balance_run_config` differs) or a
+    damaged games.jsonl line is refused, the latter unless ``drop_damaged``
+    (``hotspot.arena.folder``)."""
+    from . import skill
+
+    precision = check_precision(precision)
+    games = check_count("games", games if games is not None else (2000 if precision else 100))
+    step = check_count("step", step)
+    if technocrats or zieglers:
+        if pairs:
+            raise ArenaError("give either --pair or --technocrat/--ziegler (a skill grid), not both")
+        technocrats = list(technocrats or zieglers)
+        zieglers = list(zieglers or technocrats)
+        pairs = grid_pairs(technocrats, zieglers)
     pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
+    if len(set(pairs)) != len(pairs):
+        raise ArenaError("an agent pair is given twice")
+    probes = list(probes)
+    if probe_pairs is None and probes:
+        mirror = [p for p in pairs if p[0] == p[1]]
+        probe_pairs = mirror or list(pairs)
+    elif probe_pairs is not None:
+        probe_pairs = [tuple(canonical_agents(p)) for p in probe_pairs]
+        unknown = [f"{a}:{b}" for a, b in probe_pairs if (a, b) not in pairs]
+        if unknown:
+            raise ArenaError(f"probe pair(s) {', '.join(unknown)} not among the grid's pairs "
+                             f"{', '.join(f'{a}:{b}' for a, b in pairs)}")
     cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
-                                max_turns=max_turns)
-    result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                       max_games=max_games, progress=progress, desc="balance", drop_damaged=drop_damaged,
-                       config=balance_run_config(scenarios, options, pairs, games, seed, max_turns))
-    table = cell_table(result.rows, cells, specs)
-    summary = {"format": "hotspot-balance-summary", "version": 1,
+                                max_turns=max_turns, probes=probes, probe_pairs=probe_pairs)
+    config = balance_run_config(scenarios, options, pairs, games, seed, max_turns, probes, probe_pairs)
+    by_cell = cell_specs(cells, specs)
+    rows: dict[str, dict] = {}
+    active = [c["cell"] for c in cells]
+    stopped: dict[int, str] = {}
+    played = remaining = 0
+    wall = warm = 0.0
+    dropped = []
+    result = None
+    n = 0
+    budget = max_games
+    while active:
+        n = min(games, n + step) if precision else games
+        todo = [s for c in active for s in by_cell[c][:n]]
+        result = run_games(todo, out, workers=workers, backend=backend, address=address, chunk=chunk,
+                           max_games=budget, progress=progress, desc="balance" if not precision else f"balance {n}",
+                           drop_damaged=drop_damaged, config=config, plan=specs)
+        drop_damaged = False  # dropped (and reported) once
+        dropped += result.dropped
+        for row in result.rows:
+            rows[row["key"]] = row
+        played += result.played
+        wall += result.wall_s
+        warm += result.warm_up_s
+        if result.remaining:
+            remaining = result.remaining
+            break
+        if budget is not None:
+            budget -= result.played
+        still = []
+        for c in active:
+            done = [rows[s.key] for s in by_cell[c][:n] if s.key in rows]
+            score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if is_draw(r) else 0.0 for r in done)
+            lo, hi = wilson_interval(score, len(done))
+            if n >= games:
+                stopped[c] = "games"
+            elif precision and (hi - lo) / 2 <= precision:
+                stopped[c] = "precision"
+            else:
+                still.append(c)
+        active = still
+        if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
+            remaining = len(active) * (min(games, n + step) - n)
+            break
+    kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
+    table = cell_table(kept, cells, specs, stopped)
+    summary = {"format": "hotspot-balance-summary", "version": 2,
                "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
                           "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
+                          "precision": precision, "step": step if precision else None,
+                          "technocrats": technocrats, "zieglers": zieglers,
+                          "probes": {name: over for name, over in probes},
+                          "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
                           "max_turns": cells[0]["max_turns"] if cells else max_turns,
-                          "workers": result.workers, "backend": backend},
-               "games": len(result.rows), "planned": len(specs), "played_now": result.played,
-               "from_file": result.reused, "remaining": result.remaining, "wall_s": round(result.wall_s, 3),
-               "warm_up_s": round(result.warm_up_s, 3), "dropped_lines": [d.line for d in result.dropped],
-               "cells": table, "plot": None}
+                          "workers": result.workers if result else workers, "backend": backend},
+               "games": len(kept), "planned": sum(t["games"] for t in table) + remaining,
+               "played_now": played, "from_file": len(kept) - played, "remaining": remaining, "wall_s": round(wall, 3),
+               "warm_up_s": round(warm, 3), "dropped_lines": [d.line for d in dropped],
+               "cells": table, "plot": None, "skill_plots": [], "report": None}
+    summary["skill"] = skill.skill_summaries(table, technocrats, zieglers) if technocrats else []
+    summary["probes"] = skill.probe_deltas(table, kept) if probes else []
     out = Path(out)
     if plot and any(t["games"] for t in table):
-        summary["plot"] = str(plot_balance(table, out / "balance.png"))
+        summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
+        for i, grid in enumerate(summary["skill"]):
+            name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
+            grid["plot"] = str(skill.plot_skill_grid(grid, out / name))
+            summary["skill_plots"].append(grid["plot"])
     (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
     csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
     write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
+    if report:
+        from .report import write_report
+        summary["report"] = str(write_report(out, summary, kept))
     summary["text"] = report_text(table, summary)
     summary["result"] = result
     return summary
 
 
-__all__ = ["parse_option", "parse_pairings", "parse_scenarios", "plan_balance", "plot_balance", "run_balance"]
+__all__ = ["PROBES", "grid_pairs", "parse_agent_list", "parse_option", "parse_pairings", "parse_probes",
+           "parse_scenarios", "plan_balance", "plot_balance", "run_balance"]

@@ -149,7 +149,7 @@ def _progress(total: int, enabled: bool, desc: str):
 def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
               address: str | None = None, chunk: int | None = None, max_games: int | None = None,
               progress: bool = True, desc: str = "games", config: dict | None = None,
-              drop_damaged: bool = False) -> RunResult:
+              drop_damaged: bool = False, plan: list[GameSpec] | None = None) -> RunResult:
     """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
 
     ``workers``: processes (default: the cores of this machine; 1 plays in this
@@ -164,7 +164,12 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     (``RunConfigError``), a count named in ``GROWABLE`` may grow.  A damaged
     line of games.jsonl is refused (``DamagedFileError``) unless
     ``drop_damaged``: then it is dropped (a warning on stderr) and its game
-    played again.  Nothing in the folder changes when a run is refused."""
+    played again.  Nothing in the folder changes when a run is refused.
+
+    ``plan``: every game the run may ever play (default ``specs``), when
+    ``specs`` is one stage of it (``hotspot balance --precision`` plays a
+    cell's games in steps): a row of games.jsonl from a later stage is then
+    a game of this run, not a foreign one."""
     t0 = time.perf_counter()
     if backend not in ("local", "ray"):
         raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
@@ -184,7 +189,7 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
                                       f"--drop-damaged (drop_damaged=True) to drop them and play their "
                                       f"games again, or repair the file")
     if config is not None:
-        folder.check_run(out_dir, config, specs, games_file.rows, GROWABLE)
+        folder.check_run(out_dir, config, specs if plan is None else plan, games_file.rows, GROWABLE)
     # the checks passed: from here on the folder may change
     out_dir.mkdir(parents=True, exist_ok=True)
     if games_file.damaged:

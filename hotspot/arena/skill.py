@@ -1,0 +1,233 @@
+"""Reading a balance grid: balance as a function of skill, and what a
+restricted-play probe changes.
+
+* :func:`skill_summaries`: for a skill grid (every Technocrat agent against
+  every Ziegler agent, ``hotspot balance --technocrat A,B --ziegler A,B``) the
+  Technocrat's score matrix, each side's agents ranked by their measured
+  strength (never by the order given), how much each side's score moves from
+  its weakest agent to its strongest (which side gains more from skill), and
+  the diagonal (the agents that play both sides, each against itself) from
+  the weakest to the strongest: does the Technocrat's edge grow or shrink as
+  both sides play better.
+* :func:`probe_deltas`: the change of the Technocrat's score that a probe
+  (``hotspot.arena.balance.PROBES``) makes, paired game by game over the
+  mirrored seeds of its base cell (game ``i`` of both cells has the same
+  seed), with a 95% interval.
+
+Scores are the Technocrat's (a draw half a point, D19 revised); a Ziegler
+agent's score is one minus it.  Intervals of a difference of two cells use
+the normal approximation with each cell's binomial variance, which is
+conservative for cells played on mirrored seeds (their results are
+positively correlated); the probes' paired intervals use the paired games.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from statistics import NormalDist
+
+from .match import canonical_rules
+from .tournament import is_draw
+
+Z95 = NormalDist().inv_cdf(0.975)
+
+
+def _score(row) -> float:
+    return 1.0 if row["winner"] == "technocrat" else 0.5 if is_draw(row) else 0.0
+
+
+def _var(cell) -> float:
+    """Variance of a cell's score estimate (binomial, conservative with draws)."""
+    n, p = cell["games"], cell["technocrat_win_rate"]
+    return p * (1 - p) / n if n else math.nan
+
+
+def _difference(a, b) -> dict:
+    """a - b of two cells' Technocrat scores with a 95% normal interval."""
+    d = a["technocrat_win_rate"] - b["technocrat_win_rate"]
+    se = math.sqrt(_var(a) + _var(b))
+    return {"value": d, "ci_low": d - Z95 * se, "ci_high": d + Z95 * se}
+
+
+def _mean_difference(pairs) -> dict:
+    """The mean of the differences a - b over ``pairs`` of cells, with a 95% interval."""
+    m = len(pairs)
+    d = sum(a["technocrat_win_rate"] - b["technocrat_win_rate"] for a, b in pairs) / m
+    se = math.sqrt(sum(_var(a) + _var(b) for a, b in pairs)) / m
+    return {"value": d, "ci_low": d - Z95 * se, "ci_high": d + Z95 * se}
+
+
+def _clear(diff) -> int:
+    """+1 if the interval lies above 0, -1 below, 0 if it holds 0."""
+    return 1 if diff["ci_low"] > 0 else -1 if diff["ci_high"] < 0 else 0
+
+
+def skill_summaries(table, technocrats, zieglers) -> list[dict]:
+    """One summary for each (scenario, rules) of the grid (probe cells left out)."""
+    groups: dict = {}
+    for cell in table:
+        if cell.get("probe") is None:
+            groups.setdefault((cell["scenario"], canonical_rules(cell["rules"])), []).append(cell)
+    return [skill_summary(cells, technocrats, zieglers) for cells in groups.values()]
+
+
+def skill_summary(cells, technocrats, zieglers) -> dict:
+    by = {(c["technocrat"], c["ziegler"]): c for c in cells}
+    grid = {"scenario": cells[0]["scenario"], "rules": cells[0]["rules"], "technocrats": list(technocrats),
+            "zieglers": list(zieglers),
+            "cells": [[_cell_view(by.get((t, z))) for z in zieglers] for t in technocrats]}
+    if any(by.get((t, z)) is None or not by[(t, z)]["games"] for t in technocrats for z in zieglers):
+        grid["incomplete"] = True
+        return grid
+    t_strength = {t: sum(by[(t, z)]["technocrat_win_rate"] for z in zieglers) / len(zieglers) for t in technocrats}
+    z_strength = {z: sum(1 - by[(t, z)]["technocrat_win_rate"] for t in technocrats) / len(technocrats)
+                  for z in zieglers}
+    t_rank = sorted(technocrats, key=lambda a: t_strength[a])
+    z_rank = sorted(zieglers, key=lambda a: z_strength[a])
+    grid["technocrat_strength"] = t_strength
+    grid["ziegler_strength"] = z_strength
+    grid["technocrat_order"] = t_rank  # weakest first, by measured strength
+    grid["ziegler_order"] = z_rank
+    if len(technocrats) > 1:  # the Technocrat's score from his weakest agent to his strongest
+        grid["technocrat_gain"] = dict(_mean_difference([(by[(t_rank[-1], z)], by[(t_rank[0], z)])
+                                                         for z in zieglers]),
+                                       weakest=t_rank[0], strongest=t_rank[-1])
+    if len(zieglers) > 1:  # the Ziegler's score (1 - T's) from his weakest agent to his strongest
+        grid["ziegler_gain"] = dict(_mean_difference([(by[(t, z_rank[0])], by[(t, z_rank[-1])])
+                                                      for t in technocrats]),
+                                    weakest=z_rank[0], strongest=z_rank[-1])
+    if "technocrat_gain" in grid and "ziegler_gain" in grid:
+        tg, zg = grid["technocrat_gain"], grid["ziegler_gain"]
+        d = tg["value"] - zg["value"]
+        se = math.sqrt(((tg["ci_high"] - tg["ci_low"]) / (2 * Z95)) ** 2
+                       + ((zg["ci_high"] - zg["ci_low"]) / (2 * Z95)) ** 2)
+        grid["gains_more"] = {1: "technocrat", -1: "ziegler", 0: None}[
+            _clear({"ci_low": d - Z95 * se, "ci_high": d + Z95 * se})]
+    both = [a for a in technocrats if a in zieglers]
+    if len(both) > 1:
+        order = sorted(both, key=lambda a: t_strength[a] + z_strength[a])
+        diagonal = [dict(agent=a, **_cell_view(by[(a, a)])) for a in order]
+        change = _difference(by[(order[-1], order[-1])], by[(order[0], order[0])])
+        grid["diagonal"] = diagonal
+        grid["diagonal_change"] = change
+        grid["diagonal_trend"] = {1: "grows", -1: "shrinks", 0: "no clear change"}[_clear(change)]
+    return grid
+
+
+def _cell_view(cell) -> dict:
+    if cell is None:
+        return {"games": 0, "score": math.nan, "ci_low": math.nan, "ci_high": math.nan, "stopped": ""}
+    return {"games": cell["games"], "score": cell["technocrat_win_rate"], "ci_low": cell["ci_low"],
+            "ci_high": cell["ci_high"], "stopped": cell.get("stopped", ""), "draws": cell["draws"],
+            "mean_turns": cell["mean_turns"]}
+
+
+def _pm(d) -> str:
+    return f"{d['value']:+.3f} [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
+
+
+def skill_text(grid: dict) -> str:
+    """The grid's reading in sentences, from its numbers."""
+    where = grid["scenario"] + (f" ({json.dumps(grid['rules'], sort_keys=True)})" if grid["rules"] else "")
+    if grid.get("incomplete"):
+        return f"Skill grid on {where}: not every cell has games yet; rerun to finish it."
+    lines = [f"Skill grid on {where} (Technocrat score, 95% intervals of differences):"]
+    tg, zg = grid.get("technocrat_gain"), grid.get("ziegler_gain")
+    if tg:
+        lines.append(f"- The Technocrat's score moves {_pm(tg)} from his weakest agent ({tg['weakest']}) to his "
+                     f"strongest ({tg['strongest']}), averaged over the Ziegler agents.")
+    if zg:
+        lines.append(f"- The Ziegler's score moves {_pm(zg)} from his weakest agent ({zg['weakest']}) to his "
+                     f"strongest ({zg['strongest']}), averaged over the Technocrat agents.")
+    if tg and zg:
+        who = grid.get("gains_more")
+        lines.append(f"- {'The ' + who.capitalize() + ' gains more from skill.' if who else 'Neither side gains clearly more from skill (the difference of the two gains holds 0).'}")
+    if grid.get("diagonal"):
+        seq = ", ".join(f"{d['agent']} {d['score']:.3f}" for d in grid["diagonal"])
+        lines.append(f"- Along the diagonal (each agent against itself, weakest to strongest: {seq}) the "
+                     f"Technocrat's edge {grid['diagonal_trend']} ({_pm(grid['diagonal_change'])} from "
+                     f"{grid['diagonal'][0]['agent']} to {grid['diagonal'][-1]['agent']}).")
+    return "\n".join(lines)
+
+
+def plot_skill_grid(grid: dict, path) -> Path:
+    """A heatmap PNG of the Technocrat's score for every pair, with intervals and games."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    ts, zs = grid["technocrats"], grid["zieglers"]
+    values = [[c["score"] for c in row] for row in grid["cells"]]
+    fig = Figure(figsize=(1.9 * len(zs) + 2.6, 1.1 * len(ts) + 1.8))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    image = ax.imshow(values, cmap="RdBu_r", vmin=0.0, vmax=1.0, aspect="auto")
+    for i, row in enumerate(grid["cells"]):
+        for j, c in enumerate(row):
+            if not c["games"]:
+                continue
+            half = (c["ci_high"] - c["ci_low"]) / 2
+            ink = "white" if abs(c["score"] - 0.5) > 0.3 else "black"
+            ax.text(j, i, f"{c['score']:.3f}\n±{half:.3f}\nn={c['games']}", ha="center", va="center",
+                    fontsize=8, color=ink)
+    ax.set_xticks(range(len(zs)))
+    ax.set_xticklabels(zs, rotation=20, ha="right", fontsize=8)
+    ax.set_yticks(range(len(ts)))
+    ax.set_yticklabels(ts, fontsize=8)
+    ax.set_xlabel("Ziegler agent")
+    ax.set_ylabel("Technocrat agent")
+    ax.set_title(f"Technocrat score on {grid['scenario']} (95% Wilson half-width, games)", fontsize=10)
+    fig.colorbar(image, ax=ax, label="Technocrat score")
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def probe_deltas(table, rows) -> list[dict]:
+    """For each probe cell: the Technocrat's score in it and in its base cell
+    over the games both have played (same seeds), and the paired change
+    with its 95% interval."""
+    scores: dict = {}
+    for row in rows:
+        key = (row["scenario"], canonical_rules(row.get("rules") or {}), row["technocrat"], row["ziegler"])
+        scores.setdefault(key, {})[int(row["index"])] = _score(row)
+    out = []
+    for cell in table:
+        if cell.get("probe") is None:
+            continue
+        base_key = (cell["scenario"], canonical_rules(cell["base_rules"]), cell["technocrat"], cell["ziegler"])
+        probe_key = (cell["scenario"], canonical_rules(cell["rules"]), cell["technocrat"], cell["ziegler"])
+        base, probe = scores.get(base_key, {}), scores.get(probe_key, {})
+        common = sorted(set(base) & set(probe))
+        from .balance import PROBES
+        entry = {"probe": cell["probe"], "scenario": cell["scenario"], "rules": cell["base_rules"],
+                 "technocrat": cell["technocrat"], "ziegler": cell["ziegler"], "games": len(common)}
+        entry["measures"] = PROBES[cell["probe"]][1] if cell["probe"] in PROBES else f"rules {cell['probe']}"
+        if common:
+            d = [probe[i] - base[i] for i in common]
+            n = len(d)
+            mean = sum(d) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
+            half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+            entry.update(base_score=sum(base[i] for i in common) / n, probe_score=sum(probe[i] for i in common) / n,
+                         delta=mean, ci_low=mean - half, ci_high=mean + half)
+        out.append(entry)
+    return out
+
+
+def probes_text(deltas) -> str:
+    lines = ["Restricted-play probes: the change of the Technocrat's score, paired over the same seeds "
+             "(95% interval):"]
+    for d in deltas:
+        if not d["games"]:
+            lines.append(f"- {d['probe']} ({d['technocrat']} vs {d['ziegler']}): no games yet")
+            continue
+        lines.append(f"- {d['probe']} ({d['technocrat']} vs {d['ziegler']}, {d['scenario']}, {d['games']} games): "
+                     f"{d['base_score']:.3f} -> {d['probe_score']:.3f}, change {d['delta']:+.3f} "
+                     f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]; {d['measures']}")
+    return "\n".join(lines)
+
+
+__all__ = ["plot_skill_grid", "probe_deltas", "probes_text", "skill_summaries", "skill_summary", "skill_text"]
