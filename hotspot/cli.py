@@ -246,7 +246,7 @@ def _calibrate(args) -> int:
     confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
     summary = run_calibration(scenarios[0], [parse_knob(k) for k in args.calibrate], rules=rules, pairs=pairs,
                               target=args.target, trials=args.trials, games=100 if args.games is None else args.games, confirm_pairs=confirm,
-                              confirm_games=args.confirm_games, seed=args.seed, out=args.out,
+                              confirm_games=args.confirm_games, finalists=args.finalists, seed=args.seed, out=args.out,
                               workers=args.workers, max_turns=args.max_turns, progress=not args.no_progress,
                               report=args.report)
     print(summary["text"])
@@ -464,7 +464,7 @@ def build_parser() -> argparse.ArgumentParser:
     cal.add_argument("--confirm-pair", action="append", default=None, metavar="TECHNOCRAT:ZIEGLER",
                      help="the pair(s) that confirm the best setting (default: the --pair)")
     cal.add_argument("--confirm-games", type=_positive, default=1000,
-                     help="games of each confirming pair (default 1000)")
+                     help="games of each finalist and confirming pair (default 1000)")
     dep = bal.add_argument_group(
         "deployment search (3.2, 3.3, D21)",
         "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
@@ -482,7 +482,9 @@ def build_parser() -> argparse.ArgumentParser:
     dep.add_argument("--candidates", type=_count_arg(2), default=16, help="deployments sampled (default 16)")
     dep.add_argument("--random-candidates", type=_count_arg(0), default=4,
                      help="how many of them are uniformly random legal set-ups (default 4)")
-    dep.add_argument("--finalists", type=_positive, default=2, help="candidates left for the final (default 2)")
+    dep.add_argument("--finalists", type=_positive, default=2,
+                     help="candidates left for the final (default 2); with --calibrate, the best distinct settings "
+                          "played again with --confirm-games games")
     dep.add_argument("--final-games", type=_positive, default=1000, help="games per finalist (default 1000)")
     _add_run_options(bal, "balance-results")
     bal.set_defaults(func=cmd_balance, games=None)  # 100, or 2000 with --precision

@@ -216,13 +216,18 @@ def test_knob_values_reach_the_scenario():
 
 def test_calibration_searches_confirms_and_resumes(tmp_path):
     pytest.importorskip("optuna")
-    kwargs = dict(pairs=[("scripted", "scripted")], trials=3, games=8, confirm_games=8, out=tmp_path, workers=1,
+    kwargs = dict(pairs=[("scripted", "scripted")], trials=3, games=8, confirm_games=8, finalists=2, out=tmp_path,
+                  workers=1,
                   progress=False, max_turns=40, seed=1)
     summary = run_calibration("open", [parse_knob("forces.technocrat.engineers=1..3")], **kwargs)
     assert len(summary["trials"]) == 3
     assert summary["trials"][0]["values"] == {"forces.technocrat.engineers": 3}  # the scenario's own value first
-    best = summary["best"]
-    assert best["objective"] == min(t["objective"] for t in summary["trials"])
+    best = summary["best"]  # the finalists (the best distinct trials) played again; the nearest chosen
+    finals = summary["finals"]
+    assert 1 <= len(finals) <= 2 and len({f["digest"] for f in finals}) == len(finals)
+    assert best["objective"] == min(f["objective"] for f in finals)
+    ranked = sorted(summary["trials"], key=lambda t: (t["objective"], t["trial"]))
+    assert finals[0]["digest"] == ranked[0]["digest"]
     scenario = load_scenario(str(tmp_path / "calibrated.json"))
     assert scenario["forces"]["technocrat"]["engineers"] == best["values"]["forces.technocrat.engineers"]
     with open(tmp_path / "trials.csv", encoding="utf-8") as f:

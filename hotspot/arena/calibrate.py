@@ -19,15 +19,18 @@ scenario's own values when they lie in the ranges.  Each trial plays
 ``games`` games at each of the cheap ``pairs`` on the mirrored seeds of
 ``hotspot balance`` (game ``i`` of every trial has the same seed: trials
 differ by their settings, not their dice) and scores the mean squared
-distance of the pairs' Technocrat scores from ``target``.  The best trial is
-then confirmed with ``confirm_games`` games at each of ``confirm_pairs``
-(the strongest agents), each with its 95% Wilson interval.
+distance of the pairs' Technocrat scores from ``target``.  The ``finalists``
+best distinct settings are played again with ``confirm_games`` games at the
+cheap pairs (a trial's few games flatter the luckiest setting), the nearest
+to the target is chosen, and it is confirmed with ``confirm_games`` games at
+each of ``confirm_pairs`` (the strongest agents), each with its 95% Wilson
+interval.
 
 Written to ``out``: ``trials/<digest>.json`` (each trial's scenario) and
 ``trials/<digest>/`` (its games, resumable), ``trials.csv`` (every trial:
 its values, each pair's score and interval, the objective),
-``calibrated.json`` (the best setting as a scenario file), ``confirm/`` (the
-confirming games) and ``calibration.json`` (the summary).  A rerun resumes:
+``calibrated.json`` (the chosen setting as a scenario file), ``finals/`` and
+``confirm/`` (the finalists' and the confirming games) and ``calibration.json`` (the summary).  A rerun resumes:
 every trial's games are found in its folder, so the seeded search proposes
 the same trials again and only what is missing is played.
 """
@@ -161,7 +164,8 @@ def play_setting(path: Path, folder: Path, pairs, games: int, *, seed: int, max_
 def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None, target: float = 0.5,
                     trials: int = 20, games: int = 100, confirm_pairs=None, confirm_games: int = 1000,
                     seed: int = 0, out="calibration", workers=None, max_turns: int | None = DEFAULT_MAX_TURNS,
-                    progress: bool = True, report: bool = False, name: str = "calibrated") -> dict:
+                    progress: bool = True, report: bool = False, name: str = "calibrated",
+                    finalists: int = 3) -> dict:
     """Search the knobs' values (see the module docstring); returns the summary (with ``"text"``)."""
     try:
         import optuna
@@ -176,6 +180,7 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
     trials = check_count("trials", trials)
     games = check_count("games", games)
     confirm_games = check_count("confirm_games", confirm_games)
+    finalists = check_count("finalists", finalists)
     pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
     confirm_pairs = [tuple(canonical_agents(p)) for p in (confirm_pairs or pairs)]
     try:
@@ -211,20 +216,33 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
         study.enqueue_trial(start)
     study.optimize(lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}),
                    n_trials=trials)
-    best = min(records, key=lambda r: (r["objective"], r["trial"]))
+    finals = []  # the best distinct settings again, with confirm_games games at the cheap pairs
+    for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
+        if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
+            results = play_setting(trial_dir / f"{r['digest']}.json", out / "finals" / r["digest"], pairs,
+                                   confirm_games, seed=seed, max_turns=max_turns, workers=workers,
+                                   progress=progress, desc=f"finalist {len(finals) + 1}/{finalists}")
+            finals.append({"values": r["values"], "digest": r["digest"], "pairs": results, "trial": r["trial"],
+                           "objective": sum((x["score"] - target) ** 2 for x in results) / len(results)})
+    best = min(finals, key=lambda r: (r["objective"], r["trial"]))
     calibrated = apply_values(base, best["values"])
     calibrated["name"] = name
     setting = ", ".join(f"{k}={v}" for k, v in best["values"].items())
-    confirm = play_setting(_write_calibrated(out / "calibrated.json", calibrated, base, setting, target),
-                           out / "confirm", confirm_pairs, confirm_games, seed=seed, max_turns=max_turns,
-                           workers=workers, progress=progress, desc="confirm")
+    path = _write_calibrated(out / "calibrated.json", calibrated, base, setting, target)
+    confirm = []
+    for pair in confirm_pairs:
+        label = f"{pair[0]}:{pair[1]}"
+        known = [x for x in best["pairs"] if x["pair"] == label]
+        confirm += known or play_setting(path, out / "confirm", [pair], confirm_games, seed=seed,
+                                         max_turns=max_turns, workers=workers, progress=progress,
+                                         desc=f"confirm {label}")
     within = [abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
               for c in confirm]
     _write_trials_csv(out / "trials.csv", records, knobs, pairs)
     summary = {"format": "hotspot-calibration", "version": 1, "scenario": scenario, "rules": rules or {},
                "knobs": [{"name": k.name, "low": k.low, "high": k.high, "base": start[k.name]} for k in knobs],
                "pairs": [f"{t}:{z}" for t, z in pairs], "games": games, "target": target, "seed": seed,
-               "trials": records, "best": best, "calibrated": str(out / "calibrated.json"),
+               "trials": records, "finals": finals, "best": best, "calibrated": str(out / "calibrated.json"),
                "confirm_pairs": [f"{t}:{z}" for t, z in confirm_pairs], "confirm_games": confirm_games,
                "confirm": confirm, "confirm_within_band": within}
     (out / "calibration.json").write_text(json.dumps(_finite(summary), indent=1) + "\n", encoding="utf-8")
@@ -274,8 +292,12 @@ def calibration_text(summary: dict) -> str:
     for r in sorted(summary["trials"], key=lambda r: r["objective"])[:5]:
         scores = ", ".join(f"{p['pair']} {p['score']:.3f}" for p in r["pairs"])
         lines.append(f"  trial {r['trial']:>3}: {r['values']} -> {scores} (objective {r['objective']:.4f})")
+    for f in summary.get("finals") or []:
+        scores = ", ".join(f"{p['pair']} {p['score']:.3f}" for p in f["pairs"])
+        lines.append(f"  finalist (trial {f['trial']}): {f['values']} -> {scores} over {summary['confirm_games']} "
+                     f"games (objective {f['objective']:.4f})")
     best = summary["best"]
-    lines.append(f"Best setting: {best['values']} -> {summary['calibrated']}")
+    lines.append(f"Chosen setting: {best['values']} -> {summary['calibrated']}")
     for c, ok in zip(summary["confirm"], summary["confirm_within_band"]):
         lines.append(f"Confirmed at {c['pair']} over {c['games']} games: {c['score']:.3f} "
                      f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]; "
