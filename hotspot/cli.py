@@ -233,6 +233,12 @@ def _calibrate(args) -> int:
     from .arena.balance import parse_option, parse_scenarios
     from .arena.calibrate import parse_knob, run_calibration
     from .arena.tournament import parse_pairings
+    others = [flag for flag, value in (("--technocrat", args.technocrat), ("--ziegler", args.ziegler),
+                                       ("--precision", args.precision), ("--probe", args.probe),
+                                       ("--probe-pair", args.probe_pair)) if value]
+    if others:
+        raise ValueError(f"--calibrate plays --pair and --confirm-pair, not {', '.join(others)}: run those as a "
+                         f"separate grid")
     scenarios = parse_scenarios(args.scenarios)
     if len(scenarios) != 1:
         raise ValueError("--calibrate calibrates one scenario: give one --scenarios")

@@ -248,6 +248,9 @@ def test_calibration_searches_confirms_and_resumes(tmp_path):
     (["--probe", "fog-ziegler", "--option", "sees_through_fog=neither,both"], "which --option varies"),
     (["--calibrate", "platform_turns=9..2"], "not within"),
     (["--calibrate", "speed=1..2"], "valid knobs"),
+    (["--calibrate", "platform_turns=3..4", "--precision", "0.05"], "not --precision"),
+    (["--calibrate", "platform_turns=3..4", "--target", "1.5"], "target must be"),
+    (["--calibrate", "platform_turns=3..4", "--confirm-pair", "random:nobody"], "nobody"),
     (["--step", "0"], "--step"),
 ])
 def test_bad_flags_are_refused_in_one_line_and_change_nothing(tmp_path, capsys, argv, words):
