@@ -56,25 +56,13 @@ from .folder import scenario_files
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
+from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
 
 CELL_FIELDS = ["cell", "scenario", "rules", "probe", "max_turns", "technocrat", "ziegler", "games", "planned",
                "stopped", "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
                "half_width", "truncated_rate", "mean_turns", "mean_actions"]
-
-#: Restricted-play probes (Jaffe et al. 2012): name -> (rules overrides, what it measures).
-PROBES = {
-    "fog-technocrat": ({"sees_through_fog": "technocrat"},
-                       "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
-    "fog-ziegler": ({"sees_through_fog": "ziegler"},
-                    "the Ziegler sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
-    "no-hover-second-move": ({"hover_second_move": 0},
-                             "the Ziegler hovercraft without their second movement (13.1): what it is worth"),
-    "no-close-assaults": ({"cia_enabled": False},
-                          "no close infantry assaults (11.2, D15): what they are worth to the Ziegler"),
-}
-
 
 def parse_probes(text: str) -> list[tuple[str, dict]]:
     """``"fog-technocrat,no-hover-second-move"`` -> [(name, overrides), ...].
@@ -465,8 +453,6 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
     ``out`` holding another grid (:func:`balance_run_config` differs) or a
     damaged games.jsonl line is refused, the latter unless ``drop_damaged``
     (``hotspot.arena.folder``)."""
-    from . import skill
-
     precision = check_precision(precision)
     games = check_count("games", games if games is not None else (2000 if precision else 100))
     step = check_count("step", step)
@@ -550,14 +536,14 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
                "played_now": played, "from_file": len(kept) - played, "remaining": remaining, "wall_s": round(wall, 3),
                "warm_up_s": round(warm, 3), "dropped_lines": [d.line for d in dropped],
                "cells": table, "plot": None, "skill_plots": [], "report": None}
-    summary["skill"] = skill.skill_summaries(table, technocrats, zieglers) if technocrats else []
-    summary["probes"] = skill.probe_deltas(table, kept) if probes else []
+    summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
+    summary["probes"] = probe_deltas(table, kept) if probes else []
     out = Path(out)
     if plot and any(t["games"] for t in table):
         summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
         for i, grid in enumerate(summary["skill"]):
             name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
-            grid["plot"] = str(skill.plot_skill_grid(grid, out / name))
+            grid["plot"] = str(plot_skill_grid(grid, out / name))
             summary["skill_plots"].append(grid["plot"])
     (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
     csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]

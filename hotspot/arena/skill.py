@@ -32,6 +32,18 @@ from .tournament import is_draw
 
 Z95 = NormalDist().inv_cdf(0.975)
 
+#: Restricted-play probes (Jaffe et al. 2012): name -> (rules overrides, what it measures).
+PROBES = {
+    "fog-technocrat": ({"sees_through_fog": "technocrat"},
+                       "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
+    "fog-ziegler": ({"sees_through_fog": "ziegler"},
+                    "the Ziegler sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
+    "no-hover-second-move": ({"hover_second_move": 0},
+                             "the Ziegler hovercraft without their second movement (13.1): what it is worth"),
+    "no-close-assaults": ({"cia_enabled": False},
+                          "no close infantry assaults (11.2, D15): what they are worth to the Ziegler"),
+}
+
 
 def _score(row) -> float:
     return 1.0 if row["winner"] == "technocrat" else 0.5 if is_draw(row) else 0.0
@@ -201,7 +213,6 @@ def probe_deltas(table, rows) -> list[dict]:
         probe_key = (cell["scenario"], canonical_rules(cell["rules"]), cell["technocrat"], cell["ziegler"])
         base, probe = scores.get(base_key, {}), scores.get(probe_key, {})
         common = sorted(set(base) & set(probe))
-        from .balance import PROBES
         entry = {"probe": cell["probe"], "scenario": cell["scenario"], "rules": cell["base_rules"],
                  "technocrat": cell["technocrat"], "ziegler": cell["ziegler"], "games": len(common)}
         entry["measures"] = PROBES[cell["probe"]][1] if cell["probe"] in PROBES else f"rules {cell['probe']}"
@@ -230,4 +241,4 @@ def probes_text(deltas) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["plot_skill_grid", "probe_deltas", "probes_text", "skill_summaries", "skill_summary", "skill_text"]
+__all__ = ["PROBES", "plot_skill_grid", "probe_deltas", "probes_text", "skill_summaries", "skill_summary", "skill_text"]
