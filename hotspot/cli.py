@@ -11,7 +11,10 @@
                   [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
                   [--drop-damaged]
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
-                    [--max-turns N|none] [--drop-damaged]
+                    [--technocrat A,B,... --ziegler A,B,...] [--precision H] [--step N]
+                    [--probe NAME,...] [--probe-pair T:Z] [--report] [--max-turns N|none] [--drop-damaged]
+    hotspot balance --calibrate NAME=LOW..HIGH ... [--pair T:Z] [--target P] [--trials N] [--games N]
+                    [--finalists N] [--confirm-pair T:Z] [--confirm-games N] [--report]
     hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
 
