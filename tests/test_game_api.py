@@ -223,12 +223,13 @@ def test_batch_rollouts_take_max_turns():
 
 
 def test_version_2_state_bytes_still_load():
-    """State layout v3 (set-up pools, pending losses, revealed hexes, max_turns;
-    D19 revised, D21, D22) reads the bytes of a v2 state field by field: the
-    rules' turn_limit is dropped, the new fields start empty, and the game
-    plays on exactly as the same position in v3."""
+    """The state layout (v3: set-up pools, pending losses, revealed hexes,
+    max_turns, D19 revised, D21, D22; v4: the probe option sees_through_fog,
+    R9.5b) reads the bytes of a v2 state field by field: the rules'
+    turn_limit is dropped, the new fields start empty, and the game plays on
+    exactly as the same position in the current layout."""
     import numpy as np
-    from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE
+    from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE, STATE_VERSION
     game = Game("standard", seed=5)
     for _ in range(30):
         game.apply_action(int(game.legal_actions()[0]))
@@ -241,7 +242,7 @@ def test_version_2_state_bytes_still_load():
             old[name] = game.state[name]
     old["version"] = 2
     states = from_bytes(old.tobytes())
-    assert states.dtype == STATE_DTYPE and int(states[0]["version"]) == 3
+    assert states.dtype == STATE_DTYPE and int(states[0]["version"]) == STATE_VERSION == 4
     assert states.tobytes() == game.state.tobytes()
     restored = Game.from_bytes(old.tobytes())
     a = int(restored.legal_actions()[-1])
