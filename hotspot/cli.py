@@ -215,7 +215,7 @@ def cmd_balance(args) -> int:
                           progress=not args.no_progress, max_actions=args.max_actions, plot=not args.no_plot,
                           max_turns=args.max_turns, drop_damaged=args.drop_damaged)
     print(summary["text"])
-    print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv"
+    print(f"Results in {args.out}/ (games.jsonl, games.csv, run.json, summary.json, summary.csv"
           f"{', balance.png' if summary.get('plot') else ''}"
           f"{''.join(', ' + Path(p).name for p in summary.get('skill_plots') or [])}"
           f"{', report.html' if summary.get('report') else ''})")

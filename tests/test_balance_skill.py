@@ -57,6 +57,9 @@ def test_skill_grid_plays_every_pairing_and_mirrors_the_seeds(grid):
         seeds.setdefault(row["index"], set()).add(row["seed"])
     assert all(s == {game_seed(0, i)} for i, s in seeds.items())
     assert len({r["key"] for r in rows}) == len(rows)  # every game once
+    with open(out / "games.csv", encoding="utf-8") as f:  # every game counted, with its seed
+        kept = list(csv.DictReader(f))
+    assert len(kept) == summary["games"] and all(int(g["seed"]) == game_seed(0, int(g["index"])) for g in kept)
 
 
 def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):

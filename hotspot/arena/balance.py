@@ -64,6 +64,11 @@ CELL_FIELDS = ["cell", "scenario", "rules", "probe", "max_turns", "technocrat", 
                "stopped", "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
                "half_width", "truncated_rate", "mean_turns", "mean_actions"]
 
+#: games.csv: every game of the grid with its seed, without its actions (those are in games.jsonl)
+GAME_FIELDS = ["scenario", "rules", "technocrat", "ziegler", "index", "seed", "winner", "truncated", "turns",
+               "actions_count"]
+
+
 def parse_probes(text: str) -> list[tuple[str, dict]]:
     """``"fog-technocrat,no-hover-second-move"`` -> [(name, overrides), ...].
 
@@ -437,7 +442,7 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
                 max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False,
                 report: bool = False) -> dict:
     """Run a balance grid; writes games.jsonl, run.json, summary.json,
-    summary.csv, balance.png (and skill.png for a skill grid, report.html
+    summary.csv, games.csv (each game's seed and result), balance.png (and skill.png for a skill grid, report.html
     with ``report``) into ``out``; returns the summary (with ``"text"``).
 
     ``pairs``: (Technocrat, Ziegler) agent pairs; ``technocrats`` and
@@ -548,6 +553,8 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
     (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
     csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
     write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
+    write_csv(out / "games.csv", [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
+              GAME_FIELDS)
     if report:
         from .report import write_report
         summary["report"] = str(write_report(out, summary, kept))
