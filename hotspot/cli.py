@@ -462,9 +462,9 @@ def build_parser() -> argparse.ArgumentParser:
     cal = bal.add_argument_group(
         "calibration",
         "--calibrate NAME=LOW..HIGH (repeatable) searches the knobs' values that bring the Technocrat's score to "
-        "--target with optuna (TPE): --trials trials of --games games (mirrored seeds) at --pair (cheap pairs), "
-        "then the best setting confirmed with --confirm-games games at --confirm-pair; writes calibrated.json "
-        "(a scenario) and trials.csv to --out")
+        "--target with optuna (TPE): --trials trials of --games games (mirrored seeds) at --pair (cheap pairs); "
+        "the --finalists best settings replayed with --confirm-games games, the nearest chosen and confirmed at "
+        "--confirm-pair; writes calibrated.json (a scenario), trials.csv and calibration.json to --out")
     cal.add_argument("--calibrate", action="append", default=None, metavar="NAME=LOW..HIGH",
                      help="a knob and its integer range: a numeric rules option (platform_turns=3..6), a counter "
                           "factor (attack.technocrat_crawler=1..4, D5) or a force (forces.ziegler.hovercraft=3..9)")
