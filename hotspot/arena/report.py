@@ -97,8 +97,11 @@ def _label(cell: dict) -> str:
 
 def plot_lengths(rows, cells, path) -> Path | None:
     """One histogram of game lengths (turns) per cell, wins and draws stacked."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("the report's plots need matplotlib: python -m pip install 'hotspot[plots]'") from None
 
     from .match import canonical_rules
     index = {(c["scenario"], canonical_rules(c["rules"]), c["technocrat"], c["ziegler"]): c["cell"] for c in cells}

@@ -165,8 +165,12 @@ def skill_text(grid: dict) -> str:
 
 def plot_skill_grid(grid: dict, path) -> Path:
     """A heatmap PNG of the Technocrat's score for every pair, with intervals and games."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("the skill grid's heatmap needs matplotlib: python -m pip install 'hotspot[plots]' "
+                          "(or pass --no-plot)") from None
 
     ts, zs = grid["technocrats"], grid["zieglers"]
     values = [[c["score"] for c in row] for row in grid["cells"]]
