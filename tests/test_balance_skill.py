@@ -293,3 +293,26 @@ def test_report_page_reads_in_a_real_browser(grid):
         assert "fog-technocrat" in page.inner_text("table.probes")
         assert page.inner_text("#draws").startswith("Draws by final position")
     assert errors == []
+
+
+def test_max_games_stops_between_steps_and_a_rerun_finishes_the_same_grid(tmp_path, grid):
+    """--max-games cuts a sequential run anywhere; the reruns give the rows and
+    the table of the uninterrupted run (the fixture's)."""
+    out, summary = grid
+    kwargs = dict(scenarios=["open"], technocrats=["random", "scripted"], zieglers=["random", "scripted"],
+                  precision=0.12, step=10, games=40, probes=parse_probes("fog-technocrat"),
+                  probe_pairs=[("scripted", "scripted")], out=tmp_path, workers=1, progress=False, max_turns=60,
+                  plot=False)
+    rounds = 0
+    while True:
+        part = run_balance(max_games=17, **kwargs)
+        rounds += 1
+        assert part["played_now"] <= 17
+        if not part["remaining"]:
+            break
+        assert "rerun the same command" in part["text"]
+    assert rounds > 2
+    assert sorted(r["key"] for r in _rows(tmp_path / "games.jsonl")) == \
+        sorted(r["key"] for r in _rows(out / "games.jsonl"))
+    assert [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in part["cells"]] == \
+        [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in summary["cells"]]
