@@ -3,7 +3,7 @@
 from .core import (Game, GameRecord, IllegalActionError, RecordError, RulesOptions, ScenarioError,
                    StateError, init)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one source of the version (pyproject.toml reads it; CHANGELOG.md)
 
 
 def _register_envs() -> None:
