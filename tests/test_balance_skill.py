@@ -317,14 +317,3 @@ def test_max_games_stops_between_steps_and_a_rerun_finishes_the_same_grid(tmp_pa
     assert [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in part["cells"]] == \
         [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in summary["cells"]]
 
-
-def test_the_version_has_one_source():
-    """pyproject.toml reads hotspot.__version__; CHANGELOG.md has a section for it."""
-    import importlib.metadata
-    from pathlib import Path
-
-    import hotspot
-    root = Path(__file__).resolve().parent.parent
-    assert 'dynamic = ["version"]' in (root / "pyproject.toml").read_text(encoding="utf-8")
-    assert importlib.metadata.version("hotspot") == hotspot.__version__
-    assert f"## [{hotspot.__version__}]" in (root / "CHANGELOG.md").read_text(encoding="utf-8")
