@@ -1,4 +1,11 @@
-"""API hygiene: one source of the version number, a changelog entry for it."""
+"""API hygiene: one source of the version number, a changelog entry for it,
+and each removed or renamed public name kept for one minor version behind a
+shim that raises a DeprecationWarning naming its replacement."""
+import importlib
+import sys
+
+import pytest
+
 
 
 def test_the_version_has_one_source():
@@ -11,3 +18,35 @@ def test_the_version_has_one_source():
     assert 'dynamic = ["version"]' in (root / "pyproject.toml").read_text(encoding="utf-8")
     assert importlib.metadata.version("hotspot") == hotspot.__version__
     assert f"## [{hotspot.__version__}]" in (root / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
+def test_game_record_replay_warns_and_replays():
+    from hotspot import Game
+    game = Game("standard", seed=4)
+    for _ in range(12):
+        game.apply_action(int(game.legal_actions()[0]))
+    with pytest.warns(DeprecationWarning, match=r"Game\.from_record"):
+        replayed = game.record.replay()
+    assert replayed.to_bytes() == game.to_bytes()
+
+
+def test_state_from_bytes_warns_and_checks():
+    from hotspot import Game
+    from hotspot.core import state
+    from hotspot.core.integrity import from_bytes
+    with pytest.warns(DeprecationWarning, match="hotspot.core.from_bytes"):
+        old = state.from_bytes
+    assert old is from_bytes
+    data = Game("standard", seed=2).to_bytes()
+    assert old(data).tobytes() == data
+    with pytest.raises(AttributeError):
+        state.no_such_name  # noqa: B018
+
+
+def test_pettingzoo_env_module_warns_and_is_the_new_module():
+    pytest.importorskip("pettingzoo")
+    from hotspot.env import pettingzoo as pz
+    sys.modules.pop("hotspot.env.pettingzoo_env", None)
+    with pytest.warns(DeprecationWarning, match="import hotspot.env.pettingzoo"):
+        old = importlib.import_module("hotspot.env.pettingzoo_env")
+    assert old.HotspotAECEnv is pz.HotspotAECEnv and old.env is pz.env and old.raw_env is pz.raw_env

@@ -146,7 +146,7 @@ def test_pettingzoo_api_test_and_random_steps():
     agree with the core (masks, who moves, rewards at the end)."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    from hotspot.env.pettingzoo import HotspotAECEnv
     api_test(HotspotAECEnv(scenario="random", random_pool=4), num_cycles=300)
     env = HotspotAECEnv(scenario="random", random_pool=8)
     env.reset(seed=5)
@@ -340,7 +340,7 @@ def test_pettingzoo_truncation_rewards_zero_to_both():
     """D19 revised: the AEC env truncates both agents (not terminated) with
     reward 0 each when max_turns stops the game."""
     pytest.importorskip("pettingzoo")
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    from hotspot.env.pettingzoo import HotspotAECEnv
     env = HotspotAECEnv(max_turns=1)
     rng = np.random.default_rng(1)
     for seed in range(20):
@@ -392,7 +392,7 @@ def test_pettingzoo_api_test_on_open():
     deployments as decisions of the two agents."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    from hotspot.env.pettingzoo import HotspotAECEnv
     api_test(HotspotAECEnv(scenario="open", max_turns=30), num_cycles=400)
 
 
@@ -463,7 +463,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     outside the action space at any size is an IllegalActionError (it reached
     the compiled check and raised numba's or numpy's errors), and the game is
     unchanged (issue 10, found by benchmarks/fuzz.py)."""
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    from hotspot.env.pettingzoo import HotspotAECEnv
     env = HotspotAECEnv(illegal_action="raise")
     env.reset(seed=1)
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])

@@ -344,14 +344,13 @@ def test_vector_env_flat_and_image_forms_agree_with_the_single_env():
 def test_pettingzoo_factories_pass_api_seed_and_render_tests():
     """hotspot.env.pettingzoo.env() (PettingZoo's standard wrappers) and
     raw_env(), metadata name hotspot_v0, pass api_test, seed_test and
-    render_test; the old module name imports the same objects."""
+    render_test; the old module name imports the same objects (with a
+    DeprecationWarning, tests/test_api_hygiene.py)."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, render_test, seed_test
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
     from hotspot.env import pettingzoo as pz
-    from hotspot.env import pettingzoo_env
-    assert pettingzoo_env.HotspotAECEnv is pz.HotspotAECEnv and pettingzoo_env.env is pz.env
     wrapped = pz.env()
     assert isinstance(wrapped, OrderEnforcingWrapper) and wrapped.metadata["name"] == "hotspot_v0"
     assert isinstance(pz.raw_env(), pz.HotspotAECEnv)

@@ -297,7 +297,7 @@ def test_pettingzoo_env_selects_the_losing_side_for_its_loss_choice():
     decision to the losing side's agent and show it the mask."""
     pytest.importorskip("pettingzoo")
     from hotspot.core.rules_data import SIDE_NAMES
-    from hotspot.env.pettingzoo_env import HotspotAECEnv
+    from hotspot.env.pettingzoo import HotspotAECEnv
     env = HotspotAECEnv("standard", rules={"losses": "owner"})
 
     def states_of(ep):

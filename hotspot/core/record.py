@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import base64
 import binascii
+import importlib
 import json
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -87,6 +89,13 @@ class GameRecord:
             raise RecordError(f"record field 'max_turns' must be an integer in [1, 10000], got {short_repr(max_turns)}")
         return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial,
                    max_turns=max_turns)
+
+    def replay(self):
+        """Deprecated since 0.2.0, removed in 0.3.0: use ``Game.from_record(record)``."""
+        warnings.warn("GameRecord.replay() is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
+                      "use hotspot.Game.from_record(record)", DeprecationWarning, stacklevel=2)
+        # (imported by name: game imports this module)
+        return importlib.import_module("hotspot.core.game").Game.from_record(self)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1))

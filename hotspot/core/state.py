@@ -47,6 +47,9 @@ Harness, set-up and pending decisions
 """
 from __future__ import annotations
 
+import importlib
+import warnings
+
 import numpy as np
 
 from .hexgrid import NUM_CELLS
@@ -214,3 +217,14 @@ def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
         raise StateError(f"{source}: state {int(bad[0])} has layout version "
                          f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
     return states
+
+
+def __getattr__(name):
+    """Deprecated names: ``from_bytes`` (since 0.2.0, removed in 0.3.0) is
+    ``hotspot.core.from_bytes`` (checked; ``decode_bytes`` is the unchecked read)."""
+    if name == "from_bytes":
+        warnings.warn("hotspot.core.state.from_bytes is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
+                      "use hotspot.core.from_bytes (checked) or hotspot.core.state.decode_bytes (unchecked)",
+                      DeprecationWarning, stacklevel=2)
+        return importlib.import_module("hotspot.core.integrity").from_bytes  # (integrity imports this module)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
