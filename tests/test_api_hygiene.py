@@ -50,3 +50,13 @@ def test_pettingzoo_env_module_warns_and_is_the_new_module():
     with pytest.warns(DeprecationWarning, match="import hotspot.env.pettingzoo"):
         old = importlib.import_module("hotspot.env.pettingzoo_env")
     assert old.HotspotAECEnv is pz.HotspotAECEnv and old.env is pz.env and old.raw_env is pz.raw_env
+
+
+@pytest.mark.parametrize("old, new", [("record_from_row", "unchecked_record"), ("replay_row", "unchecked_replay")])
+def test_the_unchecked_row_readers_have_their_own_names(old, new):
+    """One public name, one behaviour: hotspot.arena.record_from_row checks the
+    row; the arena's unchecked readers are match.unchecked_*."""
+    from hotspot.arena import match
+    with pytest.warns(DeprecationWarning, match=f"hotspot.arena.{old}"):
+        shim = getattr(match, old)
+    assert shim is getattr(match, new)

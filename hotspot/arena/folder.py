@@ -165,13 +165,13 @@ def record_from_row(row):
     replays it: the row by :func:`check_row` (seed, actions, max_turns: all
     that ``GameRecord.from_dict`` checks, and more), its scenario by the
     scenario loader; a bad row or scenario is a :class:`RowError` naming it.
-    (``match.record_from_row`` builds the record without these checks.)"""
+    (``match.unchecked_record`` builds the record without these checks.)"""
     from hotspot.core.scenario import ScenarioError
 
     from . import match
     check_row(row)
     try:
-        return match.record_from_row(row)
+        return match.unchecked_record(row)
     except (ScenarioError, ArenaError) as exc:
         raise RowError(f"game {row['key']}: {exc}") from None
 
@@ -184,7 +184,7 @@ def replay_row(row):
     from . import match
     check_row(row)
     try:
-        return match.replay_row(row)
+        return match.unchecked_replay(row)
     except ScenarioError as exc:
         raise RowError(f"game {row['key']}: {exc}") from None
 

@@ -26,8 +26,8 @@ between compiled agents is identical on both.
 Each finished game is a *row* (a JSON object): the key, pairing, game index,
 seed, scenario, rules, turn limit, both agents, the winner (null for a
 draw), truncation, turns, the number of actions, the wall time and the
-action list.  :func:`record_from_row` turns
-a row back into a ``GameRecord`` (replay it, or view it with
+action list.  ``hotspot.arena.record_from_row`` checks a row and turns
+it back into a ``GameRecord`` (replay it, or view it with
 ``hotspot.env.viewer.write_replay_html``).
 """
 from __future__ import annotations
@@ -473,16 +473,20 @@ def _compile_in_helper() -> None:
 # ------------------------------------------------------------ replay
 
 
-def record_from_row(row: dict):
-    """The ``GameRecord`` of a games.jsonl row: replays to the recorded result."""
+def unchecked_record(row: dict):
+    """The ``GameRecord`` of a games.jsonl row, **unchecked** (the row is trusted:
+    the arena's own rows).  ``hotspot.arena.record_from_row`` (``folder``)
+    checks the row first: use it for rows read from a file."""
     data, _ = scenario_data(row["scenario"], canonical_rules(row.get("rules")), int(row["seed"]))
     return GameRecord(scenario=data, seed=int(row["seed"]), actions=[int(a) for a in row["actions"]],
                       result=row.get("result", ""), max_turns=row.get("max_turns"))
 
 
-def replay_row(row: dict):
-    """Replay a row and check it ends as recorded; returns the replayed ``Game``."""
-    game = Game.from_record(record_from_row(row))
+def unchecked_replay(row: dict):
+    """Replay a trusted row (:func:`unchecked_record`) and check it ends as
+    recorded; returns the replayed ``Game``.  ``hotspot.arena.replay_row``
+    checks the row first."""
+    game = Game.from_record(unchecked_record(row))
     if not game.is_terminal():
         raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
     winner = SIDE_NAMES[game.winner()] if game.winner() >= 0 else None
@@ -490,3 +494,20 @@ def replay_row(row: dict):
         raise ArenaError(f"game {row.get('key')}: replays to {winner} (turn {game.turn}), "
                          f"recorded {row['winner']} (turn {row['turns']})")
     return game
+
+
+_RENAMED = {"record_from_row": "unchecked_record", "replay_row": "unchecked_replay"}
+
+
+def __getattr__(name):
+    """Deprecated since 0.2.0 (removed in 0.3.0): ``match.record_from_row`` and
+    ``match.replay_row``, which did not check the row, are ``unchecked_record``
+    and ``unchecked_replay``; ``hotspot.arena.record_from_row`` and
+    ``replay_row`` are the checked ones."""
+    if name in _RENAMED:
+        import warnings
+        warnings.warn(f"hotspot.arena.match.{name} is deprecated since hotspot 0.2.0 and will be removed in 0.3.0: "
+                      f"use hotspot.arena.{name} (checks the row) or hotspot.arena.match.{_RENAMED[name]} "
+                      f"(unchecked)", DeprecationWarning, stacklevel=2)
+        return globals()[_RENAMED[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
