@@ -34,6 +34,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hotspot.core.jsonfile import JSONInputError, loads, read_json
+
 from .match import ArenaError, canonical_rules, row_key, setup_seed
 
 GAMES_FILE = "games.jsonl"
@@ -221,11 +223,9 @@ def _parse_line(raw: bytes):
     except UnicodeDecodeError as exc:
         raise RowError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RowError(f"not valid JSON ({exc.msg}: column {exc.colno})") from None
-    except (RecursionError, ValueError) as exc:  # nested too deep; an integer of too many digits
-        raise RowError(f"not valid JSON ({type(exc).__name__}: {exc})") from None
+        return loads(text)  # the one reader's limits (core.jsonfile)
+    except JSONInputError as exc:
+        raise RowError(f"not valid JSON ({exc})") from None
 
 
 def scan_games(path) -> GamesFile:
@@ -328,8 +328,8 @@ def read_run_config(out_dir) -> dict | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        data = read_json(path)  # the one reader's limits (core.jsonfile)
+    except (OSError, ValueError) as exc:  # (JSONInputError is a ValueError)
         problem = f"{type(exc).__name__}: {exc}"
     else:
         if isinstance(data, dict) and data.get("format") == RUN_FORMAT and data.get("version") == RUN_VERSION \

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .errors import short_repr
 from .integrity import from_bytes
+from .jsonfile import JSONInputError, read_json
 
 RECORD_FORMAT = "hotspot-record"
 RECORD_VERSION = 1
@@ -103,18 +104,13 @@ class GameRecord:
     @classmethod
     def load(cls, path) -> "GameRecord":
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            data = read_json(path)
         except OSError as exc:
             raise RecordError(f"{path}: cannot read the record: {exc.strerror}") from None
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"{path}: not a UTF-8 text file ({exc.reason} at byte {exc.start})") from None
+        except JSONInputError as exc:  # the one reader's limits (core.jsonfile)
+            raise RecordError(f"{path}: not valid JSON ({exc})") from None
         except ValueError as exc:  # a name the OS cannot take, e.g. with a NUL character
             raise RecordError(f"{short_repr(str(path))}: not a usable file name ({exc})") from None
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-            # ValueError: e.g. an integer of more digits than Python converts
-            raise RecordError(f"{path}: not valid JSON ({type(exc).__name__}: {exc})") from None
         try:
             return cls.from_dict(data)
         except RecordError as exc:

@@ -55,6 +55,7 @@ from importlib import resources
 
 import numpy as np
 
+from .jsonfile import JSONInputError, loads
 from .actions import start
 from .dice import seed_state
 from .errors import short_repr
@@ -690,11 +691,9 @@ def builtin_scenarios() -> list[str]:
 
 def _read_json(text: str, source: str):
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
+        return loads(text)  # the one reader's limits (core.jsonfile)
+    except JSONInputError as exc:
         raise ScenarioError(f"{source}: not valid JSON: {exc}") from None
-    except (RecursionError, ValueError) as exc:  # nesting too deep, an integer of too many digits
-        raise ScenarioError(f"{source}: not a usable JSON scenario ({type(exc).__name__}: {exc})") from None
 
 
 def random_name_seed(name: str) -> int:

@@ -61,6 +61,7 @@ from hotspot.arena.registry import make_agent
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import col_row
+from hotspot.core.jsonfile import JSONInputError, read_json
 from hotspot.core.limits import check_max_turns
 from hotspot.core.render import LEGEND, describe_events, piece_name, render_text, unit_name
 from hotspot.core.rules_data import (NO_PIECE, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES, SIDE_NAMES,
@@ -442,14 +443,13 @@ class Session:
         """The session saved in ``path``, replayed; a file that is not a save,
         is damaged, was altered or does not replay is refused (``SessionError``)."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            data = read_json(path)  # the one reader's limits (core.jsonfile)
+        except OSError as exc:
+            raise SessionError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        except JSONInputError as exc:
+            raise SessionError(f"{path}: not a saved game (bad JSON: {exc})") from None
+        except ValueError as exc:  # a name the OS cannot take
             raise SessionError(f"{path}: cannot read: {exc}") from None
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, RecursionError, ValueError) as exc:  # nested too deep, a huge integer
-            reason = "nested too deep" if isinstance(exc, RecursionError) else exc
-            raise SessionError(f"{path}: not a saved game (bad JSON: {reason})") from None
         try:
             return cls.from_json(data)
         except SessionError as exc:

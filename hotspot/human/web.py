@@ -61,6 +61,7 @@ from hotspot.core.actions import (A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELEC
 from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, NEIGHBOUR, cell_of, col_row
+from hotspot.core.jsonfile import JSONInputError, loads
 from hotspot.core.record import GameRecord
 from hotspot.core.rules_data import (NO_UNIT, PHASE_CONTROL, PHASE_LETTERS, PHASE_NAMES, PHASE_T_CRUSTAL,
                                      PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP, SIDE_NAMES, UNIT_SIDE)
@@ -462,8 +463,8 @@ def _keys(args: dict, allowed: set) -> None:
 
 def _body_json(body: bytes | None) -> dict:
     try:
-        data = json.loads((body or b"{}").decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        data = loads(body or b"{}")  # the one reader's limits (core.jsonfile)
+    except JSONInputError as exc:
         raise RequestError(400, f"the request body is not JSON: {str(exc)[:120]}") from None
     if not isinstance(data, dict):
         raise RequestError(400, f"the request body must be a JSON object, got {type(data).__name__}")
