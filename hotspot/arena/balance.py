@@ -52,10 +52,10 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
-from .folder import scenario_files
+from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
-from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
+from .runner import GAMES_FILE, check_count, check_run_args, run_games, spec_max_turns
 from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
@@ -483,84 +483,86 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
     cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
                                 max_turns=max_turns, probes=probes, probe_pairs=probe_pairs)
     config = balance_run_config(scenarios, options, pairs, games, seed, max_turns, probes, probe_pairs)
-    by_cell = cell_specs(cells, specs)
-    rows: dict[str, dict] = {}
-    active = [c["cell"] for c in cells]
-    stopped: dict[int, str] = {}
-    played = remaining = 0
-    wall = warm = 0.0
-    dropped = []
-    result = None
-    n = 0
-    budget = max_games
-    while active:
-        n = min(games, n + step) if precision else games
-        todo = [s for c in active for s in by_cell[c][:n]]
-        result = run_games(todo, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                           max_games=budget, progress=progress, desc="balance" if not precision else f"balance {n}",
-                           drop_damaged=drop_damaged, config=config, plan=specs)
-        drop_damaged = False  # dropped (and reported) once
-        dropped += result.dropped
-        for row in result.rows:
-            rows[row["key"]] = row
-        played += result.played
-        wall += result.wall_s
-        warm += result.warm_up_s
-        if result.remaining:
-            remaining = result.remaining
-            break
-        if budget is not None:
-            budget -= result.played
-        still = []
-        for c in active:
-            done = [rows[s.key] for s in by_cell[c][:n] if s.key in rows]
-            score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if is_draw(r) else 0.0 for r in done)
-            lo, hi = wilson_interval(score, len(done))
-            if n >= games:
-                stopped[c] = "games"
-            elif precision and (hi - lo) / 2 <= precision:
-                stopped[c] = "precision"
-            else:
-                still.append(c)
-        active = still
-        if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
-            remaining = len(active) * (min(games, n + step) - n)
-            break
-    kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
-    table = cell_table(kept, cells, specs, stopped)
-    summary = {"format": "hotspot-balance-summary", "version": 2,
-               "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
-                          "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
-                          "precision": precision, "step": step if precision else None,
-                          "technocrats": technocrats, "zieglers": zieglers,
-                          "probes": {name: over for name, over in probes},
-                          "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
-                          "max_turns": cells[0]["max_turns"] if cells else max_turns,
-                          "workers": result.workers if result else workers, "backend": backend},
-               "games": len(kept), "planned": sum(t["games"] for t in table) + remaining,
-               "played_now": played, "from_file": len(kept) - played, "remaining": remaining, "wall_s": round(wall, 3),
-               "warm_up_s": round(warm, 3), "dropped_lines": [d.line for d in dropped],
-               "cells": table, "plot": None, "skill_plots": [], "report": None}
-    summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
-    summary["probes"] = probe_deltas(table, kept) if probes else []
-    out = Path(out)
-    if plot and any(t["games"] for t in table):
-        summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
-        for i, grid in enumerate(summary["skill"]):
-            name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
-            grid["plot"] = str(plot_skill_grid(grid, out / name))
-            summary["skill_plots"].append(grid["plot"])
-    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
-    csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
-    write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
-    write_csv(out / "games.csv", [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
-              GAME_FIELDS)
-    if report:
-        from .report import write_report
-        summary["report"] = str(write_report(out, summary, kept))
-    summary["text"] = report_text(table, summary)
-    summary["result"] = result
-    return summary
+    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
+    with writer_lock(out):  # one writer a folder, for the whole run
+        by_cell = cell_specs(cells, specs)
+        rows: dict[str, dict] = {}
+        active = [c["cell"] for c in cells]
+        stopped: dict[int, str] = {}
+        played = remaining = 0
+        wall = warm = 0.0
+        dropped = []
+        result = None
+        n = 0
+        budget = max_games
+        while active:
+            n = min(games, n + step) if precision else games
+            todo = [s for c in active for s in by_cell[c][:n]]
+            result = run_games(todo, out, workers=workers, backend=backend, address=address, chunk=chunk,
+                               max_games=budget, progress=progress, desc="balance" if not precision else f"balance {n}",
+                               drop_damaged=drop_damaged, config=config, plan=specs)
+            drop_damaged = False  # dropped (and reported) once
+            dropped += result.dropped
+            for row in result.rows:
+                rows[row["key"]] = row
+            played += result.played
+            wall += result.wall_s
+            warm += result.warm_up_s
+            if result.remaining:
+                remaining = result.remaining
+                break
+            if budget is not None:
+                budget -= result.played
+            still = []
+            for c in active:
+                done = [rows[s.key] for s in by_cell[c][:n] if s.key in rows]
+                score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if is_draw(r) else 0.0 for r in done)
+                lo, hi = wilson_interval(score, len(done))
+                if n >= games:
+                    stopped[c] = "games"
+                elif precision and (hi - lo) / 2 <= precision:
+                    stopped[c] = "precision"
+                else:
+                    still.append(c)
+            active = still
+            if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
+                remaining = len(active) * (min(games, n + step) - n)
+                break
+        kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
+        table = cell_table(kept, cells, specs, stopped)
+        summary = {"format": "hotspot-balance-summary", "version": 2,
+                   "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
+                              "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
+                              "precision": precision, "step": step if precision else None,
+                              "technocrats": technocrats, "zieglers": zieglers,
+                              "probes": {name: over for name, over in probes},
+                              "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
+                              "max_turns": cells[0]["max_turns"] if cells else max_turns,
+                              "workers": result.workers if result else workers, "backend": backend},
+                   "games": len(kept), "planned": sum(t["games"] for t in table) + remaining,
+                   "played_now": played, "from_file": len(kept) - played, "remaining": remaining, "wall_s": round(wall, 3),
+                   "warm_up_s": round(warm, 3), "dropped_lines": [d.line for d in dropped],
+                   "cells": table, "plot": None, "skill_plots": [], "report": None}
+        summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
+        summary["probes"] = probe_deltas(table, kept) if probes else []
+        out = Path(out)
+        if plot and any(t["games"] for t in table):
+            summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
+            for i, grid in enumerate(summary["skill"]):
+                name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
+                grid["plot"] = str(plot_skill_grid(grid, out / name))
+                summary["skill_plots"].append(grid["plot"])
+        (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
+        csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
+        write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
+        write_csv(out / "games.csv", [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
+                  GAME_FIELDS)
+        if report:
+            from .report import write_report
+            summary["report"] = str(write_report(out, summary, kept))
+        summary["text"] = report_text(table, summary)
+        summary["result"] = result
+        return summary
 
 
 __all__ = ["PROBES", "grid_pairs", "parse_agent_list", "parse_option", "parse_pairings", "parse_probes",

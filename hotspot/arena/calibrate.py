@@ -49,6 +49,7 @@ from hotspot.core.rules_data import POOL_KEYS, POOL_SIDE, SIDE_NAMES, RulesOptio
 from hotspot.core.scenario import ScenarioError, load_scenario
 
 from .balance import default_pair
+from .folder import writer_lock
 from .match import ArenaError, GameSpec, game_seed
 from .runner import check_count, run_games
 from .stats import wilson_interval
@@ -191,66 +192,67 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
     except (ScenarioError, ValueError) as exc:
         raise ArenaError(str(exc)) from None
     out = Path(out)
-    trial_dir = out / "trials"
-    trial_dir.mkdir(parents=True, exist_ok=True)
-    records: list[dict] = []
+    with writer_lock(out):  # one writer a folder, for the whole run
+        trial_dir = out / "trials"
+        trial_dir.mkdir(parents=True, exist_ok=True)
+        records: list[dict] = []
 
-    def evaluate(values: dict) -> float:
-        data = apply_values(base, values)
-        data["name"] = f"{base.get('name', 'scenario')} calibration trial"
-        digest = _digest(data)
-        path = trial_dir / f"{digest}.json"
-        if not path.exists():
-            path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-        results = play_setting(path, trial_dir / digest, pairs, games, seed=seed, max_turns=max_turns,
-                               workers=workers, progress=progress, desc=f"trial {len(records) + 1}/{trials}")
-        objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
-        records.append({"trial": len(records), "values": dict(values), "digest": digest, "pairs": results,
-                        "objective": objective})
-        return objective
+        def evaluate(values: dict) -> float:
+            data = apply_values(base, values)
+            data["name"] = f"{base.get('name', 'scenario')} calibration trial"
+            digest = _digest(data)
+            path = trial_dir / f"{digest}.json"
+            if not path.exists():
+                path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            results = play_setting(path, trial_dir / digest, pairs, games, seed=seed, max_turns=max_turns,
+                                   workers=workers, progress=progress, desc=f"trial {len(records) + 1}/{trials}")
+            objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
+            records.append({"trial": len(records), "values": dict(values), "digest": digest, "pairs": results,
+                            "objective": objective})
+            return objective
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=int(seed)))
-    start = {k.name: base_value(base, k.name) for k in knobs}
-    if all(k.low <= start[k.name] <= k.high for k in knobs):
-        study.enqueue_trial(start)
-    study.optimize(lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}),
-                   n_trials=trials)
-    finals = []  # the best distinct settings again, with confirm_games games at the cheap pairs
-    for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
-        if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
-            results = play_setting(trial_dir / f"{r['digest']}.json", out / "finals" / r["digest"], pairs,
-                                   confirm_games, seed=seed, max_turns=max_turns, workers=workers,
-                                   progress=progress, desc=f"finalist {len(finals) + 1}/{finalists}")
-            finals.append({"values": r["values"], "digest": r["digest"], "pairs": results, "trial": r["trial"],
-                           "objective": sum((x["score"] - target) ** 2 for x in results) / len(results)})
-    best = min(finals, key=lambda r: (r["objective"], r["trial"]))
-    calibrated = apply_values(base, best["values"])
-    calibrated["name"] = name
-    setting = ", ".join(f"{k}={v}" for k, v in best["values"].items())
-    path = _write_calibrated(out / "calibrated.json", calibrated, base, setting, target)
-    confirm = []
-    for pair in confirm_pairs:
-        label = f"{pair[0]}:{pair[1]}"
-        known = [x for x in best["pairs"] if x["pair"] == label]
-        confirm += known or play_setting(path, out / "confirm", [pair], confirm_games, seed=seed,
-                                         max_turns=max_turns, workers=workers, progress=progress,
-                                         desc=f"confirm {label}")
-    within = [abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
-              for c in confirm]
-    _write_trials_csv(out / "trials.csv", records, knobs, pairs)
-    summary = {"format": "hotspot-calibration", "version": 1, "scenario": scenario, "rules": rules or {},
-               "knobs": [{"name": k.name, "low": k.low, "high": k.high, "base": start[k.name]} for k in knobs],
-               "pairs": [f"{t}:{z}" for t, z in pairs], "games": games, "target": target, "seed": seed,
-               "trials": records, "finals": finals, "best": best, "calibrated": str(out / "calibrated.json"),
-               "confirm_pairs": [f"{t}:{z}" for t, z in confirm_pairs], "confirm_games": confirm_games,
-               "confirm": confirm, "confirm_within_band": within}
-    (out / "calibration.json").write_text(json.dumps(_finite(summary), indent=1) + "\n", encoding="utf-8")
-    if report:
-        from .report import write_calibration_report
-        summary["report"] = str(write_calibration_report(out, summary))
-    summary["text"] = calibration_text(summary)
-    return summary
+        optuna.logging.set_verbosity(optuna.logging.WARNING)
+        study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=int(seed)))
+        start = {k.name: base_value(base, k.name) for k in knobs}
+        if all(k.low <= start[k.name] <= k.high for k in knobs):
+            study.enqueue_trial(start)
+        study.optimize(lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}),
+                       n_trials=trials)
+        finals = []  # the best distinct settings again, with confirm_games games at the cheap pairs
+        for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
+            if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
+                results = play_setting(trial_dir / f"{r['digest']}.json", out / "finals" / r["digest"], pairs,
+                                       confirm_games, seed=seed, max_turns=max_turns, workers=workers,
+                                       progress=progress, desc=f"finalist {len(finals) + 1}/{finalists}")
+                finals.append({"values": r["values"], "digest": r["digest"], "pairs": results, "trial": r["trial"],
+                               "objective": sum((x["score"] - target) ** 2 for x in results) / len(results)})
+        best = min(finals, key=lambda r: (r["objective"], r["trial"]))
+        calibrated = apply_values(base, best["values"])
+        calibrated["name"] = name
+        setting = ", ".join(f"{k}={v}" for k, v in best["values"].items())
+        path = _write_calibrated(out / "calibrated.json", calibrated, base, setting, target)
+        confirm = []
+        for pair in confirm_pairs:
+            label = f"{pair[0]}:{pair[1]}"
+            known = [x for x in best["pairs"] if x["pair"] == label]
+            confirm += known or play_setting(path, out / "confirm", [pair], confirm_games, seed=seed,
+                                             max_turns=max_turns, workers=workers, progress=progress,
+                                             desc=f"confirm {label}")
+        within = [abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
+                  for c in confirm]
+        _write_trials_csv(out / "trials.csv", records, knobs, pairs)
+        summary = {"format": "hotspot-calibration", "version": 1, "scenario": scenario, "rules": rules or {},
+                   "knobs": [{"name": k.name, "low": k.low, "high": k.high, "base": start[k.name]} for k in knobs],
+                   "pairs": [f"{t}:{z}" for t, z in pairs], "games": games, "target": target, "seed": seed,
+                   "trials": records, "finals": finals, "best": best, "calibrated": str(out / "calibrated.json"),
+                   "confirm_pairs": [f"{t}:{z}" for t, z in confirm_pairs], "confirm_games": confirm_games,
+                   "confirm": confirm, "confirm_within_band": within}
+        (out / "calibration.json").write_text(json.dumps(_finite(summary), indent=1) + "\n", encoding="utf-8")
+        if report:
+            from .report import write_calibration_report
+            summary["report"] = str(write_calibration_report(out, summary))
+        summary["text"] = calibration_text(summary)
+        return summary
 
 
 def _write_calibrated(path: Path, data: dict, base: dict, setting: str, target: float) -> Path:

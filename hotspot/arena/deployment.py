@@ -150,74 +150,75 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
     from .tournament import canonical_agents
     opponent, agent = canonical_agents([opponent, agent])  # a typo must not become the folder's configuration
     config = search_run_config(side, opponent, agent, base, base_data, counts, seed, rules_json, max_turns)
-    folder.check_run(out, config, [], {})  # before a candidate file is (re)written
-    (out / "candidates").mkdir(parents=True, exist_ok=True)
-    folder.write_run_config(out, config)
-    pool = []
-    for i in range(candidates):
-        name = "random" if i < random_candidates else agent
-        cand_seed = int(game_seed(seed, 10_000 + i))
-        data = sample_deployment(base_data, side, name, cand_seed)
-        path = out / "candidates" / f"c{i:03d}.json"
-        save_scenario(data, path)
-        pool.append({"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0,
-                     "games": 0})
-    technocrat, ziegler = (agent, opponent) if side == "technocrat" else (opponent, agent)
-    rounds = []
-    alive = list(pool)
-    per = games
-    r = 0
-    while True:
-        final = len(alive) <= finalists
-        n_games = final_games if final else per
-        specs = []
-        offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
+    with folder.writer_lock(out):  # one writer a folder, for the whole run
+        folder.check_run(out, config, [], {})  # before a candidate file is (re)written
+        (out / "candidates").mkdir(parents=True, exist_ok=True)
+        folder.write_run_config(out, config)
+        pool = []
+        for i in range(candidates):
+            name = "random" if i < random_candidates else agent
+            cand_seed = int(game_seed(seed, 10_000 + i))
+            data = sample_deployment(base_data, side, name, cand_seed)
+            path = out / "candidates" / f"c{i:03d}.json"
+            save_scenario(data, path)
+            pool.append({"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0,
+                         "games": 0})
+        technocrat, ziegler = (agent, opponent) if side == "technocrat" else (opponent, agent)
+        rounds = []
+        alive = list(pool)
+        per = games
+        r = 0
+        while True:
+            final = len(alive) <= finalists
+            n_games = final_games if final else per
+            specs = []
+            offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
+            for c in alive:
+                for j in range(n_games):
+                    specs.append(GameSpec(pairing=f"c{c['id']:03d}", technocrat=technocrat, ziegler=ziegler,
+                                          index=j, seed=game_seed(seed, offset + j), scenario=c["path"],
+                                          rules=rules_json, max_turns=max_turns))
+            result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
+                               desc=f"round {r}: {len(alive)} candidates x {n_games}", drop_damaged=drop_damaged)
+            by_pairing: dict = {}
+            for row in result.rows:
+                by_pairing.setdefault(row["pairing"], []).append(row)
+            for c in alive:
+                wins, draws, n = _score(by_pairing.get(f"c{c['id']:03d}", []), side)
+                c.update(wins=wins, draws=draws, games=n, score=_points(wins, draws, n))
+            alive.sort(key=lambda c: (-c["score"], c["id"]))
+            rounds.append({"round": r, "games_per_candidate": n_games,
+                           "candidates": [{k: c[k] for k in ("id", "policy", "seed", "score", "wins", "draws", "games")}
+                                          for c in alive]})
+            if final:
+                break
+            alive = alive[:max(finalists, math.ceil(len(alive) / 2))]
+            per *= 2
+            r += 1
+        finals = []
         for c in alive:
-            for j in range(n_games):
-                specs.append(GameSpec(pairing=f"c{c['id']:03d}", technocrat=technocrat, ziegler=ziegler,
-                                      index=j, seed=game_seed(seed, offset + j), scenario=c["path"],
-                                      rules=rules_json, max_turns=max_turns))
-        result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
-                           desc=f"round {r}: {len(alive)} candidates x {n_games}", drop_damaged=drop_damaged)
-        by_pairing: dict = {}
-        for row in result.rows:
-            by_pairing.setdefault(row["pairing"], []).append(row)
-        for c in alive:
-            wins, draws, n = _score(by_pairing.get(f"c{c['id']:03d}", []), side)
-            c.update(wins=wins, draws=draws, games=n, score=_points(wins, draws, n))
-        alive.sort(key=lambda c: (-c["score"], c["id"]))
-        rounds.append({"round": r, "games_per_candidate": n_games,
-                       "candidates": [{k: c[k] for k in ("id", "policy", "seed", "score", "wins", "draws", "games")}
-                                      for c in alive]})
-        if final:
-            break
-        alive = alive[:max(finalists, math.ceil(len(alive) / 2))]
-        per *= 2
-        r += 1
-    finals = []
-    for c in alive:
-        low, high = wilson_interval(c["wins"] + 0.5 * c["draws"], c["games"])
-        finals.append({**{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
-                       "ci_low": low, "ci_high": high})
-    best = finals[0]
-    best_data = json.loads(Path(best["path"]).read_text(encoding="utf-8"))
-    best_data["name"] = f"best-{side}-deployment"
-    best_data["description"] = (
-        f"Best {side} deployment found by hotspot's deployment search (successive halving over "
-        f"{candidates} sampled candidates) against {opponent} play: {side} score {best['score']:.3f} "
-        f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] (95% Wilson; wins {best['wins']}, truncated "
-        f"{best['draws']} counted half) over {best['games']} games, seed {seed}.")
-    save_scenario(best_data, out / "best.json")
-    summary = {"format": "hotspot-deployment-search", "version": 1,
-               "config": {"side": side, "opponent": opponent, "agent": agent, "candidates": candidates,
-                          "random_candidates": random_candidates, "games": games, "finalists": finalists,
-                          "final_games": final_games, "seed": seed, "max_turns": max_turns,
-                          "rules": dict(rules or {})},
-               "rounds": rounds, "finalists": finals, "best": str(out / "best.json")}
-    (out / "search.json").write_text(json.dumps(summary, indent=1, default=_json_default) + "\n",
-                                     encoding="utf-8")
-    summary["text"] = report_text(summary)
-    return summary
+            low, high = wilson_interval(c["wins"] + 0.5 * c["draws"], c["games"])
+            finals.append({**{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
+                           "ci_low": low, "ci_high": high})
+        best = finals[0]
+        best_data = json.loads(Path(best["path"]).read_text(encoding="utf-8"))
+        best_data["name"] = f"best-{side}-deployment"
+        best_data["description"] = (
+            f"Best {side} deployment found by hotspot's deployment search (successive halving over "
+            f"{candidates} sampled candidates) against {opponent} play: {side} score {best['score']:.3f} "
+            f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] (95% Wilson; wins {best['wins']}, truncated "
+            f"{best['draws']} counted half) over {best['games']} games, seed {seed}.")
+        save_scenario(best_data, out / "best.json")
+        summary = {"format": "hotspot-deployment-search", "version": 1,
+                   "config": {"side": side, "opponent": opponent, "agent": agent, "candidates": candidates,
+                              "random_candidates": random_candidates, "games": games, "finalists": finalists,
+                              "final_games": final_games, "seed": seed, "max_turns": max_turns,
+                              "rules": dict(rules or {})},
+                   "rounds": rounds, "finalists": finals, "best": str(out / "best.json")}
+        (out / "search.json").write_text(json.dumps(summary, indent=1, default=_json_default) + "\n",
+                                         encoding="utf-8")
+        summary["text"] = report_text(summary)
+        return summary
 
 
 def _json_default(value):

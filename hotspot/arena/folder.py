@@ -23,6 +23,14 @@ nothing is skipped, lost or mixed without a word.
   A folder without ``run.json`` (written by an older version) resumes if every
   row of its games.jsonl is one of the games now planned
   (:func:`rows_outside_plan`); ``run.json`` is then written.
+* ``.lock``: one writer a folder.  Every command that writes a run folder
+  holds an exclusive OS lock on this file for the whole run
+  (:func:`writer_lock`: ``fcntl.flock``, or ``msvcrt.locking`` on Windows),
+  which the OS releases when the process ends however it ends, so there is
+  no stale lock to clean by hand.  A second writer is refused at once
+  (:class:`FolderLockedError`, naming the folder and the holder's pid, which
+  the holder writes into the file) before it reads or changes anything
+  else.  Readers (``hotspot replay``, ``hotspot serve``) never take it.
 """
 from __future__ import annotations
 
@@ -31,6 +39,7 @@ import json
 import math
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,6 +49,7 @@ from .match import ArenaError, canonical_rules, row_key, setup_seed
 
 GAMES_FILE = "games.jsonl"
 RUN_FILE = "run.json"
+LOCK_FILE = ".lock"
 RUN_FORMAT = "hotspot-run"
 RUN_VERSION = 1
 SHOWN = 5  # damaged lines or differences named in one message; the rest are counted
@@ -56,6 +66,91 @@ class DamagedFileError(ArenaError):
 
 class RunConfigError(ArenaError):
     """The folder holds another run (another configuration), or its run.json is damaged."""
+
+
+class FolderLockedError(ArenaError):
+    """Another process is writing the run folder (it holds the folder's lock)."""
+
+
+# ------------------------------------------------------------ one writer a folder
+
+_HELD: dict[str, list] = {}  # resolved folder -> [file descriptor, depth, pid] held by this process
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        import msvcrt
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+            return True
+        except OSError:
+            return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
+    except OSError:
+        return False
+
+
+def _unlock(fd: int) -> None:
+    try:
+        import fcntl
+    except ImportError:
+        import msvcrt
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+        return
+    fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+def _holder(lock_path: Path) -> str:
+    try:
+        text = lock_path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        text = ""
+    return f"pid {text}" if text.isdigit() else "pid unknown"
+
+
+@contextmanager
+def writer_lock(out_dir):
+    """Hold ``out_dir``'s writer lock (``.lock``) for the ``with`` block,
+    creating the folder if need be; :class:`FolderLockedError` at once if
+    another process holds it.  Re-entrant within a process (a command that
+    locks its folder may call :func:`hotspot.arena.runner.run_games`, which
+    locks it too)."""
+    path = Path(out_dir).resolve()
+    key = str(path)
+    held = _HELD.get(key)
+    if held is not None and held[2] == os.getpid():
+        held[1] += 1
+        try:
+            yield path
+        finally:
+            held[1] -= 1
+        return
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        lock_path = path / LOCK_FILE
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise ArenaError(f"{path}: cannot write this folder ({exc.strerror or exc})") from None
+    if not _try_lock(fd):
+        os.close(fd)
+        raise FolderLockedError(f"{path}: another run is writing this folder ({_holder(lock_path)}); "
+                                f"nothing was changed: wait for it to end or choose another --out")
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode("ascii"))
+        _HELD[key] = [fd, 1, os.getpid()]
+        yield path
+    finally:
+        _HELD.pop(key, None)
+        try:
+            _unlock(fd)
+        finally:
+            os.close(fd)
 
 
 # ------------------------------------------------------------ rows
@@ -458,7 +553,7 @@ def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) 
 
 
 
-__all__ = ["DamagedFileError", "DamagedLine", "GAMES_FILE", "GamesFile", "RUN_FILE", "RowError", "RunConfigError",
+__all__ = ["DamagedFileError", "DamagedLine", "FolderLockedError", "GAMES_FILE", "GamesFile", "LOCK_FILE", "RUN_FILE", "RowError", "RunConfigError",
            "check_row", "check_run", "config_differences", "drop_damaged", "read_rows", "read_run_config",
            "record_from_row", "replay_row", "rows_outside_plan", "scan_games", "scenario_files",
            "write_run_config"]

@@ -146,6 +146,17 @@ def _progress(total: int, enabled: bool, desc: str):
     return tqdm(total=total, unit="game", desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
 
 
+def check_run_args(*, workers=None, backend="local", chunk=None, max_games=None, max_actions=None) -> int:
+    """Refuse a bad count or backend (``ArenaError`` naming it) before a run
+    touches its folder; returns the number of workers."""
+    if backend not in ("local", "ray"):
+        raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
+    for name, value in (("chunk", chunk), ("max_games", max_games), ("max_actions", max_actions)):
+        if value is not None:
+            check_count(name, value)
+    return default_workers() if workers is None else check_count("workers", workers)
+
+
 def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
               address: str | None = None, chunk: int | None = None, max_games: int | None = None,
               progress: bool = True, desc: str = "games", config: dict | None = None,
@@ -165,23 +176,26 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
     line of games.jsonl is refused (``DamagedFileError``) unless
     ``drop_damaged``: then it is dropped (a warning on stderr) and its game
     played again.  Nothing in the folder changes when a run is refused.
+    The run holds the folder's writer lock (:func:`.folder.writer_lock`): a
+    second writer is refused at once (``FolderLockedError``).
 
     ``plan``: every game the run may ever play (default ``specs``), when
     ``specs`` is one stage of it (``hotspot balance --precision`` plays a
     cell's games in steps): a row of games.jsonl from a later stage is then
     a game of this run, not a foreign one."""
     t0 = time.perf_counter()
-    if backend not in ("local", "ray"):
-        raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
-    if chunk is not None:
-        check_count("chunk", chunk)
-    if max_games is not None:
-        check_count("max_games", max_games)
-    workers = default_workers() if workers is None else check_count("workers", workers)
+    workers = check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games)
     keys = [spec.key for spec in specs]
     if len(set(keys)) != len(keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     out_dir = Path(out_dir)
+    with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
+        return _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc,
+                              config, drop_damaged, plan, t0)
+
+
+def _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc, config,
+                   drop_damaged, plan, t0) -> RunResult:
     path = out_dir / GAMES_FILE
     games_file = folder.scan_games(path)
     if games_file.damaged and not drop_damaged:

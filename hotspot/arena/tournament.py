@@ -20,10 +20,10 @@ from pathlib import Path
 
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
-from .folder import scenario_files
+from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, canonical_agent, default_agents, split_top
-from .runner import GAMES_FILE, check_count, default_workers, run_games, spec_max_turns
+from .runner import GAMES_FILE, check_count, check_run_args, default_workers, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
 SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
@@ -337,18 +337,20 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     check_scenario(scenario, rules)
     specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions,
                        max_turns=max_turns)
-    result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                       max_games=max_games, progress=progress, desc="arena", drop_damaged=drop_damaged,
-                       config=arena_run_config(pairings, games, scenario, seed, rules, max_turns))
-    config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
-              "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
-              if specs else max_turns, "workers": result.workers,
-              "backend": backend}
-    summary = summarize(result.rows, specs, pairings, result, config)
-    for s in summary["sides"]:
-        s["ziegler_win_rate"] = 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan
-    write_summary(summary, out, summary["sides"], SIDE_FIELDS + ["ziegler_win_rate"])
-    write_csv(Path(out) / "ratings.csv", summary["ratings"], RATING_FIELDS)
-    summary["text"] = report_text(summary)
-    summary["result"] = result
-    return summary
+    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
+    with writer_lock(out):  # one writer a folder, for the whole run
+        result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
+                           max_games=max_games, progress=progress, desc="arena", drop_damaged=drop_damaged,
+                           config=arena_run_config(pairings, games, scenario, seed, rules, max_turns))
+        config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
+                  "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
+                  if specs else max_turns, "workers": result.workers,
+                  "backend": backend}
+        summary = summarize(result.rows, specs, pairings, result, config)
+        for s in summary["sides"]:
+            s["ziegler_win_rate"] = 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan
+        write_summary(summary, out, summary["sides"], SIDE_FIELDS + ["ziegler_win_rate"])
+        write_csv(Path(out) / "ratings.csv", summary["ratings"], RATING_FIELDS)
+        summary["text"] = report_text(summary)
+        summary["result"] = result
+        return summary
