@@ -1,16 +1,18 @@
-"""The README's promises (issue 13): every Python block of README.md runs to
-its end, and every command of the ``hotspot`` command line is named in it.
+"""The documentation's promises: every Python block of README.md and of the
+pages under docs/ runs to its end, every command of the ``hotspot`` command
+line is named in the README, and every relative link of those pages points
+at a file (and a heading) that exists.
 
 The blocks run in a child process (a fresh interpreter, a temporary folder as
 the working directory, this checkout first on the path), one after the other,
 each in its own namespace and its own sub-folder: one process for all of
 them, because loading the compiled game costs seconds and the blocks
 themselves well under that. A block that raises fails its own test, named by
-the README heading it stands under; a block that does not finish within
-``BLOCK_TIMEOUT`` seconds is stopped (``faulthandler`` ends the child and
-prints where it was) and fails the same way, and the blocks after it run in
-a new child. Run as a script (``python tests/test_readme.py SPEC RESULTS``)
-this file is that child.
+its file and the heading it stands under; a block that does not finish
+within ``BLOCK_TIMEOUT`` seconds is stopped (``faulthandler`` ends the child
+and prints where it was) and fails the same way, and the blocks after it run
+in a new child. Run as a script (``python tests/test_readme.py SPEC
+RESULTS``) this file is that child.
 """
 import argparse
 import faulthandler
@@ -27,12 +29,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+# The pages whose Python blocks run: the README first, then every page of docs/.
+DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 # Generous: with a cold numba cache a block first compiles the rules it uses
 # (minutes on two cores); with a warm one each block takes a few seconds.
 BLOCK_TIMEOUT = 600
 
 
-def python_blocks(text: str) -> list[tuple[str, str]]:
+def python_blocks(text: str, name: str = "README.md") -> list[tuple[str, str]]:
     """(heading, code) of every ```python block, with the heading it stands under."""
     blocks, heading, fence, code = [], "(before any heading)", None, []
     for line in text.splitlines():
@@ -47,15 +51,27 @@ def python_blocks(text: str) -> list[tuple[str, str]]:
             fence = None
         else:
             code.append(line)
-    assert fence is None, "README.md: a code block is not closed"
+    assert fence is None, f"{name}: a code block is not closed"
     return blocks
 
 
-BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
+def document_name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+# (document, heading, code, number of the block in its document), in document order.
+BLOCKS = [(document_name(path), heading, code, n + 1)
+          for path in DOCUMENTS
+          for n, (heading, code) in enumerate(python_blocks(path.read_text(encoding="utf-8"), path.name))]
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"\W+", "-", text).strip("-").lower()
 
 
 def block_id(index: int) -> str:
-    return f"{index + 1}-" + re.sub(r"\W+", "-", BLOCKS[index][0]).strip("-").lower()
+    document, heading, _, number = BLOCKS[index]
+    return f"{_slug(document.removesuffix('.md'))}-{number}-{_slug(heading)}"
 
 
 # --- the child: runs the blocks it is given, writing one JSON line per event --
@@ -77,7 +93,7 @@ def run_blocks(spec_path: str, results_path: str) -> None:
             faulthandler.dump_traceback_later(spec["timeout"], exit=True)
             start = time.perf_counter()
             try:
-                code = compile(item["code"], f"README.md block {index + 1} ({item['heading']})", "exec")
+                code = compile(item["code"], f"{item['document']} block {item['number']} ({item['heading']})", "exec")
                 exec(code, {"__name__": "__main__"})
             except BaseException:  # a block's SystemExit or KeyboardInterrupt is its failure too
                 report(index=index, status="raised", error=traceback.format_exc())
@@ -94,14 +110,15 @@ def run_blocks(spec_path: str, results_path: str) -> None:
 def block_results(tmp_path_factory):
     """{block index: its result row}, from as many children as it takes."""
     if os.environ.get("NUMBA_DISABLE_JIT") == "1":
-        pytest.skip("the README's blocks play whole batches of games: compiled code only")
+        pytest.skip("the documentation's blocks play whole batches of games: compiled code only")
     work = tmp_path_factory.mktemp("readme")
     results_path = work / "results.jsonl"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     rows, tails, left = {}, {}, list(range(len(BLOCKS)))
     while left:
         spec = {"timeout": BLOCK_TIMEOUT,
-                "blocks": [{"index": i, "heading": BLOCKS[i][0], "code": BLOCKS[i][1]} for i in left]}
+                "blocks": [{"index": i, "document": BLOCKS[i][0], "heading": BLOCKS[i][1], "code": BLOCKS[i][2],
+                            "number": BLOCKS[i][3]} for i in left]}
         spec_path = work / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         try:
@@ -125,11 +142,11 @@ def block_results(tmp_path_factory):
 
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=block_id)
-def test_readme_python_block_runs_to_its_end(block_results, index):
+def test_documented_python_block_runs_to_its_end(block_results, index):
     """The block under this heading runs in a fresh interpreter without an error and finishes."""
-    heading = BLOCKS[index][0]
+    document, heading, _, number = BLOCKS[index]
     row = block_results[index]
-    where = f"README.md Python block {index + 1} under '{heading}'"
+    where = f"{document} Python block {number} under '{heading}'"
     if row["status"] == "raised":
         pytest.fail(f"{where} raised:\n{row['error']}")
     if row["status"] == "started":
@@ -139,10 +156,15 @@ def test_readme_python_block_runs_to_its_end(block_results, index):
 
 
 def test_every_python_block_is_found():
-    """Each ```python fence of the README is one block the tests run (none is lost to the parser)."""
-    text = README.read_text(encoding="utf-8")
-    assert len(BLOCKS) == len(re.findall(r"^```python\s*$", text, re.M)) >= 3
-    assert {"Using the core", "Environments"} <= {heading for heading, _ in BLOCKS}
+    """Each ```python fence of every page is one block the tests run (none is lost to the parser)."""
+    for path in DOCUMENTS:
+        text = path.read_text(encoding="utf-8")
+        found = [b for b in BLOCKS if b[0] == document_name(path)]
+        assert len(found) == len(re.findall(r"^```python\s*$", text, re.M)), document_name(path)
+    readme = [heading for document, heading, _, _ in BLOCKS if document == "README.md"]
+    assert len(readme) >= 3
+    assert {"Using the core", "Environments"} <= set(readme)
+    assert any(document.startswith("docs/") for document, *_ in BLOCKS)
 
 
 def cli_commands() -> list[str]:
@@ -161,6 +183,65 @@ def test_every_cli_command_is_in_the_readme():
     text = README.read_text(encoding="utf-8")
     missing = [c for c in commands if not re.search(rf"\bhotspot\s+{re.escape(c)}\b", text)]
     assert not missing, f"README.md never mentions these commands as `hotspot <command>`: {missing}"
+
+
+# --- links and pictures --------------------------------------------------------------
+
+LINKED_DOCUMENTS = [README, ROOT / "BENCHMARKS.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)|<img\s[^>]*src=\"([^\"]+)\"")
+
+
+def prose_lines(text: str, code_spans: bool = False):
+    """The lines outside code fences, inline code spans removed unless ``code_spans``."""
+    fence = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        elif not fence:
+            yield line if code_spans else re.sub(r"`[^`]*`", "", line)
+
+
+def anchors(path: Path) -> set[str]:
+    """The anchors GitHub gives a page: one per heading (lowercase, punctuation
+    dropped, spaces as hyphens, -1, -2 for repeats) and every <a id>."""
+    found, seen = set(), {}
+    for line in prose_lines(path.read_text(encoding="utf-8"), code_spans=True):
+        found |= set(re.findall(r'<a (?:id|name)="([^"]+)"', line))
+        if re.match(r"#{1,6} ", line):
+            text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line.lstrip("#").strip())
+            slug = re.sub(r"[^\w\- ]", "", text.lower()).replace(" ", "-")
+            n = seen.get(slug, 0)
+            seen[slug] = n + 1
+            found.add(slug if n == 0 else f"{slug}-{n}")
+    return found
+
+
+def test_every_relative_link_points_at_a_file_and_heading():
+    """Every relative link (and picture) of the README, BENCHMARKS.md and docs/ names a file
+    of this checkout, and every #anchor one of that page's headings."""
+    broken = []
+    for page in LINKED_DOCUMENTS:
+        for line in prose_lines(page.read_text(encoding="utf-8")):
+            for groups in LINK.findall(line):
+                target = groups[0] or groups[1]
+                if re.match(r"[a-z]+:", target):  # https:, mailto:
+                    continue
+                path_part, _, anchor = target.partition("#")
+                linked = (page.parent / path_part).resolve() if path_part else page
+                where = f"{document_name(page)}: {target}"
+                if not linked.exists():
+                    broken.append(f"{where} (no such file)")
+                elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+                    broken.append(f"{where} (no such heading)")
+    assert not broken, "broken links:\n" + "\n".join(broken)
+
+
+def test_the_board_picture_is_the_projects_own_png():
+    """The README's board picture is a PNG in docs/, with the script that draws it beside it."""
+    text = README.read_text(encoding="utf-8")
+    assert 'src="docs/board.png"' in text and "python docs/make_board.py" in text
+    assert (ROOT / "docs" / "board.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (ROOT / "docs" / "make_board.py").is_file()
 
 
 if __name__ == "__main__":
