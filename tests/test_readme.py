@@ -244,5 +244,19 @@ def test_the_board_picture_is_the_projects_own_png():
     assert (ROOT / "docs" / "make_board.py").is_file()
 
 
+def test_make_board_still_draws_the_picture(tmp_path):
+    """docs/make_board.py still runs and writes a PNG of the size of the README's board.png (the
+    position may differ when the scripted player changes: rerun the script to refresh it)."""
+    if os.environ.get("NUMBA_DISABLE_JIT") == "1":
+        pytest.skip("plays a game between the compiled scripted players")
+    out = tmp_path / "board.png"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    subprocess.run([sys.executable, str(ROOT / "docs" / "make_board.py"), str(out)], check=True, env=env,
+                   capture_output=True, timeout=BLOCK_TIMEOUT)
+    drawn, shown = out.read_bytes(), (ROOT / "docs" / "board.png").read_bytes()
+    assert drawn[:8] == b"\x89PNG\r\n\x1a\n"
+    assert drawn[16:24] == shown[16:24], "width and height differ from docs/board.png"
+
+
 if __name__ == "__main__":
     run_blocks(sys.argv[1], sys.argv[2])
