@@ -1,4 +1,4 @@
-"""Agent strength (issue 5): the head-to-head results behind the README's
+"""Agent strength (issue 5): the head-to-head results behind docs/results.md's
 strength table, each pairing played as both sides with independent seeds.
 
     python benchmarks/bench_strength.py                  # 1,000 games per side, every claim
@@ -148,7 +148,7 @@ def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
 
 def main(argv=None) -> int:
     p = C.make_parser("bench_strength", __doc__)
-    p.set_defaults(out=C.RESULTS_DIR / "strength.json")  # the README's and BENCHMARKS.md's file
+    p.set_defaults(out=C.RESULTS_DIR / "strength.json")  # the file behind docs/results.md and BENCHMARKS.md
     p.add_argument("--games", type=int, default=1000, help="games per pairing and side (default: %(default)s)")
     p.add_argument("--only", nargs="+", choices=sorted(CLAIMS), default=None)
     p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")

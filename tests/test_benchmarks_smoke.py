@@ -544,3 +544,17 @@ def test_bench_decision_time(tiny):
         assert r["decisions"] >= r["searched_decisions"] >= 0 and 0.0 <= r["median_s"] <= r["p99_s"] <= r["max_s"]
     assert doc["summary"]["max_decision_s"] == max(r["max_s"] for r in doc["rows"])
     assert "slowest decision" in out
+
+
+def test_bench_kill_resume(tiny):
+    """Kill and resume: every folder-writing command killed with SIGKILL at
+    random moments resumes to exactly the rows of an uninterrupted run (no
+    duplicate, no foreign row), and a second writer is refused every time; a
+    tiny run kills a few times and finds no failure."""
+    doc, _ = tiny("kill_resume")
+    check_doc(doc, "kill_resume", {"kills", "refused", "second_writers", "failures", "duplicates", "foreign", "holds"},
+              {"command", "rounds", "kills", "failures"})
+    assert doc["summary"]["kills"] >= 4
+    assert doc["summary"]["failures"] == 0 and doc["failures"] == []
+    assert doc["summary"]["duplicates"] == 0 and doc["summary"]["foreign"] == 0
+    assert doc["summary"]["refused"] == doc["summary"]["second_writers"]

@@ -269,7 +269,7 @@ def policy_id_of(name: str) -> int | None:
 # An agent whose module cannot be imported is registered but unavailable; an
 # agent not measured yet has no cost and stays out of the default round robin.
 # Retired (issue 22; git keeps them), each weaker than a simpler agent in both
-# seats on open (README "Agents and their measured strength"):
+# seats on open (docs/results.md, "Agents and their measured strength"):
 # expert-policy (against scripted 0.001 as Technocrat and 0.013 as Ziegler,
 # where scripted itself scores 0.921 and 0.079; 1,000 games a side),
 # expert-ismcts (against ismcts 0.385 as Technocrat and 0.050 as Ziegler,
@@ -295,6 +295,6 @@ register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
                seconds_per_game=4.0, params="hotspot.agents.ismcts:SPEC_PARAMS")
 
 # ``best``: the strongest agent that plays a game in at most 10 s on one core
-# of the 2-core reference machine (README, "Agents and their measured
+# of the 2-core reference machine (docs/results.md, "Agents and their measured
 # strength"; BENCHMARKS.md): ``hotspot play --ziegler best``.
 register_alias("best", "portfolio(horizon=2)", "the strongest agent at <= 10 s a game on one core")

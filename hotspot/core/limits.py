@@ -10,7 +10,7 @@ arena and the balance tool score it as a draw (half a point each).  The core
 
 ``DEFAULT_MAX_TURNS`` (200) is chosen from measured game lengths with no
 limit (``benchmarks/bench_game_lengths.py``,
-``benchmarks/results/game_lengths.json``, README "Game lengths"; 1,000 games
+``benchmarks/results/game_lengths.json``, docs/results.md "Game lengths"; 1,000 games
 in each of 8 cells: scripted and random agents, both ways round, on the
 standard scenario and on random setups, played to turn 1,000).  Every game
 that ended with a winner ended by turn 106 (standard, scripted vs scripted:

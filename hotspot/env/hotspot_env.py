@@ -71,7 +71,7 @@ Termination and truncation
     ``illegal_action="lose"``.  The rulebook has no turn limit (5.0, D19
     revised); the env stops an episode after the Crustal Control phase of
     turn ``max_turns`` (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``,
-    200: past the 99th percentile of measured game lengths, README "Game
+    200: past the 99th percentile of measured game lengths, docs/results.md "Game
     lengths"): ``truncated`` True, ``terminated`` False, reward 0 for both
     sides, no winner (the core state's ``result`` stays ongoing).
     Bootstrap from the last observation there: the game was not over.

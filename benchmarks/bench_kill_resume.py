@@ -1,0 +1,173 @@
+"""Kill and resume: every folder-writing command, killed with SIGKILL at
+random moments, resumes to exactly the rows of an uninterrupted run.
+
+    python benchmarks/bench_kill_resume.py --kills 1000     # the long run
+    python benchmarks/bench_kill_resume.py --tiny           # smoke sizes
+
+For each command (``hotspot arena``; ``hotspot balance`` with ``--precision``;
+``--calibrate``; ``--search-deployment``) an uninterrupted run is played once
+into a clean folder.  Then, round after round, the same command is started
+on a fresh folder, killed with SIGKILL after a random number of new games
+(1 to 40 new rows of its games file, or at a random moment), started again
+(with ``--drop-damaged``: a kill may cut the last row short), killed again,
+1 to 4 times, and finally run to its end.  After every kill a second writer
+is started against the same folder while the first still runs (when it
+does) and must be refused (the folder's OS lock, ``hotspot.arena.folder``).
+At the end of a round every games file of the folder must hold exactly the
+rows of the clean run: the same keys, the same results and actions, no
+duplicate line.  The JSON counts the kills survived, the refusals, and every
+failure with its round and command.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import _common as C
+
+from hotspot.arena.folder import GAMES_FILE, read_rows
+
+COMMANDS = {
+    "arena": ["arena", "--pairings", "random:random", "--games", "200", "--scenario", "random", "--seed", "4",
+              "--workers", "1", "--max-turns", "40", "--chunk", "1", "--no-progress"],
+    "balance-precision": ["balance", "--scenarios", "open", "--technocrat", "scripted", "--ziegler", "scripted",
+                          "--precision", "0.005", "--step", "50", "--games", "300", "--workers", "1", "--chunk", "1",
+                          "--no-progress", "--no-plot"],
+    "calibrate": ["balance", "--scenarios", "open", "--pair", "scripted:scripted", "--calibrate",
+                  "platform_turns=3..5", "--trials", "3", "--games", "40", "--finalists", "1", "--confirm-games", "60",
+                  "--workers", "1", "--no-progress"],
+    "search-deployment": ["balance", "--search-deployment", "ziegler", "--opponent", "scripted", "--agent",
+                          "scripted", "--candidates", "4", "--finalists", "1", "--games", "10", "--final-games", "40",
+                          "--workers", "1", "--no-progress"],
+}
+TINY_COMMANDS = ("arena", "balance-precision")
+
+
+def _cli(args, out: Path, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "hotspot.cli", *args, "--out", str(out), *kw.pop("extra", ())],
+                            env=C.child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def _games_files(folder: Path) -> list[Path]:
+    return sorted(folder.rglob(GAMES_FILE))
+
+
+def _rows_written(folder: Path) -> int:
+    n = 0
+    for path in _games_files(folder):
+        try:
+            n += path.read_bytes().count(b"\n")
+        except OSError:
+            pass
+    return n
+
+
+def _contents(folder: Path) -> dict[str, dict]:
+    """Every games file's rows by (relative path, key), without the wall time."""
+    out = {}
+    for path in _games_files(folder):
+        rel = str(path.parent.relative_to(folder))
+        for key, row in read_rows(path).items():
+            out[f"{rel}/{key}"] = {k: v for k, v in row.items() if k != "wall_s"}
+    return out
+
+
+def _duplicates(folder: Path) -> int:
+    dup = 0
+    for path in _games_files(folder):
+        keys = [json.loads(line)["key"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        dup += len(keys) - len(set(keys))
+    return dup
+
+
+def one_round(name: str, args: list[str], expected: dict, work: Path, rng: random.Random, stats: dict) -> None:
+    out = work / f"{name}-{stats['rounds']}"
+    for _ in range(rng.randint(1, 4)):
+        proc = _cli(args, out, extra=["--drop-damaged"])
+        target = _rows_written(out) + rng.randint(1, 40)
+        deadline = time.monotonic() + rng.uniform(1.0, 30.0)
+        while proc.poll() is None and _rows_written(out) < target and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if proc.poll() is None and (out / ".lock").exists():
+            second = subprocess.run([sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
+                                    env=C.child_env(), capture_output=True, text=True, timeout=600)
+            if proc.poll() is None:
+                stats["second_writers"] += 1
+                if second.returncode == 2 and "another run is writing" in second.stderr:
+                    stats["refused"] += 1
+                else:
+                    stats["failures"].append({"round": stats["rounds"], "command": name,
+                                              "problem": f"second writer not refused: {second.stderr[-300:]}"})
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            stats["kills"] += 1
+        proc.wait()
+    proc = _cli(args, out, extra=["--drop-damaged"])
+    if proc.wait(timeout=3600) != 0:
+        stats["failures"].append({"round": stats["rounds"], "command": name,
+                                  "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"})
+        return
+    got = _contents(out)
+    dup = _duplicates(out)
+    foreign = sorted(set(got) - set(expected))
+    missing = sorted(set(expected) - set(got))
+    changed = sorted(k for k in set(got) & set(expected) if got[k] != expected[k])
+    stats["duplicates"] += dup
+    stats["foreign"] += len(foreign)
+    if dup or foreign or missing or changed:
+        stats["failures"].append({"round": stats["rounds"], "command": name, "duplicates": dup,
+                                  "foreign": foreign[:5], "missing": missing[:5], "changed": changed[:5]})
+
+
+def main() -> None:
+    parser = C.make_parser("bench_kill_resume", __doc__)
+    parser.add_argument("--kills", type=int, default=1000, help="stop after this many kills (default 1000)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    kills = 4 if args.tiny else args.kills
+    if kills < 1:
+        raise SystemExit("--kills must be >= 1")
+    names = TINY_COMMANDS if args.tiny else tuple(COMMANDS)
+    rng = random.Random(args.seed)
+    t0 = time.perf_counter()
+    per = {name: {"rounds": 0, "kills": 0, "second_writers": 0, "refused": 0, "duplicates": 0, "foreign": 0,
+                  "failures": []} for name in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        expected = {}
+        for name in names:
+            clean = work / f"{name}-clean"
+            proc = _cli(COMMANDS[name], clean)
+            if proc.wait(timeout=3600) != 0:
+                raise SystemExit(f"{name}: the uninterrupted run failed: {proc.stderr.read()[-500:]}")
+            expected[name] = _contents(clean)
+        i = 0
+        while sum(p["kills"] for p in per.values()) < kills:
+            name = names[i % len(names)]
+            one_round(name, COMMANDS[name], expected[name], work, rng, per[name])
+            per[name]["rounds"] += 1
+            i += 1
+    rows = [{"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
+            for name, p in per.items()]
+    total = {k: sum(r[k] for r in rows) for k in ("rounds", "kills", "second_writers", "refused", "duplicates",
+                                                  "foreign", "failures")}
+    summary = dict(total, wall_s=round(time.perf_counter() - t0, 1),
+                   refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
+                   holds=total["failures"] == 0 and total["refused"] == total["second_writers"])
+    C.print_table("Kill and resume", ["command", "rounds", "kills", "second writers", "refused", "failures"],
+                  [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]]
+                   for r in rows])
+    C.write_result(args, "kill_resume", {"kills": kills, "seed": args.seed, "commands": {n: COMMANDS[n]
+                                                                                         for n in names}},
+                   rows, summary, extra={"failures": [f for p in per.values() for f in p["failures"]]})
+
+
+if __name__ == "__main__":
+    main()
