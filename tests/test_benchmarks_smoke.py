@@ -558,3 +558,16 @@ def test_bench_kill_resume(tiny):
     assert doc["summary"]["failures"] == 0 and doc["failures"] == []
     assert doc["summary"]["duplicates"] == 0 and doc["summary"]["foreign"] == 0
     assert doc["summary"]["refused"] == doc["summary"]["second_writers"]
+
+
+def test_bench_web_load(tiny):
+    """The web app under load: concurrent clients click, play, undo, save,
+    load and advance against one server; no 5xx, no dropped connection, and
+    every saved game loads back to the state it replays to (a tiny run)."""
+    doc, _ = tiny("web_load")
+    check_doc(doc, "web_load", {"clients", "requests", "errors", "lost_games", "loads_checked", "click_p99_ms"},
+              {"request", "n", "p50_ms", "p99_ms"})
+    assert doc["summary"]["errors"] == 0 and doc["summary"]["lost_games"] == 0, doc["errors_seen"]
+    assert doc["summary"]["server_alive"] and doc["summary"]["requests"] > 0
+    assert doc["summary"]["loads_checked"] > 0
+    assert not any(code.startswith("5") for code in doc["summary"]["status"])
