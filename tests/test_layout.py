@@ -81,3 +81,34 @@ def test_random_setup_through_its_module():
     from hotspot.core.scenario.files import load_scenario
     from hotspot.core.scenario.generator import random_setup
     assert random_setup(5) == random_setup(5) == load_scenario("random:5")
+
+
+# ------------------------------------------------------------ human.clicks (apart from human.web)
+CLICK_NAMES = ("action_targets", "click_map", "counter_click", "refusal", "unit_refusal")
+
+
+def test_click_names_keep_their_old_path():
+    import hotspot.human.clicks as clicks
+    import hotspot.human.web as web
+    for name in CLICK_NAMES:
+        assert getattr(web, name) is getattr(clicks, name), name
+
+
+def test_clicks_map_a_game_without_http():
+    from hotspot.core.game import Game
+    from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS
+    from hotspot.core.rules_data import NO_UNIT
+    from hotspot.human.clicks import action_targets, click_map, counter_click, refusal, unit_refusal
+    game = Game(scenario="standard", seed=1)
+    legal = [int(a) for a in game.legal_actions()]
+    hexes, units = click_map(game, legal)
+    assert hexes and sorted({a for acts in hexes.values() for a in acts}) == sorted(
+        a for a in legal if action_targets(game, a)[0])
+    for unit, acts in units.items():
+        assert counter_click(game, hexes, units, unit) == acts
+    # a hex no legal action touches is refused with a reason, not an exception
+    free = next((c, r) for c in range(MAP_COLS) for r in range(MAP_ROWS) if f"{c},{r}" not in hexes)
+    assert isinstance(refusal(game, free), str) and refusal(game, free)
+    enemy = next(u for u in range(len(game.s["unit_type"]))
+                 if int(game.s["unit_type"][u]) != NO_UNIT and u not in units)
+    assert isinstance(unit_refusal(game, enemy), str) and unit_refusal(game, enemy)
