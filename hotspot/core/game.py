@@ -21,20 +21,18 @@ import binascii
 
 import numpy as np
 
-from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
-                      A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS, action_error,
+from .action_parts import caption, decode_action
+from .actions import (A_SETUP_CHOOSE, A_SETUP_HEX, NUM_ACTIONS, action_error,
                       apply_action, current_player, legal_action_mask)
-from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .dice import script_dice
 from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK, short_repr
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
-from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
 from .limits import check_max_turns
 from .observation import observe
 from .record import GameRecord, RecordError
-from .render import piece_name, render_text, unit_name
-from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_CONTROL, PHASE_LETTERS,
-                         PHASE_OVER, PHASE_T_COMBAT, PHASE_Z_COMBAT, POOL_NAMES, RESULT_NAMES, side_index,
+from .render import render_text
+from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_LETTERS,
+                         PHASE_OVER, POOL_NAMES, RESULT_NAMES, side_index,
                          TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
 from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
 from .integrity import from_bytes
@@ -228,53 +226,9 @@ class Game:
 
 
 def action_to_string(s, action: int) -> str:
-    """A short description of ``action`` in state ``s``."""
-    a = int(action)
-    if not 0 <= a < NUM_ACTIONS:
-        return f"out-of-range action {short_repr(a)}"
-    phase = int(s["phase"])
-    if a < A_SELECT_UNIT:
-        k = a - A_SELECT_PIECE
-        verb = "neutralize" if phase == PHASE_CONTROL else "select piece"
-        return f"{verb} {piece_name(s, k) if s['piece_kind'][k] else k}"
-    if a < A_COMBINE:
-        u = a - A_SELECT_UNIT
-        where = ""
-        if s["unit_type"][u] > 0:
-            where = f" {unit_name(s, u)} at {col_row(int(s['unit_cell'][u]))}"
-        if int(s["loss_side"]) >= 0:
-            verb = "lose a squad from unit"
-        elif phase in (PHASE_Z_COMBAT, PHASE_T_COMBAT):
-            verb = "resolve combat of unit"
-        else:
-            verb = "select unit"
-        return f"{verb} {u}{where}"
-    if a < A_MANEUVER:
-        return f"combine with unit {a - A_COMBINE}"
-    if a < A_SPLIT:
-        m = a - A_MANEUVER
-        if m < 6:
-            return f"step {DIRECTION_NAMES[m]}"
-        if m == M_FORWARD:
-            return "forward two"
-        if m == M_TURN_LEFT:
-            return "turn left"
-        if m == M_TURN_RIGHT:
-            return "turn right"
-        p, r = divmod(m - M_ROTATE, 2)
-        return f"rotate about slot {p} {'clockwise' if r == 0 else 'counter-clockwise'}"
-    if a == A_SPLIT:
-        return "split one squad"
-    if a == A_END_PIECE:
-        return "end move"
-    if a == A_END_PHASE:
-        return "end phase"
-    if a < A_SETUP_HEX:
-        return f"set up: choose {ITEM_NAMES[a - A_SETUP_CHOOSE]}"
-    if a < A_SETUP_FACING:
-        h = a - A_SETUP_HEX
-        return f"set up at hex ({h % MAP_COLS}, {h // MAP_COLS})"
-    return f"set up facing {DIRECTION_NAMES[a - A_SETUP_FACING]}"
+    """A short description of ``action`` in state ``s``, written from its
+    parts (``core.action_parts.decode_action``)."""
+    return caption(decode_action(s, action))
 
 
 def explain_error(s, action: int, code: int) -> str:

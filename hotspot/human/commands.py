@@ -1,9 +1,11 @@
 """Short typed commands for the actions, so that a person can play by typing.
 
 Every action of the action space has one short command in a given state,
-made from the core's own caption (``core.game.action_to_string``) and names
-(piece letters 2.2.2, platform numbers 2.2.3, unit ids as the board's Stacks
-legend lists them, the directions N NE SE S SW NW, ``(col, row)`` hexes, D1):
+written from the action's parts (``core.action_parts.decode_action``, the
+decoder the core's own caption ``core.game.action_to_string`` is written
+from) and names (piece letters 2.2.2, platform numbers 2.2.3, unit ids as
+the board's Stacks legend lists them, the directions N NE SE S SW NW,
+``(col, row)`` hexes, D1):
 
 ==============================  =====================  ============================
 caption (the core's words)      command                phase
@@ -37,11 +39,13 @@ import re
 
 import numpy as np
 
-from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                                  A_SELECT_UNIT, A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT,
-                                  NUM_ACTIONS, legal_action_mask)
+from hotspot.core.action_parts import ActionParts, decode_action
+from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.game import action_to_string
 from hotspot.core.rules_data import ITEM_NAMES
+
+_UNIT_WORDS = {"select_unit": "unit", "resolve_combat": "combat", "lose_squad": "lose", "combine": "combine"}
+_FIXED_WORDS = {"forward": "forward", "split": "split", "end_move": "end", "end_phase": "end phase"}
 
 
 class CommandError(ValueError):
@@ -61,41 +65,33 @@ def _item_word(item: int) -> str:
 
 
 def command_of(s, action: int) -> str:
-    """The short command of ``action`` in state ``s`` (see the module's table)."""
-    a = int(action)
-    caption = action_to_string(s, a)
-    if A_SELECT_PIECE <= a < A_SELECT_UNIT:
-        verb, _, name = caption.rpartition(" ")
-        return f"{'neutralize' if verb == 'neutralize' else 'select'} {name}".lower()
-    if a < A_COMBINE:
-        u = a - A_SELECT_UNIT
-        if caption.startswith("lose"):
-            return f"lose {u}"
-        if caption.startswith("resolve"):
-            return f"combat {u}"
-        return f"unit {u}"
-    if a < A_MANEUVER:
-        return f"combine {a - A_COMBINE}"
-    if a < A_SPLIT:
-        if caption.startswith("step "):
-            return caption[5:].lower()
-        if caption == "forward two":
-            return "forward"
-        if caption.startswith("turn "):
-            return caption[5:]
-        slot, sense = re.fullmatch(r"rotate about slot (\d+) (\S+)", caption).groups()
-        return f"rotate {slot} {'cw' if sense == 'clockwise' else 'ccw'}"
-    if a == A_SPLIT:
-        return "split"
-    if a == A_END_PIECE:
-        return "end"
-    if a == A_END_PHASE:
-        return "end phase"
-    if a < A_SETUP_HEX:
-        return f"choose {_item_word(a - A_SETUP_CHOOSE)}"
-    if a < A_SETUP_FACING:
-        return "hex " + normalize(caption[len("set up at hex "):])
-    return f"face {caption.rsplit(' ', 1)[1].lower()}"
+    """The short command of ``action`` in state ``s`` (see the module's table).
+
+    Written from the action's parts (``core.action_parts.decode_action``), as
+    its caption is; ``ValueError`` for an int outside the action space."""
+    return command_of_parts(decode_action(s, action))
+
+
+def command_of_parts(parts: ActionParts) -> str:
+    """The short command of a decoded action (``core.action_parts.ActionParts``)."""
+    kind = parts.kind
+    if kind in ("select_piece", "neutralize"):
+        return f"{'neutralize' if kind == 'neutralize' else 'select'} {parts.piece_name}".lower()
+    if kind in _UNIT_WORDS:
+        return f"{_UNIT_WORDS[kind]} {parts.unit}"
+    if kind in ("step", "turn"):
+        return parts.direction.lower()
+    if kind == "rotate":
+        return f"rotate {parts.slot} {'cw' if parts.clockwise else 'ccw'}"
+    if kind == "choose":
+        return f"choose {_item_word(parts.item)}"
+    if kind == "setup_hex":
+        return f"hex {parts.hex[0]} {parts.hex[1]}"
+    if kind == "setup_facing":
+        return f"face {parts.direction.lower()}"
+    if kind in _FIXED_WORDS:
+        return _FIXED_WORDS[kind]
+    raise ValueError(f"action {parts.action} is outside the action space (0..{NUM_ACTIONS - 1}): it has no command")
 
 
 def command_table(s) -> dict[str, int]:
