@@ -8,7 +8,7 @@ from hotspot.core import NUM_ACTIONS, STATE_BYTES, from_bytes
 from hotspot.core.actions import A_END_PHASE
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.rollout import random_action
-from hotspot.core.rules_data import TECHNOCRAT, ZIEGLER
+from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT, ZIEGLER
 
 
 def _play_some(game, n, seed=1):
@@ -117,6 +117,23 @@ def test_returns_and_concession():
         game.concede("technocrat")
     with pytest.raises(ValueError, match="unknown side"):
         Game("standard").concede("martians")
+
+
+@pytest.mark.parametrize("moves", [0, 1, 2, 40])
+def test_a_concession_during_the_set_up_leaves_a_valid_state(moves):
+    """5.0 during the set-up (D21; found by the fuzzer's saved_game target): the
+    forces not yet placed are dropped with the game's end, so that every
+    invariant holds and the state's bytes load back (they were refused)."""
+    from hotspot.core.integrity import FAULTS, state_fault
+    game = Game("open", seed=3)
+    for _ in range(moves):  # set-up choices, hexes and facings (an item may be pending)
+        game.apply_action(int(game.legal_actions()[0]))
+    assert game.phase > PHASE_OVER
+    game.concede("ziegler")
+    assert game.is_terminal() and game.winner() == TECHNOCRAT
+    code, _ = state_fault(game.s)
+    assert code == 0, FAULTS[int(code)]
+    assert Game.from_bytes(game.to_bytes()).to_bytes() == game.to_bytes()
 
 
 def test_observation_fog_hides_enemy_damage_and_stacks():
@@ -289,7 +306,7 @@ def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
 
 def test_integers_too_long_to_print_get_their_documented_errors():
     """Python cannot print an int of over 4300 digits; a refusal's message must
-    not need to (issue 10, found by benchmarks/fuzz.py): such an action is an
+    not need to (issue 10, found by the fuzzer, fuzz/): such an action is an
     IllegalActionError, a list holding one a TypeError, and the game is unchanged."""
     game = Game("standard", seed=1)
     before = game.to_bytes()
@@ -347,7 +364,7 @@ def test_cli_play_refuses_a_negative_agent_seed(capsys):
 
 def test_file_names_with_a_nul_are_refused_by_the_loaders(tmp_path):
     """A path the OS cannot take (a NUL character) is the loader's documented
-    error naming it, not Python's ValueError (issue 10, found by benchmarks/fuzz.py)."""
+    error naming it, not Python's ValueError (issue 10, found by the fuzzer, fuzz/)."""
     from hotspot.core.scenario import ScenarioError, load_scenario
     with pytest.raises(ScenarioError, match="not a usable file name"):
         load_scenario(str(tmp_path / "a\x00b.json"))

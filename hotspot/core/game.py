@@ -154,6 +154,10 @@ class Game:
         side = side_index(side)
         if self.is_terminal():
             raise ValueError("the game is already over")
+        if int(self.s["phase"]) > PHASE_OVER:  # during the set-up (D21): what is not placed never will be
+            self.s["pool"][:] = 0
+            self.s["setup_item"] = -1
+            self.s["setup_cell"] = -1
         ev, ev_n = no_events()
         end_game(self.s, TECHNOCRAT_WIN if side == ZIEGLER else ZIEGLER_WIN, 0, ev, ev_n)
         self.record.result = self.result() + " (concession)"
