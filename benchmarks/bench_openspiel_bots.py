@@ -119,6 +119,7 @@ def decision_times(specs, scenario: str, max_turns, games: int, seed: int, max_d
 
 def main(argv=None) -> int:
     p = C.make_parser(NAME, __doc__)
+    p.set_defaults(out=C.RESULTS_DIR / "openspiel_bots.json")  # the file behind docs/results.md
     p.add_argument("--games", type=int, default=200, help="games a side (default: %(default)s)")
     p.add_argument("--step", type=int, default=20, help="games a side added each round (default: %(default)s)")
     p.add_argument("--time-budget", type=float, default=None,
@@ -130,7 +131,7 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
                    help="games still going after this turn are draws; 'none': no limit (default: %(default)s)")
-    p.add_argument("--runs-dir", type=Path, default=Path("openspiel-bots-runs"),
+    p.add_argument("--runs-dir", type=Path, default=Path("runs") / "openspiel-bots",
                    help="the arena's folder (default: %(default)s)")
     p.add_argument("--timing-games", type=int, default=2,
                    help="games a seating whose positions the decision timing uses (default: %(default)s)")
