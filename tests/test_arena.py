@@ -583,7 +583,7 @@ def test_deployment_search_refuses_bad_arguments(tmp_path):
 def test_random_seed_too_long_to_read_is_refused_by_name(tmp_path, capsys):
     """A scenario 'random:SEED' whose seed has more digits than Python reads
     (4300) is refused with a message saying so, in the arena and the balance
-    grid, before any game (found by benchmarks/fuzz.py, issue 10)."""
+    grid, before any game (found by the fuzzer, fuzz/, issue 10)."""
     name = "random:" + "9" * 5000
     with pytest.raises(ArenaError, match="more than 4300 digits"):
         run_arena(agents=["random"], games=1, scenario=name, out=tmp_path / "a", workers=1, progress=False)

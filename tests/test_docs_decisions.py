@@ -21,7 +21,7 @@ DECISION_LINK = re.compile(r"\]\(((?:[\w./-]*rules\.md)?)#(d\d+|decisions)\)")
 def cited_files():
     """The documents and the sources whose text cites decisions."""
     files = [ROOT / "README.md", ROOT / "BENCHMARKS.md", *sorted((ROOT / "docs").glob("*.md"))]
-    for folder in ("hotspot", "tests", "benchmarks"):
+    for folder in ("hotspot", "tests", "benchmarks", "fuzz", "soak", "training"):
         files += sorted((ROOT / folder).rglob("*.py"))
     return [f for f in files if f.exists()]
 

@@ -415,7 +415,7 @@ def test_vector_env_on_open_agrees_with_the_core():
 def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer():
     """reset(seed=...) takes a non-negative integer of any size (a numpy integer
     too); anything else is a ValueError raised before anything changes, not
-    gymnasium's own error (issue 10, found by benchmarks/fuzz.py)."""
+    gymnasium's own error (issue 10, found by the fuzzer, fuzz/)."""
     env = HotspotEnv()
     obs, info = env.reset(seed=3)
     before = env.states.tobytes()
@@ -462,7 +462,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     is a TypeError (a float or a string was truncated or parsed), an integer
     outside the action space at any size is an IllegalActionError (it reached
     the compiled check and raised numba's or numpy's errors), and the game is
-    unchanged (issue 10, found by benchmarks/fuzz.py)."""
+    unchanged (issue 10, found by the fuzzer, fuzz/)."""
     from hotspot.env.pettingzoo import HotspotAECEnv
     env = HotspotAECEnv(illegal_action="raise")
     env.reset(seed=1)

@@ -2,10 +2,10 @@
 interpreter, never leaks an undocumented exception and never changes a game it
 was refused for.
 
-Each target of ``benchmarks/fuzz.py`` runs here for a few hundred
-hypothesis-drawn examples with a fixed seed.  The script runs the target in a
-child process of its own, and the test runs the script in a subprocess with a
-timeout, so a crash inside compiled code or a hang fails the test instead of
+Each target of the fuzzer (the package ``fuzz/``, ``python -m fuzz``) runs
+here for a few hundred hypothesis-drawn examples with a fixed seed.  The
+fuzzer runs the target in a child process of its own, and the test runs the
+fuzzer in a subprocess with a timeout, so a crash inside compiled code or a hang fails the test instead of
 killing pytest.  The contract checked for every example (see the script's
 docstring): the input is accepted and then everything works on it (mask,
 render, observations, legal actions keep every invariant, bytes and records
@@ -30,21 +30,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-FUZZ = ROOT / "benchmarks" / "fuzz.py"
+FUZZ = [sys.executable, "-m", "fuzz"]  # run from the repository's root
 SEED = 1
 # examples per target: a few hundred, sized so that the file runs in ~2 minutes once compiled
 EXAMPLES = {"state_bytes": 300, "record": 300, "scenario_file": 300, "actions": 500, "env_step": 300,
-            "vector_env_step": 250, "pettingzoo_step": 300, "cli_args": 300}
+            "vector_env_step": 250, "pettingzoo_step": 300, "cli_args": 300, "saved_game": 300,
+            "play_load": 200}
 # generous: on a fresh checkout the first target compiles the core
 TIMEOUT_S = 900
 
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT))
 import fuzz  # noqa: E402
 
 
 def run_fuzz(tmp_path, *args, timeout=TIMEOUT_S):
     out = tmp_path / "fuzz.json"
-    proc = subprocess.run([sys.executable, str(FUZZ), *map(str, args), "--out", str(out),
+    proc = subprocess.run([*FUZZ, *map(str, args), "--out", str(out),
                            "--workdir", str(tmp_path / "work")],
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
     doc = json.loads(out.read_text()) if out.exists() else None
@@ -150,7 +151,7 @@ def test_replay_runs_a_saved_input_again(tmp_path):
     saved = tmp_path / "last_input.json"
     saved.write_text(json.dumps({"target": "actions", "example": 0, "seed": 0,
                                  "input": fuzz.describe((0, ("value", 10**30, "int"), False))}))
-    proc = subprocess.run([sys.executable, str(FUZZ), "--replay", str(saved)], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([*FUZZ, "--replay", str(saved)], cwd=ROOT, capture_output=True,
                           text=True, timeout=TIMEOUT_S)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "outcome: refused:IllegalActionError" in proc.stdout

@@ -1,10 +1,10 @@
 """Soak (issue 10): play many games and check every invariant of the state
 after every action.
 
-    python benchmarks/soak.py                                   # 10^6 random + 10^4 scripted games (hours)
-    python benchmarks/soak.py --random-games 20000 --scripted-games 1000
-    python benchmarks/soak.py --boundscheck-games 2000          # also a run under NUMBA_BOUNDSCHECK=1
-    python benchmarks/soak.py --tiny                            # smoke sizes
+    python soak/soak.py                                   # 10^6 random + 10^4 scripted games (hours)
+    python soak/soak.py --random-games 20000 --scripted-games 1000
+    python soak/soak.py --boundscheck-games 2000          # also a run under NUMBA_BOUNDSCHECK=1
+    python soak/soak.py --tiny                            # smoke sizes
 
 Every game is a fresh start of ``standard`` or ``open`` (the rulebook game:
 both set-ups played, D21), alternating, under rules options drawn per batch
@@ -32,11 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 from numba import prange
 
-import _common as C
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # benchmarks/_common.py
+import _common as C  # noqa: E402
 
 from hotspot.agents.policies import POLICY_NAMES, policy_action
 from hotspot.core import init

@@ -2,9 +2,9 @@
 learned parts of ``learned-ismcts``, ``expert-ismcts`` and ``expert-policy``.
 numpy only (no torch): runs on the core install.
 
-    python benchmarks/train_expert.py --ship                # the shipped network (13 min on 2 cores)
-    python benchmarks/train_expert.py --generations 3 --search-games 200 --net-dir runs/expert
-    python benchmarks/train_expert.py --tiny                # smoke sizes (the numbers mean nothing)
+    python training/train_expert.py --ship                # the shipped network (13 min on 2 cores)
+    python training/train_expert.py --generations 3 --search-games 200 --net-dir runs/expert
+    python training/train_expert.py --tiny                # smoke sizes (the numbers mean nothing)
 
 Generation 0 learns the value head from fast compiled games: scripted against
 scripted (with a share ``eps`` of uniformly random decisions, so that the
@@ -37,12 +37,15 @@ this script, before the policy head; it is left as it is.)
 """
 from __future__ import annotations
 
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import _common as C
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # benchmarks/_common.py
+import _common as C  # noqa: E402
 
 from hotspot.agents.base import POLICY_ISMCTS, POLICY_RANDOM, POLICY_SCRIPTED
 from hotspot.agents.expert import record_games
