@@ -206,3 +206,184 @@ def test_private_numba_attributes_are_read_only_in_the_jit_module():
     offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
                  if p.name != "_jit.py" and private.search(p.read_text(encoding="utf-8"))]
     assert offenders == []
+
+
+# ----------------------------------------------------------------- the cache key: what is compiled (issue 26)
+def _hotspot_modules():
+    """Every module of the package, imported (``__main__`` aside; a module
+    whose optional dependency is missing is left out)."""
+    import importlib
+    import pkgutil
+    import warnings
+
+    import hotspot
+    out = {"hotspot": hotspot}
+    for info in pkgutil.walk_packages(hotspot.__path__, "hotspot."):
+        if info.name.endswith("__main__"):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)  # old import paths kept as shims
+                out[info.name] = importlib.import_module(info.name)
+        except ImportError:
+            continue
+    return out
+
+
+def _compiled_functions(modules):
+    """{(module, qualname): dispatcher} of every compiled function a hotspot module defines."""
+    from numba.core.dispatcher import Dispatcher
+    found = {}
+    for module in modules.values():
+        for value in vars(module).values():
+            if isinstance(value, Dispatcher) and value.py_func.__module__.startswith("hotspot."):
+                found[value.py_func.__module__, value.py_func.__qualname__] = value
+    return found
+
+
+def _origin(module: str, name: str, depth: int = 0):
+    """The hotspot module whose top level assigns ``name``, following ``from ... import``."""
+    import ast
+
+    from hotspot.core._jit import module_file
+    path = module_file(module)
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t)):
+                return module
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name == name:
+            return module
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and depth < 10:
+            if node.level:
+                base = module.split(".")[: None if path.name == "__init__.py" else -1]
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            for alias in node.names:
+                if (alias.asname or alias.name) == name and source.startswith("hotspot"):
+                    return _origin(source, alias.name, depth + 1)
+    return None
+
+
+def _module_level_imports(module: str) -> set:
+    import ast
+
+    from hotspot.core._jit import module_file
+    path = module_file(module)
+    out = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")[: None if path.name == "__init__.py" else -1]
+                base = base[: len(base) - (node.level - 1)]
+                out.add(".".join(base + ([node.module] if node.module else [])))
+            elif (node.module or "").startswith("hotspot"):
+                out.add(node.module)
+    return out
+
+
+def test_the_cache_key_is_made_of_exactly_what_is_compiled():
+    """COMPILED_MODULES (the files the cache key hashes) is exactly: the jit
+    module, every module that defines a compiled function, every module whose
+    module-level values (tables, sizes, codes) compiled code reads, and the
+    modules those values are computed from."""
+    import types
+
+    from numba.core.dispatcher import Dispatcher
+
+    from hotspot.core._jit import COMPILED_MODULES
+    modules = _hotspot_modules()
+    functions = _compiled_functions(modules)
+    defining = {module for module, _ in functions}
+
+    def names(code):
+        out = set(code.co_names)
+        for const in code.co_consts:
+            if isinstance(const, types.CodeType):
+                out |= names(const)
+        return out
+
+    constants = set()
+    for (module, _), dispatcher in functions.items():
+        glob = dispatcher.py_func.__globals__
+        for name in names(dispatcher.py_func.__code__):
+            value = glob.get(name)
+            if value is None or isinstance(value, Dispatcher):
+                continue
+            if isinstance(value, types.ModuleType):
+                if value.__name__.startswith("hotspot"):
+                    constants.add(value.__name__)
+                continue
+            if not str(getattr(value, "__module__", "hotspot")).startswith("hotspot") and \
+                    (callable(value) or isinstance(value, type)):
+                continue  # numpy, numba, math, builtins
+            origin = _origin(module, name)
+            if origin is not None:
+                constants.add(origin)
+    wanted = {"hotspot.core._jit"} | defining | constants
+    for module in sorted(constants - defining):  # what those constants are computed from
+        wanted |= {m for m in _module_level_imports(module) if m in modules}
+    assert len(set(COMPILED_MODULES)) == len(COMPILED_MODULES)
+    assert set(COMPILED_MODULES) == wanted, (f"missing: {sorted(wanted - set(COMPILED_MODULES))}; "
+                                             f"not compiled: {sorted(set(COMPILED_MODULES) - wanted)}")
+    assert {"hotspot.core.rules_data", "hotspot.core.state"} <= constants  # tables and layout, no function
+
+
+def _package_copy(tmp_path):
+    """The package's Python files, copied under tmp_path/hotspot."""
+    import shutil
+
+    import hotspot
+    src = os.path.dirname(hotspot.__file__)
+    root = tmp_path / "hotspot"
+    for dirpath, dirnames, files in os.walk(src):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for name in files:
+            if name.endswith(".py"):
+                rel = os.path.relpath(os.path.join(dirpath, name), src)
+                (root / rel).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(os.path.join(dirpath, name), root / rel)
+    return root
+
+
+def test_the_key_changes_with_compiled_code_only(tmp_path):
+    """Code put in a file that merely mentions the decorator (or any file not
+    compiled) keeps the key; an edit to a compiled module, or to a module of
+    the constants compiled code reads, changes it."""
+    from hotspot.core._jit import COMPILED_MODULES, source_stamp
+    root = _package_copy(tmp_path)
+    before = source_stamp(root)
+    assert before == source_stamp()  # the copy is the package
+    (root / "human" / "notes.py").write_text('"""A new module that mentions jit, @jit and njit."""\nJIT = "jit"\n')
+    with open(root / "human" / "web.py", "a", encoding="utf-8") as f:
+        f.write("\n# not compiled: from hotspot.core._jit import jit\n")
+    with open(root / "core" / "game.py", "a", encoding="utf-8") as f:
+        f.write("\n\ndef helper():  # python only, next to the compiled core\n    return 'jit'\n")
+    assert "hotspot.human.web" not in COMPILED_MODULES and "hotspot.core.game" not in COMPILED_MODULES
+    assert source_stamp(root) == before
+    for edited in ("core/combat.py", "core/rules_data.py", "agents/scripted/__init__.py"):
+        with open(root / edited, "a", encoding="utf-8") as f:
+            f.write("\n# an edit\n")
+        after = source_stamp(root)
+        assert after != before, edited
+        before = after
+
+
+def test_jit_refuses_compiled_code_in_a_module_the_key_does_not_cover():
+    """A compiled function of a hotspot module missing from COMPILED_MODULES is
+    refused at once, naming the list; code outside the package (tests,
+    scripts) compiles as before (numba stamps its own file)."""
+    from hotspot.core._jit import jit as package_jit
+
+    def helper(x):
+        return x + 1
+
+    helper.__module__ = "hotspot.human.web"
+    with pytest.raises(RuntimeError, match="COMPILED_MODULES"):
+        package_jit(cache=False)(helper)
+    helper.__module__ = "my_script"
+    assert package_jit(cache=False)(helper)(1) == 2

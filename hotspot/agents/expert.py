@@ -1,6 +1,6 @@
 """Expert iteration's data: positions of whole games between compiled
 policies, each with the game's result, to train the search's value network
-(``hotspot.agents.value_net``; the pipeline is ``benchmarks/train_expert.py``).
+(``hotspot.agents.value_net``; the pipeline is ``training/train_expert.py``).
 
 :func:`play_and_record` plays a batch of games in one compiled call and
 records the position features (``hotspot.features.position``) of every game

@@ -3,7 +3,7 @@
 (``actions.NUM_PLAY_ACTIONS``: select piece k, select unit u, combine, step
 or maneuver m, split, end piece, end phase), masked to the legal actions.
 Trained with numpy only (no torch) by cross-entropy to the search's root
-visit distributions (``hotspot.agents.expert``, ``benchmarks/train_expert.py``);
+visit distributions (``hotspot.agents.expert``, ``training/train_expert.py``);
 run in compiled code inside the search (the prior of ``ismcts_search``) and
 in numpy by the search-free agent ``expert-policy``.
 
@@ -19,7 +19,7 @@ outputs for their actions: agents play the scripted deployment plan there.
 The shipped two-headed network (``weights/expert.npz``: arrays ``value``, the
 value head of ``value_net``, and ``policy``, plus ``generation``,
 ``features`` and ``policy_features``, checked on load) is the best
-generation of ``benchmarks/train_expert.py --ship``.
+generation of ``training/train_expert.py --ship``.
 """
 from __future__ import annotations
 

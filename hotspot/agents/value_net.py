@@ -2,7 +2,7 @@
 ``hotspot.features.position`` (one hidden tanh layer, a tanh output: the
 value for the Technocrat in [-1, 1]), run in compiled code inside the search
 and trained with numpy only (no torch) by expert iteration
-(``benchmarks/train_expert.py``).
+(``training/train_expert.py``).
 
 A network is one flat float64 vector, so that compiled code takes it as one
 argument::

@@ -6,11 +6,19 @@ Setting ``NUMBA_DISABLE_JIT=1`` runs the very same functions as plain Python
 Where the compiled code is cached.  numba stamps a cached function with the
 source of *its own* file only, so an edit to a function in another module that
 it calls (``make_maneuver`` in crustal_movement.py, called by ``step`` in
-actions.py) would leave the caller's stale machine code in a cache shared
-across versions.  The package's functions are therefore cached in a folder
-keyed by a hash of every source file that holds compiled code, by the numba
-version and by the Python version (:func:`cache_dir`): an edit or an upgrade
-selects a new, empty folder, and numba's own per-function index does the rest.
+actions.py), or to a constant it reads (numba freezes global arrays and
+numbers into the machine code: ``rules_data``'s tables), would leave the
+caller's stale machine code in a cache shared across versions.  The package's
+functions are therefore cached in a folder keyed by what is compiled: a hash
+of the source files of :data:`COMPILED_MODULES` (the modules that define
+compiled functions and the modules of the constants they read), by the numba
+version and by the Python version (:func:`cache_dir`).  An edit to one of
+those files or an upgrade selects a new, empty folder, and numba's own
+per-function index does the rest; an edit anywhere else (a file that merely
+mentions the decorator included) keeps the folder.  :func:`jit` refuses a
+function of a ``hotspot`` module that is not listed (add the module), and
+``tests/test_jit.py`` checks that the list is exactly what the compiled code
+is made of.
 Nothing is ever written into, or deleted from, the package itself (an
 installed package stays as pip installed it).  The folder lies in the user's
 cache directory (``$XDG_CACHE_HOME``, ``~/.cache``, ``~/Library/Caches`` or
@@ -48,15 +56,54 @@ from numba.core import typing
 _PACKAGE = Path(__file__).resolve().parent.parent
 KEEP_DAYS = 14  # cache folders of other source versions unused this long are removed
 
+#: What the package's machine code is compiled from: this module (the
+#: decorator and its hook), every module that defines a compiled function,
+#: and every module whose module-level values compiled code reads as
+#: constants (with the modules those constants are computed from).  The cache
+#: key hashes exactly these files (:func:`source_stamp`).
+COMPILED_MODULES = (
+    "hotspot.core._jit",
+    # the rules (core): compiled functions
+    "hotspot.core.actions", "hotspot.core.batch", "hotspot.core.breakdowns", "hotspot.core.collisions",
+    "hotspot.core.combat", "hotspot.core.control", "hotspot.core.crustal_movement", "hotspot.core.damage",
+    "hotspot.core.dice", "hotspot.core.events", "hotspot.core.hexgrid", "hotspot.core.hovercraft",
+    "hotspot.core.integrity", "hotspot.core.observation", "hotspot.core.overruns", "hotspot.core.pieces",
+    "hotspot.core.regular_movement", "hotspot.core.rollout", "hotspot.core.sequence", "hotspot.core.setup",
+    "hotspot.core.stacking", "hotspot.core.units", "hotspot.core.victory",
+    # the rules' constants read by compiled code (tables, the state's layout, error codes)
+    "hotspot.core.errors", "hotspot.core.rules_data", "hotspot.core.state",
+    # features, agents, environments, the arena's compiled games
+    "hotspot.features.actions", "hotspot.features.decision", "hotspot.features.encoding",
+    "hotspot.features.position",
+    "hotspot.agents.action_policy", "hotspot.agents.base", "hotspot.agents.beliefs", "hotspot.agents.clock",
+    "hotspot.agents.expert", "hotspot.agents.imitation", "hotspot.agents.ismcts", "hotspot.agents.policies",
+    "hotspot.agents.policy_net", "hotspot.agents.portfolio", "hotspot.agents.rollouts", "hotspot.agents.scripted",
+    "hotspot.agents.scripted.combat", "hotspot.agents.scripted.common", "hotspot.agents.scripted.control",
+    "hotspot.agents.scripted.crustals", "hotspot.agents.scripted.movement", "hotspot.agents.scripted.paths",
+    "hotspot.agents.scripted.setup", "hotspot.agents.search", "hotspot.agents.selfcheck",
+    "hotspot.agents.setup_search", "hotspot.agents.value_net",
+    "hotspot.env.episodes",
+    "hotspot.arena.match",
+)
 
-def source_stamp() -> str:
-    """A hash of every Python source file of the package that holds compiled code."""
+
+def module_file(module: str, root: Path = _PACKAGE) -> Path:
+    """The source file of the package's module ``module`` (``hotspot.x.y``) under ``root``."""
+    path = root.joinpath(*module.split(".")[1:])
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+
+
+def source_stamp(root: Path = _PACKAGE, modules=COMPILED_MODULES) -> str:
+    """A hash of the source files of ``modules`` (:data:`COMPILED_MODULES`): what is compiled."""
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        text = path.read_bytes()
-        if b"jit" in text:
-            digest.update(str(path.relative_to(_PACKAGE)).encode())
-            digest.update(text)
+    for module in sorted(modules):
+        path = module_file(module, root)
+        digest.update(module.encode() + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:  # not installed: a key of its own
+            digest.update(b"\0missing")
+        digest.update(b"\0")
     return digest.hexdigest()
 
 
@@ -172,6 +219,11 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = F
     ``@jit(nogil=False)``: a function with an object-mode block (the clock of
     ``hotspot.agents.clock``), which cannot release the GIL."""
     def decorate(f):
+        module = getattr(f, "__module__", None) or ""
+        if module.startswith("hotspot.") and module not in COMPILED_MODULES:
+            raise RuntimeError(f"{module}.{f.__qualname__}: compiled code in {module}, which is not in "
+                               f"hotspot.core._jit.COMPILED_MODULES (the modules the cache key is made of): "
+                               f"add it there")
         options = {"cache": cache, "nogil": nogil}
         if parallel:
             options["parallel"] = True

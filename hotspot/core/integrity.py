@@ -3,7 +3,7 @@ docs/state-layout.md, checked before anything from outside reaches the core.
 
 State bytes (``hotspot.core.from_bytes``, ``Game.from_bytes``), a record's
 ``initial_state`` and the arena's saved games all pass through
-:func:`check_states`; the soak (``benchmarks/soak.py``) runs :func:`state_fault`
+:func:`check_states`; the soak (``soak/soak.py``) runs :func:`state_fault`
 after every action of millions of games.
 
 :func:`state_fault` is compiled and safe on garbage: it reads an index only
