@@ -192,15 +192,17 @@ def test_defaults_fill_optional_keys():
 
 def test_save_and_load_file(tmp_path):
     """3.2, 3.3: a scenario saved to a file loads back the same (with or
-    without the optional keys at their defaults)."""
-    data = load_scenario("standard")
-    for omit in (False, True):
-        path = tmp_path / f"s{omit}.json"
-        save_scenario(data, path, omit_defaults=omit)
-        assert load_scenario(path) == data
-        assert load_scenario(str(path)) == data
-    assert json.loads(dumps_scenario(data)) == data
-    assert load_scenario(json.loads(dumps_scenario(data, omit_defaults=True))) == data
+    without the optional keys at their defaults), a preset one and ones whose
+    players deploy (D21: forces and deploy have no default and are kept)."""
+    for name in ("standard", "open", "balanced"):
+        data = load_scenario(name)
+        for omit in (False, True):
+            path = tmp_path / f"{name}{omit}.json"
+            save_scenario(data, path, omit_defaults=omit)
+            assert load_scenario(path) == data
+            assert load_scenario(str(path)) == data
+        assert json.loads(dumps_scenario(data)) == data
+        assert load_scenario(json.loads(dumps_scenario(data, omit_defaults=True))) == data
 
 
 # ----------------------------------------------------------------- random setups (D12)

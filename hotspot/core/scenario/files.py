@@ -106,10 +106,9 @@ def load_scenario(name_or_path) -> dict:
 
 def _drop_defaults(data: dict) -> dict:
     """A shorter equivalent of a normalized scenario: optional keys at their defaults left out."""
-    out = {k: v for k, v in data.items()
-           if k in ("format", "version") or v != {"name": "", "description": "", "turn": 1,
-                                                  "phase": "A", "rules": {}, "pieces": [],
-                                                  "units": []}[k]}
+    defaults = {"name": "", "description": "", "turn": 1, "phase": "A", "rules": {}, "pieces": [], "units": []}
+    # keys without a default (forces, deploy of version 2) are always kept
+    out = {k: v for k, v in data.items() if k in ("format", "version") or k not in defaults or v != defaults[k]}
     pieces = []
     for p in data.get("pieces", []):
         default_controller = "technocrat" if p["kind"] == "platform" else "ziegler"
