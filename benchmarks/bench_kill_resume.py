@@ -21,7 +21,6 @@ failure with its round and command.
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess

@@ -209,7 +209,7 @@ def profile(batch: int, repeats: int, max_actions: int) -> dict:
         if sel.shape[0] == 0:
             continue
         reps = max(2, 40000 // sel.shape[0])
-        t = _best_time(lambda: masks_only(sel, reps), repeats)
+        t = _best_time(lambda sel=sel, reps=reps: masks_only(sel, reps), repeats)
         by_class.append({"class": label, "share_of_actions": float(sel.shape[0] / n),
                          "mask_ns": 1e9 * t / (reps * sel.shape[0])})
     return {"batch": batch, "actions": total, "actions_per_game": total / batch, **parts,
@@ -304,8 +304,8 @@ def scripted_profile(games: int, max_turns: int, repeats: int) -> dict:
         for part in range(5):  # compile or load first
             scripted_part(snaps, acts, sel[:2], part)
         copies_only(snaps, sel[:2])
-        copy_s = _best_time(lambda: copies_only(snaps, sel), repeats)
-        us = [(_best_time(lambda: scripted_part(snaps, acts, sel, part), repeats) - copy_s) * 1e6 / sel.size
+        copy_s = _best_time(lambda sel=sel: copies_only(snaps, sel), repeats)
+        us = [(_best_time(lambda sel=sel, part=part: scripted_part(snaps, acts, sel, part), repeats) - copy_s) * 1e6 / sel.size
               for part in range(5)]
         mask, obs, info, whole, apply = us
         row = {"class": label, "share_of_decisions": sel.size / n, "mask_us": mask, "observe_us": obs,

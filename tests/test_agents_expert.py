@@ -98,7 +98,7 @@ def test_search_prior_is_the_numpy_heads_choice():
     assert len(decisions) == 40
     chosen = [agent.act(o, m, side) for o, m, side in decisions]
     assert [search.act(o, m, side) for o, m, side in decisions] == chosen
-    for (o, m, side), a in zip(decisions, chosen):  # the most likely legal action
+    for (o, m, _side), a in zip(decisions, chosen):  # the most likely legal action
         z = agent.action_logits(o[0] if o.shape == (1,) else o)
         assert m[a] and z[a] == max(z[b] for b in np.flatnonzero(m[:NUM_PLAY_ACTIONS]))
     assert len(set(chosen)) > 1

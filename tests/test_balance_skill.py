@@ -14,7 +14,6 @@ import csv
 import json
 import math
 
-import numpy as np
 import pytest
 
 from helpers import C
@@ -27,7 +26,7 @@ from hotspot.arena.stats import wilson_interval
 from hotspot.cli import main
 from hotspot.core.hexgrid import CENTRAL_CELLS
 from hotspot.core.placement import blank_state, place_piece, place_unit
-from hotspot.core.rules_data import ONE_HEX, T_ENGINEER, TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER
+from hotspot.core.rules_data import ONE_HEX, T_ENGINEER, TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY
 from hotspot.core.scenario import load_scenario
 from test_viewer import chromium_page, needs_chromium
 
@@ -72,7 +71,7 @@ def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):
                        and r["rules"] == c["rules"]), key=lambda r: r["index"])
         assert c["games"] % 10 == 0 and 10 <= c["games"] <= 40
 
-        def half(n):
+        def half(n, mine=mine):
             score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if r["winner"] is None else 0.0
                         for r in mine[:n])
             lo, hi = wilson_interval(score, n)

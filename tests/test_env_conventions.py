@@ -381,7 +381,7 @@ def test_pettingzoo_illegal_action_loses_for_the_mover():
     assert aec.rewards == {mover: -1.0, other: 1.0}
     assert aec.infos[mover]["illegal_action"] is True and "illegal action" in aec.infos[mover]["illegal_reason"]
     assert not aec.observe(other)["action_mask"].any() and not aec.observe(mover)["action_mask"].any()
-    for agent in aec.agent_iter():
+    for _agent in aec.agent_iter():
         aec.step(None)
     assert aec.agents == []
     strict = raw_env(illegal_action="raise")

@@ -274,7 +274,7 @@ def test_garbage_bytes_are_refused_without_crashing():
     source; the check itself never raises anything else."""
     rng = np.random.default_rng(0)
     base = played("standard", 30).to_bytes()
-    for i in range(300):
+    for _ in range(300):
         data = bytearray(rng.integers(0, 256, len(base), dtype=np.uint8).tobytes())
         data[0:2] = base[0:2]  # the right version, so the invariants are what refuses it
         with pytest.raises(StateError, match="my file"):

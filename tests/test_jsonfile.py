@@ -4,7 +4,6 @@ it, so each refuses deep nesting, huge numbers, non-JSON constants and bad
 UTF-8 with a one-line error naming the file, and never a traceback."""
 from __future__ import annotations
 
-import json
 import re
 
 import pytest

@@ -124,14 +124,14 @@ def test_no_breakdowns_outside_own_regular_movement():
     nothing to split."""
     g = ground()
     g.unit(Z_HOVERCRAFT, (3, 1))
-    u = g.unit(Z_INFANTRY, (3, 2), squads=3)
+    _u = g.unit(Z_INFANTRY, (3, 2), squads=3)
     v = g.unit(Z_INFANTRY, (3, 2), squads=1)
     g.begin(PHASE_Z_SECOND, turn=2)
     assert g.phase == PHASE_Z_SECOND
     g.refuse(A_SPLIT, ERR_WRONG_PHASE)
     g.refuse(A_COMBINE + v, ERR_WRONG_PHASE)
     g2 = ground()
-    u = g2.unit(Z_INFANTRY, (3, 2), squads=3)
+    _u = g2.unit(Z_INFANTRY, (3, 2), squads=3)
     g2.begin(PHASE_Z_MOVE, turn=2)
     g2.refuse(A_SPLIT, ERR_NOTHING_SELECTED)
 

@@ -337,9 +337,9 @@ def test_retreat_overstack_removes_weakest_retreating_units_then_stress():
     then more than six units there: stress roll (14.2)."""
     g = Pos()
     two = g.piece(TWO_HEX, [(3, 4), (3, 5)])
-    side = g.piece(ONE_HEX, [(3, 6)])
+    _side = g.piece(ONE_HEX, [(3, 6)])
     g.piece(ONE_HEX, [(14, 20)])
-    zs = g.units(Z_INFANTRY, (3, 4), 4, squads=3)  # defense 12
+    _zs = g.units(Z_INFANTRY, (3, 4), 4, squads=3)  # defense 12
     crawler = g.unit(T_CRAWLER, (3, 5))               # 3 + 3 = 6
     weak = g.unit(T_INFANTRY, (3, 5), squads=1)       # 2 + 2 = 4
     strong = g.unit(T_INFANTRY, (3, 5), squads=3)     # 6 + 6 = 12

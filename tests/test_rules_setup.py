@@ -721,7 +721,7 @@ def _mid_setup_games():
         n = 0
         done = False
 
-        def stop():
+        def stop(mark=mark):
             nonlocal n
             n += 1
             return n >= mark

@@ -20,7 +20,7 @@ def test_nine_units_of_one_side_per_crustal_hex():
     """9.1: a tenth Ziegler unit may not enter a crustal hex holding nine;
     an infantry counter is one unit whatever its squads (10.0)."""
     g = Pos()
-    two = g.piece(TWO_HEX, [(3, 4), (3, 5)])
+    _two = g.piece(TWO_HEX, [(3, 4), (3, 5)])
     g.units(Z_INFANTRY, (3, 4), 9, squads=3)
     u = g.unit(Z_INFANTRY, (3, 5))
     g.begin(PHASE_Z_MOVE, turn=2)
@@ -58,7 +58,7 @@ def test_nine_units_of_both_sides_on_a_platform():
     """9.2: at most nine units of either or both sides on an attack platform:
     six Technocrat units there, three Ziegler units may enter, a fourth may not."""
     g = Pos()
-    p = g.piece(PLATFORM, [(3, 4)])
+    _p = g.piece(PLATFORM, [(3, 4)])
     g.piece(ONE_HEX, [(3, 5)])
     g.units(T_INFANTRY, (3, 4), 6)
     zs = g.units(Z_INFANTRY, (3, 5), 4)
@@ -129,7 +129,7 @@ def test_stress_roll_above_one_no_damage():
 def test_six_counters_no_stress():
     """9.3: six counters in a hex is not stress: no roll."""
     g = Pos()
-    two = g.piece(TWO_HEX, [(3, 4), (3, 5)])
+    _two = g.piece(TWO_HEX, [(3, 4), (3, 5)])
     g.units(Z_INFANTRY, (3, 4), 6)
     g.units(Z_INFANTRY, (3, 5), 6)
     g.begin(PHASE_Z_MOVE, turn=2)

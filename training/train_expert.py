@@ -141,7 +141,7 @@ def rate(net_new, net_old, games: int, max_turns: int, seed: int, workers: int, 
         jobs.append((scen, 600_000 + 1000 * i, games, POLICY_ISMCTS, POLICY_ISMCTS, 0.0, seed + 50 + i, net_old, net_new,
                      max_turns, params))  # new as Technocrat
     scores = []
-    for j, (X, y, g, _) in zip(jobs, _map(jobs, workers)):
+    for j, (_x, y, g, _) in zip(jobs, _map(jobs, workers)):
         new_is_t = j[8] is net_new
         res = _results(y, g, j[1], j[2])
         scores += [0.5 + 0.5 * (r if new_is_t else -r) for r in res]
@@ -201,14 +201,14 @@ def main(argv=None):
     print(f"gen 0: {len(X)} positions, test mse {test_mse:.4f} (variance {np.var(y[held]):.4f})", flush=True)
     best, best_gen = net, 0           # the search's net: value head (+ policy head from generation 1)
     policy = init_policy(a.policy_hidden, a.seed)
-    Xp = np.zeros((0, 0))
+    Xp = P = M = None                 # the policy head's data, from generation 1 on
     shipped = None                    # (generation, value, policy, kept)
     for gen in range(1, a.generations + 1):
         Xg, yg, pol = generate(search_jobs(best, a.search_games, a.max_turns, a.seed, gen, params), a.workers)
         X = np.concatenate([X, Xg])
         y = np.concatenate([y, yg])
-        Xp, P, M = pol if gen == 1 else (np.concatenate([Xp, pol[0]]), np.concatenate([P, pol[1]]),
-                                         np.concatenate([M, pol[2]]))
+        Xp, P, M = pol if Xp is None else (np.concatenate([Xp, pol[0]]), np.concatenate([P, pol[1]]),
+                                           np.concatenate([M, pol[2]]))
         held = rng.random(len(X)) < 0.2
         value = best[:value_size(best)]
         value_cand, losses = fit(value, X[~held], y[~held], epochs=a.epochs, seed=a.seed + gen)

@@ -221,7 +221,7 @@ def main(argv=None):
     ep_return = np.zeros(N)
     for update in range(1, num_updates + 1):
         b_xs, b_rows, b_idx, b_logp, b_val, b_rew, b_done, b_train = [], [], [], [], [], [], [], []
-        for t in range(T):
+        for _t in range(T):
             xa, valid = pad(rows)
             xst = torch.from_numpy(xs)
             with torch.no_grad():
