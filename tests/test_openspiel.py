@@ -8,6 +8,7 @@ Skipped, saying why, where OpenSpiel is not installed."""
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -284,7 +285,6 @@ def test_arena_agents_are_legal_deterministic_and_honest():
 def test_think_ms_bounds_the_search():
     """With think_ms the search stops once the budget is spent (after at least two simulations)."""
     from hotspot.core.game import Game
-    import time
     game = Game("standard", seed=3, max_turns=20)
     agent = make_agent("openspiel-ismcts(think_ms=30)", seed=1)
     while game.legal_action_mask().sum() < 3:

@@ -563,7 +563,7 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
             policy = self._bot.get_final_policy(state, self._bot._root_node)
         finally:
             self._deadline = None
-        actions, probs = zip(*policy)
+        actions, probs = zip(*policy, strict=True)
         return actions[self._random.choice(len(actions), p=np.asarray(probs) / np.sum(probs))]
 
     def __repr__(self) -> str:
