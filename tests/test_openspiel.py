@@ -320,3 +320,30 @@ def test_benchmark_tiny(tmp_path):
     assert doc["benchmark"] == "bench_openspiel_bots" and doc["tiny"] is True
     assert {"overall", "per_seat"} <= set(doc["summary"])
     assert doc["games"]
+
+
+def test_registered_parameters_match_the_agents():
+    """The parameters declared in the arena's registry (so that listing them needs
+    no OpenSpiel) have the agents' own defaults."""
+    import inspect
+
+    from hotspot.agents.specs import params_of
+    for name, cls in (("openspiel-ismcts", hs.OpenSpielISMCTSAgent), ("openspiel-mcts", hs.OpenSpielMCTSAgent)):
+        declared = params_of(name)
+        signature = inspect.signature(cls).parameters
+        assert set(declared) == set(signature) - {"seed"}, name
+        for key, param in declared.items():
+            default = signature[key].default
+            assert param.default == (hs.DEFAULT_ITERATIONS if default is None else default), (name, key)
+
+
+def test_without_openspiel_the_agents_are_listed_but_unavailable():
+    """Without pyspiel the agents stay registered, unavailable, and the agent list still prints."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "from hotspot.arena.registry import available_agents, is_available\n"
+            "assert not is_available('openspiel-ismcts') and 'openspiel-mcts' not in available_agents()\n"
+            "from hotspot.cli import main\n"
+            "assert main(['arena', '--list-agents']) == 0\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "openspiel-ismcts not available" in out.stdout

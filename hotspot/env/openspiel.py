@@ -86,7 +86,6 @@ from open_spiel.python.algorithms.mcts import Evaluator, RandomRolloutEvaluator
 
 from hotspot.agents.base import Agent, checked_act_arguments
 from hotspot.agents.beliefs import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
-from hotspot.agents.specs import Param
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game
 from hotspot.core.observation import observe
@@ -100,7 +99,7 @@ from hotspot.core.victory import side_return
 from hotspot.features.encoding import encode, observation_shapes
 
 __all__ = ["CompiledRandomRolloutEvaluator", "GAME_TYPE", "HotspotGame", "HotspotObserver", "HotspotState",
-           "ISMCTS_SPEC_PARAMS", "MCTS_SPEC_PARAMS", "OpenSpielISMCTSAgent", "OpenSpielMCTSAgent", "SHORT_NAME",
+           "OpenSpielISMCTSAgent", "OpenSpielMCTSAgent", "SHORT_NAME",
            "deserialize_game_and_state", "rules_parameters", "serialize_game_and_state"]
 
 SHORT_NAME = "python_hotspot"
@@ -412,23 +411,9 @@ def deserialize_game_and_state(text: str) -> tuple[HotspotGame, HotspotState]:
 
 # ------------------------------------------------------------------ arena agents
 
-_ROLLOUT = Param("choice", "compiled", choices=("compiled", "python"),
-                 doc="random rollouts in the core's compiled code, or OpenSpiel's RandomRolloutEvaluator")
-#: the parameters an ``openspiel-ismcts`` spec may set
-ISMCTS_SPEC_PARAMS = {
-    "iterations": Param("int", 16, 1, 1_000_000, doc="simulations a decision"),
-    "think_ms": Param("int", 0, 0, 600_000, doc="time budget a decision (0: none; at least 2 simulations)"),
-    "uct_c": Param("float", 2.0, 0.0, 100.0, doc="UCT exploration"),
-    "rollouts": Param("int", 1, 1, 1000, doc="random rollouts to the end of the game a leaf"),
-    "rollout": _ROLLOUT,
-}
-#: the parameters an ``openspiel-mcts`` spec may set
-MCTS_SPEC_PARAMS = {
-    "iterations": Param("int", 16, 1, 1_000_000, doc="simulations a decision"),
-    "uct_c": Param("float", 2.0, 0.0, 100.0, doc="UCT exploration"),
-    "rollouts": Param("int", 1, 1, 1000, doc="random rollouts to the end of the game a leaf"),
-    "rollout": _ROLLOUT,
-}
+#: the arena agents' simulations a decision by default (their parameters, with ranges, are
+#: declared where they are registered: ``hotspot.arena.registry``)
+DEFAULT_ITERATIONS = 16
 #: the iteration cap of a search given ``think_ms`` and no ``iterations``
 THINK_ITERATIONS = 1_000_000
 
@@ -537,7 +522,7 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
                  rollout: str = "compiled", seed: int | None = None):
         self.think_ms = int(think_ms or 0)
         if iterations is None:
-            iterations = THINK_ITERATIONS if self.think_ms else ISMCTS_SPEC_PARAMS["iterations"].default
+            iterations = THINK_ITERATIONS if self.think_ms else DEFAULT_ITERATIONS
         self._deadline = None
         self._samples = 0
         super().__init__(iterations, uct_c, rollouts, rollout, seed)
@@ -587,8 +572,8 @@ class OpenSpielMCTSAgent(_OpenSpielAgent):
 
     name = "openspiel-mcts"
 
-    def __init__(self, iterations: int = 16, uct_c: float = 2.0, rollouts: int = 1, rollout: str = "compiled",
-                 seed: int | None = None):
+    def __init__(self, iterations: int = DEFAULT_ITERATIONS, uct_c: float = 2.0, rollouts: int = 1,
+                 rollout: str = "compiled", seed: int | None = None):
         super().__init__(iterations, uct_c, rollouts, rollout, seed)
 
     def _make_bot(self):
