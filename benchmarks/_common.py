@@ -16,6 +16,7 @@ Timing convention: a *sample* repeats the measured call until at least
 a figure is the median of ``repeats`` samples, taken after a warm-up call that
 compiles (or loads from numba's cache) everything that is timed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,17 +49,25 @@ except ImportError:  # pragma: no cover
 # --------------------------------------------------------------------- CLI
 def make_parser(name: str, description: str) -> argparse.ArgumentParser:
     """The arguments every benchmark script has: --tiny, --out, --repeats, --min-time."""
-    p = argparse.ArgumentParser(prog=f"{name}.py", description=description,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--tiny", action="store_true",
-                   help="smoke-test sizes (seconds; the numbers mean nothing)")
-    p.add_argument("--out", type=Path, default=RESULTS_DIR / f"{name}.json",
-                   help="JSON file to write (default: %(default)s)")
-    p.add_argument("--repeats", type=int, default=None,
-                   help=f"samples per figure, the median is reported (default {DEFAULT_REPEATS}, "
-                        f"tiny {TINY_REPEATS})")
-    p.add_argument("--min-time", type=float, default=None,
-                   help=f"seconds per sample at least (default {DEFAULT_MIN_TIME}, tiny {TINY_MIN_TIME})")
+    p = argparse.ArgumentParser(
+        prog=f"{name}.py", description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument("--tiny", action="store_true", help="smoke-test sizes (seconds; the numbers mean nothing)")
+    p.add_argument(
+        "--out", type=Path, default=RESULTS_DIR / f"{name}.json", help="JSON file to write (default: %(default)s)"
+    )
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help=f"samples per figure, the median is reported (default {DEFAULT_REPEATS}, tiny {TINY_REPEATS})",
+    )
+    p.add_argument(
+        "--min-time",
+        type=float,
+        default=None,
+        help=f"seconds per sample at least (default {DEFAULT_MIN_TIME}, tiny {TINY_MIN_TIME})",
+    )
     return p
 
 
@@ -103,12 +112,15 @@ def _version(module_name: str):
 
 def git_revision() -> dict:
     """The commit of the working tree and whether it has uncommitted changes."""
+
     def git(*cmd):
-        return subprocess.run(["git", *cmd], cwd=REPO_ROOT, capture_output=True, text=True,
-                              timeout=10).stdout.strip()
+        return subprocess.run(["git", *cmd], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout.strip()
+
     try:
-        return {"commit": git("rev-parse", "HEAD") or None,
-                "dirty": bool(git("status", "--porcelain", "--untracked-files=no"))}
+        return {
+            "commit": git("rev-parse", "HEAD") or None,
+            "dirty": bool(git("status", "--porcelain", "--untracked-files=no")),
+        }
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
 
@@ -116,6 +128,7 @@ def git_revision() -> dict:
 def machine_info() -> dict:
     """Where the benchmark ran: platform, CPU, cores and library versions."""
     import numba
+
     info = {
         "platform": platform.platform(),
         "machine": platform.machine(),
@@ -205,8 +218,7 @@ def random_play_workload(batch: int, max_actions: int = 10**6, scenario: str = "
         rng = np.arange(k * batch + 1, (k + 1) * batch + 1, dtype=np.uint64)
         counts = play_random_batch(states, rng, max_actions)
         done = states["phase"] == PHASE_OVER
-        return {"actions": int(counts.sum()), "games": int(done.sum()),
-                "actions_in_games": int(counts[done].sum())}
+        return {"actions": int(counts.sum()), "games": int(done.sum()), "actions_in_games": int(counts[done].sum())}
 
     def warm_up():
         states = base[:1].copy()
@@ -243,6 +255,7 @@ def measure_core(batch: int, threads: int, repeats: int, min_time: float, max_ac
 def thread_counts() -> list[int]:
     """1, 2 and all of numba's threads (deduplicated, within what numba allows)."""
     import numba
+
     top = int(numba.config.NUMBA_NUM_THREADS)
     return sorted({t for t in (1, 2, top) if 1 <= t <= top})
 
@@ -283,8 +296,10 @@ def format_table(headers: list[str], rows: list[list]) -> str:
     """A plain-text table: a header, a rule, and right-aligned numeric cells."""
     cells = [[fmt(c) for c in row] for row in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [bool(rows) and all(isinstance(row[i], (int, float)) or row[i] is None for row in rows)
-               for i in range(len(headers))]
+    numeric = [
+        bool(rows) and all(isinstance(row[i], (int, float)) or row[i] is None for row in rows)
+        for i in range(len(headers))
+    ]
 
     def line(values):
         return "  ".join(v.rjust(w) if numeric[i] else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))
@@ -297,8 +312,9 @@ def print_table(title: str, headers: list[str], rows: list[list]) -> None:
     print(format_table(headers, rows))
 
 
-def write_result(args, name: str, config: dict, rows: list[dict], summary: dict, notes=None,
-                 extra: dict | None = None) -> dict:
+def write_result(
+    args, name: str, config: dict, rows: list[dict], summary: dict, notes=None, extra: dict | None = None
+) -> dict:
     """Write (and return) the script's JSON document to ``args.out``."""
     doc = {
         "benchmark": name,
@@ -322,6 +338,7 @@ def write_result(args, name: str, config: dict, rows: list[dict], summary: dict,
 
 def _json_default(o):
     import numpy as np
+
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):

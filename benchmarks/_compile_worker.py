@@ -6,6 +6,7 @@ moment it spawned this process) and phase durations.  It imports nothing but
 the standard library before the clock starts, so every phase is charged to the
 call that pays it (importing, compiling or loading from numba's cache).
 """
+
 import time
 
 T_START = time.time()
@@ -25,6 +26,7 @@ def main():
 
     import numpy as np
     import hotspot.core as core
+
     phase("import hotspot.core")
     states = core.init("standard", seeds=[0])
     phase("init (scenario, dice seeding, start)")
@@ -39,6 +41,7 @@ def main():
         raise SystemExit(f"the first legal action was refused (error {err})")
 
     from hotspot.core.rollout import play_random_batch
+
     play_random_batch(states.copy(), np.ones(1, dtype=np.uint64), 10)
     phase("play_random_batch (parallel)")
     masks = np.zeros((1, core.NUM_ACTIONS), dtype=np.bool_)
@@ -48,12 +51,12 @@ def main():
     phase("legal_action_mask_batch + step_batch (parallel)")
     if "--with-env" in sys.argv:
         from hotspot.env.vector_env import HotspotVectorEnv
+
         envs = HotspotVectorEnv(num_envs=2)
         _, info = envs.reset(seed=0)
         envs.step(info["action_mask"].argmax(axis=1))
         phase("HotspotVectorEnv reset + step")
-    print(json.dumps({"t_start": T_START, "first_step_at": first_step_at, "t_end": time.time(),
-                      "phases": phases}))
+    print(json.dumps({"t_start": T_START, "first_step_at": first_step_at, "t_end": time.time(), "phases": phases}))
 
 
 if __name__ == "__main__":

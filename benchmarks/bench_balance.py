@@ -23,6 +23,7 @@ candidate), then the Technocrat's against the best Ziegler deployment found,
 with ``--search-final`` games for each finalist; the best deployments are
 written to ``benchmarks/results/best_<side>_deployment.json``.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,9 +40,15 @@ from hotspot.core.rules_data import RulesOptions
 SCENARIOS = ("standard", "open")
 # one disputed reading at a time (D22), at its non-default value; counter_cap 14
 # = the 14 three-squad counters the standard set-up gives the Ziegler player
-OPTIONS = (("combat_table", "diagonal"), ("stress_timing", "moving_side"),
-           ("forward_into_blocked", "refuse"), ("collision_count", "per_hex"), ("losses", "owner"),
-           ("control_blocker", "hex"), ("counter_cap", 14))
+OPTIONS = (
+    ("combat_table", "diagonal"),
+    ("stress_timing", "moving_side"),
+    ("forward_into_blocked", "refuse"),
+    ("collision_count", "per_hex"),
+    ("losses", "owner"),
+    ("control_blocker", "hex"),
+    ("counter_cap", 14),
+)
 
 
 def cell_label(rules: dict) -> str:
@@ -51,6 +58,7 @@ def cell_label(rules: dict) -> str:
 def plot(rows, path: Path) -> Path | None:
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -61,8 +69,10 @@ def plot(rows, path: Path) -> Path | None:
         cells = [r for r in rows if r["scenario"] == scenario]
         y = list(range(len(cells)))[::-1]
         rate = [c["technocrat_win_rate"] for c in cells]
-        err = [[c["technocrat_win_rate"] - c["ci_low"] for c in cells],
-               [c["ci_high"] - c["technocrat_win_rate"] for c in cells]]
+        err = [
+            [c["technocrat_win_rate"] - c["ci_low"] for c in cells],
+            [c["ci_high"] - c["technocrat_win_rate"] for c in cells],
+        ]
         ax.errorbar(rate, y, xerr=err, fmt="o", color="tab:red", ecolor="black", capsize=3)
         ax.axvline(0.5, color="grey", lw=0.8, ls="--")
         ax.set_xlim(0, 1)
@@ -80,13 +90,18 @@ def plot(rows, path: Path) -> Path | None:
 def main(argv=None) -> int:
     p = C.make_parser("balance", __doc__)
     p.add_argument("--games", type=int, default=1000, help="games a cell (default: %(default)s)")
-    p.add_argument("--runs-dir", type=Path, default=Path("balance-runs"),
-                   help="arena output folders (default: %(default)s)")
+    p.add_argument(
+        "--runs-dir", type=Path, default=Path("balance-runs"), help="arena output folders (default: %(default)s)"
+    )
     p.add_argument("--plot", type=Path, default=C.REPO_ROOT / "docs" / "balance.png")
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--search-games", type=int, default=50,
-                   help="deployment search: first-round games a candidate; 0 skips the search")
+    p.add_argument(
+        "--search-games",
+        type=int,
+        default=50,
+        help="deployment search: first-round games a candidate; 0 skips the search",
+    )
     p.add_argument("--search-final", type=int, default=1000, help="deployment search: games a finalist")
     p.add_argument("--search-candidates", type=int, default=16)
     args = p.parse_args(argv)
@@ -95,37 +110,74 @@ def main(argv=None) -> int:
     groups = [("defaults", [])] + [(name, [(name, [value])]) for name, value in OPTIONS]
     rows, per_game = [], {}
     for group, options in groups:
-        summary = run_balance(scenarios=list(SCENARIOS), options=options, pairs=[("scripted", "scripted")],
-                              games=games, seed=args.seed, out=args.runs_dir / group, workers=args.workers,
-                              progress=not args.tiny, plot=False, max_turns=DEFAULT_MAX_TURNS)
+        summary = run_balance(
+            scenarios=list(SCENARIOS),
+            options=options,
+            pairs=[("scripted", "scripted")],
+            games=games,
+            seed=args.seed,
+            out=args.runs_dir / group,
+            workers=args.workers,
+            progress=not args.tiny,
+            plot=False,
+            max_turns=DEFAULT_MAX_TURNS,
+        )
         for cell in summary["cells"]:
-            row = {k: cell[k] for k in ("scenario", "rules", "games", "technocrat_wins", "ziegler_wins", "draws",
-                                        "technocrat_win_rate", "ci_low", "ci_high", "mean_turns", "mean_actions")}
+            row = {
+                k: cell[k]
+                for k in (
+                    "scenario",
+                    "rules",
+                    "games",
+                    "technocrat_wins",
+                    "ziegler_wins",
+                    "draws",
+                    "technocrat_win_rate",
+                    "ci_low",
+                    "ci_high",
+                    "mean_turns",
+                    "mean_actions",
+                )
+            }
             rows.append(row)
-            print(f"{row['scenario']:9s} {cell_label(row['rules']):32s} {row['games']:5d} games  "
-                  f"T {row['technocrat_win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]  "
-                  f"draws {row['draws']:4d}  turns {row['mean_turns']:.1f}", flush=True)
+            print(
+                f"{row['scenario']:9s} {cell_label(row['rules']):32s} {row['games']:5d} games  "
+                f"T {row['technocrat_win_rate']:.3f} [{row['ci_low']:.3f}, {row['ci_high']:.3f}]  "
+                f"draws {row['draws']:4d}  turns {row['mean_turns']:.1f}",
+                flush=True,
+            )
         for r in sorted(summary["result"].rows, key=lambda r: r["index"]):
-            cell = per_game.setdefault(f"{r['scenario']} {cell_label(r.get('rules') or {})}",
-                                       {"seeds": [], "winners": "", "turns": []})
+            cell = per_game.setdefault(
+                f"{r['scenario']} {cell_label(r.get('rules') or {})}", {"seeds": [], "winners": "", "turns": []}
+            )
             cell["seeds"].append(r["seed"])
             cell["winners"] += {"technocrat": "T", "ziegler": "Z"}.get(r["winner"], "-")
             cell["turns"].append(r["turns"])
     order = {s: i for i, s in enumerate(SCENARIOS)}
-    rows.sort(key=lambda r: (order[r["scenario"]], 0 if not r["rules"] else 1 + [o[0] for o in OPTIONS].index(
-        next(iter(r["rules"])))))
+    rows.sort(
+        key=lambda r: (
+            order[r["scenario"]],
+            0 if not r["rules"] else 1 + [o[0] for o in OPTIONS].index(next(iter(r["rules"]))),
+        )
+    )
     png = None if args.tiny else plot(rows, args.plot)
     searches = {}
     if args.search_games > 0:
         base = None
         for side in ("ziegler", "technocrat"):
             # the Technocrat searches against the best Ziegler deployment just found
-            s = search_deployment(side, base=base, games=1 if args.tiny else args.search_games,
-                                  final_games=2 if args.tiny else args.search_final,
-                                  candidates=4 if args.tiny else args.search_candidates,
-                                  random_candidates=1 if args.tiny else 4, seed=args.seed,
-                                  out=args.runs_dir / f"search-{side}", workers=args.workers,
-                                  progress=not args.tiny)
+            s = search_deployment(
+                side,
+                base=base,
+                games=1 if args.tiny else args.search_games,
+                final_games=2 if args.tiny else args.search_final,
+                candidates=4 if args.tiny else args.search_candidates,
+                random_candidates=1 if args.tiny else 4,
+                seed=args.seed,
+                out=args.runs_dir / f"search-{side}",
+                workers=args.workers,
+                progress=not args.tiny,
+            )
             print(s["text"], flush=True)
             best = Path(s["best"])
             base = json.loads(best.read_text(encoding="utf-8"))
@@ -134,14 +186,30 @@ def main(argv=None) -> int:
                 target.write_text(best.read_text(encoding="utf-8"), encoding="utf-8")
                 s["best"] = str(target.relative_to(C.REPO_ROOT))
             searches[side] = {k: v for k, v in s.items() if k != "text"}
-    C.write_result(args, "bench_balance",
-                   {"games_per_cell": games, "scenarios": list(SCENARIOS), "options": [list(o) for o in OPTIONS],
-                    "pair": "scripted:scripted", "max_turns": DEFAULT_MAX_TURNS, "seed": args.seed,
-                    "defaults": RulesOptions().to_dict()},
-                   rows, {"cells": len(rows), "plot": str(png) if png else None, "deployment_search": searches,
-                          "wall_s": round(time.perf_counter() - t0, 1)},
-                   extra={"games": per_game, "games_note": "per cell: game i's seed, winner (T, Z, or - for a "
-                                                            "draw stopped by max_turns) and turns"})
+    C.write_result(
+        args,
+        "bench_balance",
+        {
+            "games_per_cell": games,
+            "scenarios": list(SCENARIOS),
+            "options": [list(o) for o in OPTIONS],
+            "pair": "scripted:scripted",
+            "max_turns": DEFAULT_MAX_TURNS,
+            "seed": args.seed,
+            "defaults": RulesOptions().to_dict(),
+        },
+        rows,
+        {
+            "cells": len(rows),
+            "plot": str(png) if png else None,
+            "deployment_search": searches,
+            "wall_s": round(time.perf_counter() - t0, 1),
+        },
+        extra={
+            "games": per_game,
+            "games_note": "per cell: game i's seed, winner (T, Z, or - for a draw stopped by max_turns) and turns",
+        },
+    )
     return 0
 
 

@@ -28,6 +28,7 @@ uses the project's own cache (whatever state it is in) for both processes.
     python benchmarks/bench_compile.py         # full: a few minutes (one whole compile)
     python benchmarks/bench_compile.py --tiny
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,10 @@ NAME = "compile"
 TARGET_SECOND_START_S = 1.0  # a second process's first step, in every run (issue 23; issue 4: 2 s)
 TARGET_ARENA_COLD_S = 30.0  # the first `hotspot arena` table from an empty cache, two cores
 TARGET_ENV_COLD_S = 30.0  # the first HotspotEnv().step from an empty cache
-ENV_SNIPPET = ("from hotspot.env import HotspotEnv; env = HotspotEnv(); obs, info = env.reset(seed=0); "
-               "env.step(int(info['action_mask'].argmax()))")
+ENV_SNIPPET = (
+    "from hotspot.env import HotspotEnv; env = HotspotEnv(); obs, info = env.reset(seed=0); "
+    "env.step(int(info['action_mask'].argmax()))"
+)
 WORKER = C.BENCH_DIR / "_compile_worker.py"
 
 
@@ -75,16 +78,23 @@ def arena_cold(games: int) -> dict:
     try:
         cmd = [sys.executable, "-m", "hotspot", "arena", "--games", str(games), "--out", out_dir]
         t0 = time.time()
-        proc = subprocess.run(cmd, env=C.child_env(NUMBA_CACHE_DIR=cache_dir), capture_output=True, text=True,
-                              cwd=C.REPO_ROOT)
+        proc = subprocess.run(
+            cmd, env=C.child_env(NUMBA_CACHE_DIR=cache_dir), capture_output=True, text=True, cwd=C.REPO_ROOT
+        )
         wall = time.time() - t0
         if proc.returncode != 0:
             sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
             raise SystemExit(f"hotspot arena failed with exit code {proc.returncode}")
         again = cmd[:-1] + [out_dir + "-again"]  # a new run folder: the same run again, the cache filled
         t0 = time.time()
-        subprocess.run(again, env=C.child_env(NUMBA_CACHE_DIR=cache_dir), capture_output=True,
-                       text=True, cwd=C.REPO_ROOT, check=True)
+        subprocess.run(
+            again,
+            env=C.child_env(NUMBA_CACHE_DIR=cache_dir),
+            capture_output=True,
+            text=True,
+            cwd=C.REPO_ROOT,
+            check=True,
+        )
         warm = time.time() - t0
     finally:
         shutil.rmtree(cache_dir, ignore_errors=True)
@@ -102,8 +112,13 @@ def env_cold() -> dict:
         times = []
         for _ in range(2):
             t0 = time.time()
-            proc = subprocess.run([sys.executable, "-c", ENV_SNIPPET], env=C.child_env(NUMBA_CACHE_DIR=cache_dir),
-                                  capture_output=True, text=True, cwd=C.REPO_ROOT)
+            proc = subprocess.run(
+                [sys.executable, "-c", ENV_SNIPPET],
+                env=C.child_env(NUMBA_CACHE_DIR=cache_dir),
+                capture_output=True,
+                text=True,
+                cwd=C.REPO_ROOT,
+            )
             times.append(time.time() - t0)
             if proc.returncode != 0:
                 sys.stderr.write(proc.stdout[-3000:] + proc.stderr[-3000:])
@@ -115,13 +130,24 @@ def env_cold() -> dict:
 
 def main(argv=None) -> dict:
     p = C.make_parser("bench_compile", __doc__)
-    p.add_argument("--with-env", action=argparse.BooleanOptionalAction, default=None,
-                   help="also time the vector environment's first reset and step (default: yes; tiny: no)")
-    p.add_argument("--cache-dir", default=None,
-                   help="numba cache directory to use (default: a new temporary one; tiny: the project's)")
+    p.add_argument(
+        "--with-env",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also time the vector environment's first reset and step (default: yes; tiny: no)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        default=None,
+        help="numba cache directory to use (default: a new temporary one; tiny: the project's)",
+    )
     p.add_argument("--keep-cache", action="store_true", help="keep the temporary cache directory")
-    p.add_argument("--arena", action=argparse.BooleanOptionalAction, default=None,
-                   help="also time a first `hotspot arena --games 2` from an empty cache (default: yes; tiny: no)")
+    p.add_argument(
+        "--arena",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also time a first `hotspot arena --games 2` from an empty cache (default: yes; tiny: no)",
+    )
     args = p.parse_args(argv)
     repeats = args.repeats or (1 if args.tiny else 5)
     with_env = (not args.tiny) if args.with_env is None else args.with_env
@@ -132,17 +158,22 @@ def main(argv=None) -> dict:
         cache_dir = tempfile.mkdtemp(prefix="hotspot-numba-cache-")
         made_temp = True
     where = cache_dir or "project cache"
-    print(f"numba cache: {cache_dir or 'the project cache (NUMBA_CACHE_DIR as set, else __pycache__)'}",
-          flush=True)
+    print(f"numba cache: {cache_dir or 'the project cache (NUMBA_CACHE_DIR as set, else __pycache__)'}", flush=True)
     try:
         cold = spawn(cache_dir, with_env)
-        print(f"  first process:  first step after {cold['first_step_from_spawn_s']:.2f} s, "
-              f"all done after {cold['process_wall_s']:.2f} s", flush=True)
+        print(
+            f"  first process:  first step after {cold['first_step_from_spawn_s']:.2f} s, "
+            f"all done after {cold['process_wall_s']:.2f} s",
+            flush=True,
+        )
         warm = []
         for _ in range(repeats):
             warm.append(spawn(cache_dir, with_env))
-            print(f"  second process: first step after {warm[-1]['first_step_from_spawn_s']:.2f} s, "
-                  f"all done after {warm[-1]['process_wall_s']:.2f} s", flush=True)
+            print(
+                f"  second process: first step after {warm[-1]['first_step_from_spawn_s']:.2f} s, "
+                f"all done after {warm[-1]['process_wall_s']:.2f} s",
+                flush=True,
+            )
     finally:
         if made_temp and not args.keep_cache:
             shutil.rmtree(cache_dir, ignore_errors=True)
@@ -150,30 +181,52 @@ def main(argv=None) -> dict:
     def med(key):
         return float(statistics.median(w[key] for w in warm))
 
-    rows = [{"phase": "interpreter start", "first_process_s": cold["interpreter_start_s"],
-             "second_process_s": med("interpreter_start_s")}]
+    rows = [
+        {
+            "phase": "interpreter start",
+            "first_process_s": cold["interpreter_start_s"],
+            "second_process_s": med("interpreter_start_s"),
+        }
+    ]
     for i, ph in enumerate(cold["phases"]):
-        rows.append({"phase": ph["phase"], "first_process_s": ph["seconds"],
-                     "second_process_s": float(statistics.median(w["phases"][i]["seconds"] for w in warm))})
-    rows.append({"phase": "TIME TO FIRST STEP (from spawn)", "first_process_s": cold["first_step_from_spawn_s"],
-                 "second_process_s": med("first_step_from_spawn_s")})
-    rows.append({"phase": "whole process", "first_process_s": cold["process_wall_s"],
-                 "second_process_s": med("process_wall_s")})
-    C.print_table(f"First calls in fresh processes (numba cache: {'temporary' if made_temp else where}; "
-                  f"second process: median of {repeats})",
-                  ["phase", "first process s", "second process s"],
-                  [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in rows])
+        rows.append(
+            {
+                "phase": ph["phase"],
+                "first_process_s": ph["seconds"],
+                "second_process_s": float(statistics.median(w["phases"][i]["seconds"] for w in warm)),
+            }
+        )
+    rows.append(
+        {
+            "phase": "TIME TO FIRST STEP (from spawn)",
+            "first_process_s": cold["first_step_from_spawn_s"],
+            "second_process_s": med("first_step_from_spawn_s"),
+        }
+    )
+    rows.append(
+        {"phase": "whole process", "first_process_s": cold["process_wall_s"], "second_process_s": med("process_wall_s")}
+    )
+    C.print_table(
+        f"First calls in fresh processes (numba cache: {'temporary' if made_temp else where}; "
+        f"second process: median of {repeats})",
+        ["phase", "first process s", "second process s"],
+        [[r["phase"], r["first_process_s"], r["second_process_s"]] for r in rows],
+    )
     second = med("first_step_from_spawn_s")
     second_max = max(w["first_step_from_spawn_s"] for w in warm)
     cold_runs = (not args.tiny) if args.arena is None else args.arena
     arena = arena_cold(2) if cold_runs else None
     if arena:
-        print(f"hotspot arena --games 2 from an empty cache: {arena['cold_s']:.1f} s "
-              f"(again, cache filled: {arena['warm_s']:.1f} s)")
+        print(
+            f"hotspot arena --games 2 from an empty cache: {arena['cold_s']:.1f} s "
+            f"(again, cache filled: {arena['warm_s']:.1f} s)"
+        )
     env = env_cold() if cold_runs else None
     if env:
-        print(f"HotspotEnv() reset and step from an empty cache: {env['cold_s']:.1f} s "
-              f"(again, cache filled: {env['warm_s']:.1f} s)")
+        print(
+            f"HotspotEnv() reset and step from an empty cache: {env['cold_s']:.1f} s "
+            f"(again, cache filled: {env['warm_s']:.1f} s)"
+        )
     summary = {
         "fresh_cache": made_temp,
         "first_process_first_step_s": cold["first_step_from_spawn_s"],
@@ -191,18 +244,29 @@ def main(argv=None) -> dict:
         "env_cold_s": env["cold_s"] if env else None,
         "env_warm_s": env["warm_s"] if env else None,
         "target_env_cold_s": TARGET_ENV_COLD_S,
-        "compile_s": sum(ph["seconds"] for ph in cold["phases"]) - sum(
-            statistics.median(w["phases"][i]["seconds"] for w in warm) for i in range(len(cold["phases"]))),
+        "compile_s": sum(ph["seconds"] for ph in cold["phases"])
+        - sum(statistics.median(w["phases"][i]["seconds"] for w in warm) for i in range(len(cold["phases"]))),
     }
-    print(f"\nsecond process: first step {second:.2f} s after spawn (median; slowest of {len(warm)}: "
-          f"{second_max:.2f} s; target <= {TARGET_SECOND_START_S:g} s in every run)")
-    notes = [] if made_temp else [
-        "not a fresh cache: the first process may have found the code compiled already "
-        "(the tiny run always uses the project's cache)"]
-    config = {"cache_dir": "temporary (removed)" if made_temp and not args.keep_cache else where,
-              "repeats": repeats, "with_env": with_env}
-    return C.write_result(args, NAME, config, rows, summary, notes,
-                          extra={"processes": {"first": cold, "second": warm}})
+    print(
+        f"\nsecond process: first step {second:.2f} s after spawn (median; slowest of {len(warm)}: "
+        f"{second_max:.2f} s; target <= {TARGET_SECOND_START_S:g} s in every run)"
+    )
+    notes = (
+        []
+        if made_temp
+        else [
+            "not a fresh cache: the first process may have found the code compiled already "
+            "(the tiny run always uses the project's cache)"
+        ]
+    )
+    config = {
+        "cache_dir": "temporary (removed)" if made_temp and not args.keep_cache else where,
+        "repeats": repeats,
+        "with_env": with_env,
+    }
+    return C.write_result(
+        args, NAME, config, rows, summary, notes, extra={"processes": {"first": cold, "second": warm}}
+    )
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ seconds.
     python benchmarks/bench_core.py            # full: about a minute or two
     python benchmarks/bench_core.py --tiny     # CI smoke run: seconds
 """
+
 from __future__ import annotations
 
 import _common as C
@@ -29,12 +30,20 @@ REFERENCE_BATCH = 1024
 
 def main(argv=None) -> dict:
     p = C.make_parser("bench_core", __doc__)
-    p.add_argument("--batches", type=int, nargs="+", default=None,
-                   help=f"batch sizes (default {' '.join(map(str, BATCHES))}; tiny {' '.join(map(str, TINY_BATCHES))})")
-    p.add_argument("--threads", type=int, nargs="+", default=None,
-                   help="numba thread counts (default: 1, 2 and all)")
-    p.add_argument("--max-actions", type=int, default=10**6,
-                   help="cap on the atomic actions of one game (default: play to the end)")
+    p.add_argument(
+        "--batches",
+        type=int,
+        nargs="+",
+        default=None,
+        help=f"batch sizes (default {' '.join(map(str, BATCHES))}; tiny {' '.join(map(str, TINY_BATCHES))})",
+    )
+    p.add_argument("--threads", type=int, nargs="+", default=None, help="numba thread counts (default: 1, 2 and all)")
+    p.add_argument(
+        "--max-actions",
+        type=int,
+        default=10**6,
+        help="cap on the atomic actions of one game (default: play to the end)",
+    )
     args = p.parse_args(argv)
     repeats, min_time = C.timing_args(args)
     batches = args.batches or list(TINY_BATCHES if args.tiny else BATCHES)
@@ -51,8 +60,18 @@ def main(argv=None) -> dict:
     C.print_table(
         f"Core random play (play_random_batch), median of {repeats} x >= {min_time:g} s",
         ["batch", "threads", "actions/s", "games/s", "actions/game", "us/action/thread"],
-        [[r["batch"], r["threads"], r["actions_per_s"], r["games_per_s"], r["actions_per_game"],
-          1e6 * r["threads"] / r["actions_per_s"] if r["actions_per_s"] else None] for r in rows])
+        [
+            [
+                r["batch"],
+                r["threads"],
+                r["actions_per_s"],
+                r["games_per_s"],
+                r["actions_per_game"],
+                1e6 * r["threads"] / r["actions_per_s"] if r["actions_per_s"] else None,
+            ]
+            for r in rows
+        ],
+    )
 
     def rate(batch, t):
         for r in rows:
@@ -69,14 +88,23 @@ def main(argv=None) -> dict:
         "ref_actions_per_s_all_threads": rate(reference, top),
         "scaling_2_vs_1": C.ratio(rate(reference, 2), rate(reference, 1)),
         "scaling_all_vs_1": C.ratio(rate(reference, top), rate(reference, 1)),
-        "actions_per_game": next((r["actions_per_game"] for r in rows
-                                  if r["batch"] == reference and r["threads"] == 1), None),
+        "actions_per_game": next(
+            (r["actions_per_game"] for r in rows if r["batch"] == reference and r["threads"] == 1), None
+        ),
     }
-    print(f"\nbatch {reference}: all {top} threads / 1 thread = {C.fmt(summary['scaling_all_vs_1'])}x"
-          + (f"; 2 / 1 = {C.fmt(summary['scaling_2_vs_1'])}x" if summary["scaling_2_vs_1"] else ""))
-    config = {"batches": batches, "threads": threads, "repeats": repeats, "min_time_s": min_time,
-              "max_actions": args.max_actions, "scenario": "standard",
-              "function": "hotspot.core.rollout.play_random_batch"}
+    print(
+        f"\nbatch {reference}: all {top} threads / 1 thread = {C.fmt(summary['scaling_all_vs_1'])}x"
+        + (f"; 2 / 1 = {C.fmt(summary['scaling_2_vs_1'])}x" if summary["scaling_2_vs_1"] else "")
+    )
+    config = {
+        "batches": batches,
+        "threads": threads,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "max_actions": args.max_actions,
+        "scenario": "standard",
+        "function": "hotspot.core.rollout.play_random_batch",
+    }
     return C.write_result(args, NAME, config, rows, summary)
 
 

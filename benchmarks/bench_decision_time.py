@@ -18,6 +18,7 @@ game costs at most 10 s.  A forced decision (one legal action) is never
 searched.  The first game compiles (or loads numba's cache); it is played
 once before timing starts.
 """
+
 from __future__ import annotations
 
 import sys
@@ -78,30 +79,61 @@ def main(argv=None) -> int:
             game_s.append(play(spec, side, game_seed(args.seed, i), max_turns, times, searched))
         t = np.asarray(times)
         s = t[np.asarray(searched, dtype=bool)] if times else t
-        row = {"agent": spec, "side": name, "games": games, "decisions": int(t.size),
-               "searched_decisions": int(s.size),
-               "median_s": float(np.median(s)) if s.size else 0.0,
-               "p99_s": float(np.percentile(s, 99)) if s.size else 0.0,
-               "max_s": float(s.max()) if s.size else 0.0,
-               "game_mean_s": float(np.mean(game_s)), "game_max_s": float(np.max(game_s))}
+        row = {
+            "agent": spec,
+            "side": name,
+            "games": games,
+            "decisions": int(t.size),
+            "searched_decisions": int(s.size),
+            "median_s": float(np.median(s)) if s.size else 0.0,
+            "p99_s": float(np.percentile(s, 99)) if s.size else 0.0,
+            "max_s": float(s.max()) if s.size else 0.0,
+            "game_mean_s": float(np.mean(game_s)),
+            "game_max_s": float(np.max(game_s)),
+        }
         rows.append(row)
         all_games += game_s
-    C.print_table(f"decision and game wall time of {spec} against scripted on open (one process)",
-                  ["side", "games", "decisions", "searched", "median s", "p99 s", "max s", "game mean s",
-                   "game max s"],
-                  [[r["side"], r["games"], r["decisions"], r["searched_decisions"], C.fmt(r["median_s"], 4),
-                    C.fmt(r["p99_s"], 3), C.fmt(r["max_s"], 3), C.fmt(r["game_mean_s"], 2),
-                    C.fmt(r["game_max_s"], 2)] for r in rows])
+    C.print_table(
+        f"decision and game wall time of {spec} against scripted on open (one process)",
+        ["side", "games", "decisions", "searched", "median s", "p99 s", "max s", "game mean s", "game max s"],
+        [
+            [
+                r["side"],
+                r["games"],
+                r["decisions"],
+                r["searched_decisions"],
+                C.fmt(r["median_s"], 4),
+                C.fmt(r["p99_s"], 3),
+                C.fmt(r["max_s"], 3),
+                C.fmt(r["game_mean_s"], 2),
+                C.fmt(r["game_max_s"], 2),
+            ]
+            for r in rows
+        ],
+    )
     worst = max(r["max_s"] for r in rows)
     mean_game = float(np.mean(all_games))
-    summary = {"agent": spec, "max_decision_s": worst, "mean_game_s": mean_game,
-               "decision_target_s": MAX_DECISION_S, "game_target_s": MAX_GAME_S,
-               "decision_target_holds": worst <= MAX_DECISION_S, "game_target_holds": mean_game <= MAX_GAME_S}
-    print(f"slowest decision {worst:.3f} s (target <= {MAX_DECISION_S:g} s: "
-          f"{'holds' if summary['decision_target_holds'] else 'does not hold'}); mean game {mean_game:.2f} s "
-          f"(target <= {MAX_GAME_S:g} s: {'holds' if summary['game_target_holds'] else 'does not hold'})")
-    C.write_result(args, "bench_decision_time", {"agent": spec, "games_per_side": games, "seed": args.seed,
-                                                 "max_turns": max_turns}, rows, summary)
+    summary = {
+        "agent": spec,
+        "max_decision_s": worst,
+        "mean_game_s": mean_game,
+        "decision_target_s": MAX_DECISION_S,
+        "game_target_s": MAX_GAME_S,
+        "decision_target_holds": worst <= MAX_DECISION_S,
+        "game_target_holds": mean_game <= MAX_GAME_S,
+    }
+    print(
+        f"slowest decision {worst:.3f} s (target <= {MAX_DECISION_S:g} s: "
+        f"{'holds' if summary['decision_target_holds'] else 'does not hold'}); mean game {mean_game:.2f} s "
+        f"(target <= {MAX_GAME_S:g} s: {'holds' if summary['game_target_holds'] else 'does not hold'})"
+    )
+    C.write_result(
+        args,
+        "bench_decision_time",
+        {"agent": spec, "games_per_side": games, "seed": args.seed, "max_turns": max_turns},
+        rows,
+        summary,
+    )
     return 0
 
 

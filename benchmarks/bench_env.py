@@ -30,6 +30,7 @@ play, all threads).
     python benchmarks/bench_env.py             # full: a minute or two
     python benchmarks/bench_env.py --tiny      # CI smoke run: seconds
 """
+
 from __future__ import annotations
 
 import random
@@ -116,14 +117,20 @@ def vector_env_workload(num_envs: int, side: str, seed: int = 0, observation: st
         box["masks"] = info["action_mask"]
         atomic = np.where(was_reset, after - start_n, after - before).sum()
         learner = int(num_envs - was_reset.sum())
-        return {"steps": num_envs, "learner_steps": learner, "atomic": int(atomic),
-                "episodes": int((terminated | truncated).sum()), "sampler_s": sampler}
+        return {
+            "steps": num_envs,
+            "learner_steps": learner,
+            "atomic": int(atomic),
+            "episodes": int((terminated | truncated).sum()),
+            "sampler_s": sampler,
+        }
 
     return run_once
 
 
 def measure(run_once, threads: int, repeats: int, min_time: float) -> dict:
     import numba
+
     previous = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
@@ -148,8 +155,12 @@ def measure(run_once, threads: int, repeats: int, min_time: float) -> dict:
 def main(argv=None) -> dict:
     p = C.make_parser("bench_env", __doc__)
     p.add_argument("--num-envs", type=int, default=None, help="vector env batch (default 1024, tiny 16)")
-    p.add_argument("--side", default="technocrat", choices=("technocrat", "ziegler"),
-                   help="the learner's side (default %(default)s)")
+    p.add_argument(
+        "--side",
+        default="technocrat",
+        choices=("technocrat", "ziegler"),
+        help="the learner's side (default %(default)s)",
+    )
     args = p.parse_args(argv)
     repeats, min_time = C.timing_args(args)
     n = args.num_envs or (16 if args.tiny else 1024)
@@ -168,9 +179,17 @@ def main(argv=None) -> dict:
             print(f"  {what}({n}), {t} thread(s): {C.fmt(r['steps_per_s'])} steps/s", flush=True)
     for t in threads:
         r = C.measure_core(n, t, repeats, min_time)
-        rows.append({"what": "core play_random_batch", "batch": n, "threads": t, "steps_per_s": None,
-                     "atomic_actions_per_s": r["actions_per_s"], "atomic_per_step": 1.0,
-                     "samples": r["samples"]})
+        rows.append(
+            {
+                "what": "core play_random_batch",
+                "batch": n,
+                "threads": t,
+                "steps_per_s": None,
+                "atomic_actions_per_s": r["actions_per_s"],
+                "atomic_per_step": 1.0,
+                "samples": r["samples"],
+            }
+        )
         print(f"  core, batch {n}, {t} thread(s): {C.fmt(r['actions_per_s'])} actions/s", flush=True)
 
     def find(what, t):
@@ -179,17 +198,42 @@ def main(argv=None) -> dict:
     core_1, core_all = find("core play_random_batch", 1), find("core play_random_batch", top)
     for x in rows:
         x["vs_core_1_thread"] = C.ratio(x["atomic_actions_per_s"], core_1["atomic_actions_per_s"])
-        x["vs_core_same_threads"] = C.ratio(x["atomic_actions_per_s"], find("core play_random_batch",
-                                                                           x["threads"])["atomic_actions_per_s"])
+        x["vs_core_same_threads"] = C.ratio(
+            x["atomic_actions_per_s"], find("core play_random_batch", x["threads"])["atomic_actions_per_s"]
+        )
         x["env_alone_vs_core_same_threads"] = C.ratio(
-            x.get("atomic_actions_per_env_s"), find("core play_random_batch", x["threads"])["atomic_actions_per_s"])
+            x.get("atomic_actions_per_env_s"), find("core play_random_batch", x["threads"])["atomic_actions_per_s"]
+        )
     C.print_table(
         f"Environments vs the core (learner: {args.side}; median of {repeats} x >= {min_time:g} s)",
-        ["what", "batch", "threads", "env steps/s", "atomic/step", "atomic actions/s",
-         "x core 1T", "x core same T", "env alone x core same T", "sampler share"],
-        [[x["what"], x["batch"], x["threads"], x["steps_per_s"], x["atomic_per_step"],
-          x["atomic_actions_per_s"], x["vs_core_1_thread"], x["vs_core_same_threads"],
-          x.get("env_alone_vs_core_same_threads"), x.get("sampler_share")] for x in rows])
+        [
+            "what",
+            "batch",
+            "threads",
+            "env steps/s",
+            "atomic/step",
+            "atomic actions/s",
+            "x core 1T",
+            "x core same T",
+            "env alone x core same T",
+            "sampler share",
+        ],
+        [
+            [
+                x["what"],
+                x["batch"],
+                x["threads"],
+                x["steps_per_s"],
+                x["atomic_per_step"],
+                x["atomic_actions_per_s"],
+                x["vs_core_1_thread"],
+                x["vs_core_same_threads"],
+                x.get("env_alone_vs_core_same_threads"),
+                x.get("sampler_share"),
+            ]
+            for x in rows
+        ],
+    )
 
     vec_all, vec_1 = find("HotspotVectorEnv", top), find("HotspotVectorEnv", 1)
     cvec_all, cvec_1 = find("HotspotVectorEnv compact", top), find("HotspotVectorEnv compact", 1)
@@ -217,14 +261,26 @@ def main(argv=None) -> dict:
         "compact_vector_steps_per_s_all_threads": cvec_all["steps_per_s"],
         "env_vs_core_1_thread": single["vs_core_1_thread"],
     }
-    print(f"\nvector env / core at batch {n}: {C.fmt(summary['vector_vs_core_all_threads'])}x on {top} thread(s), "
-          f"{C.fmt(summary['vector_vs_core_1_thread'])}x on one")
-    config = {"num_envs": n, "side": args.side, "opponent": "random", "scenario": "standard",
-              "threads": threads, "repeats": repeats, "min_time_s": min_time, "single_env_chunk": CHUNK}
-    notes = ["one env step = the learner's action + the opponent's replies; atomic actions are counted "
-             "with the state's n_actions field (a reset counts the opponent's opening moves)",
-             "vector env steps/s counts every game of every step, including games being reset "
-             "(next-step autoreset); atomic/step divides by the learner's applied actions"]
+    print(
+        f"\nvector env / core at batch {n}: {C.fmt(summary['vector_vs_core_all_threads'])}x on {top} thread(s), "
+        f"{C.fmt(summary['vector_vs_core_1_thread'])}x on one"
+    )
+    config = {
+        "num_envs": n,
+        "side": args.side,
+        "opponent": "random",
+        "scenario": "standard",
+        "threads": threads,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "single_env_chunk": CHUNK,
+    }
+    notes = [
+        "one env step = the learner's action + the opponent's replies; atomic actions are counted "
+        "with the state's n_actions field (a reset counts the opponent's opening moves)",
+        "vector env steps/s counts every game of every step, including games being reset "
+        "(next-step autoreset); atomic/step divides by the learner's applied actions",
+    ]
     return C.write_result(args, NAME, config, rows, summary, notes)
 
 

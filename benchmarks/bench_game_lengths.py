@@ -25,6 +25,7 @@ with ``hotspot arena --pairings T:Z --scenario S --max-turns CAP``.
 The JSON (``benchmarks/results/game_lengths.json``) keeps every game's turns
 and result (``raw``).
 """
+
 from __future__ import annotations
 
 import time
@@ -57,13 +58,19 @@ def play_cell(scenario: str, pair: str, games: int, cap: int, seed: int) -> dict
     states = np.concatenate(states)
     counts = np.zeros(games, dtype=np.int64)
     t0 = time.perf_counter()
-    play_games(states, np.int64(POLICY_NAMES.index(zieg)), np.int64(POLICY_NAMES.index(tech)), rng,
-               np.int64(10**7), counts)
+    play_games(
+        states, np.int64(POLICY_NAMES.index(zieg)), np.int64(POLICY_NAMES.index(tech)), rng, np.int64(10**7), counts
+    )
     wall = time.perf_counter() - t0
     if (counts < 0).any():
         raise SystemExit(f"{scenario} {pair}: a policy failed in game {int(np.flatnonzero(counts < 0)[0])}")
-    return {"turns": states["turn"].astype(int).tolist(), "result": states["result"].astype(int).tolist(),
-            "truncated": states["truncated"].astype(bool).tolist(), "actions": counts.tolist(), "wall_s": wall}
+    return {
+        "turns": states["turn"].astype(int).tolist(),
+        "result": states["result"].astype(int).tolist(),
+        "truncated": states["truncated"].astype(bool).tolist(),
+        "actions": counts.tolist(),
+        "wall_s": wall,
+    }
 
 
 def cell_stats(raw: dict, cap: int) -> dict:
@@ -96,8 +103,9 @@ def cell_stats(raw: dict, cap: int) -> dict:
 def main(argv=None) -> int:
     p = C.make_parser("game_lengths", __doc__)
     p.add_argument("--games", type=int, default=1000, help="games a cell (default: %(default)s)")
-    p.add_argument("--cap", type=int, default=1000,
-                   help="the very high turn limit the games are played to (default: %(default)s)")
+    p.add_argument(
+        "--cap", type=int, default=1000, help="the very high turn limit the games are played to (default: %(default)s)"
+    )
     p.add_argument("--seed", type=int, default=0, help="the arena's master seed (default: %(default)s)")
     p.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
     p.add_argument("--pairs", nargs="+", default=list(PAIRS), help="TECHNOCRAT:ZIEGLER compiled agents")
@@ -117,19 +125,46 @@ def main(argv=None) -> int:
             cell = play_cell(scenario, pair, games, cap, args.seed)
             stats = cell_stats(cell, cap)
             rows.append({"scenario": scenario, "pair": pair, **stats})
-            raw[f"{scenario} {pair}"] = {"turns": cell["turns"],
-                                         "result": [RESULT_NAMES[r] for r in cell["result"]]}
+            raw[f"{scenario} {pair}"] = {"turns": cell["turns"], "result": [RESULT_NAMES[r] for r in cell["result"]]}
             print(f"{scenario:8s} {pair:18s} {games} games in {cell['wall_s']:.1f} s", flush=True)
-    shown = [L for L in (50, 100, 200) if L <= cap] + ([DEFAULT_MAX_TURNS] if DEFAULT_MAX_TURNS not in
-                                                       (50, 100, 200) and DEFAULT_MAX_TURNS <= cap else [])
-    headers = ["scenario", "T:Z", "games", "T wins", "Z wins", "unfinished", "median", "p90", "p99",
-               "p99 ended", "max ended"]
+    shown = [L for L in (50, 100, 200) if L <= cap] + (
+        [DEFAULT_MAX_TURNS] if DEFAULT_MAX_TURNS not in (50, 100, 200) and DEFAULT_MAX_TURNS <= cap else []
+    )
+    headers = [
+        "scenario",
+        "T:Z",
+        "games",
+        "T wins",
+        "Z wins",
+        "unfinished",
+        "median",
+        "p90",
+        "p99",
+        "p99 ended",
+        "max ended",
+    ]
     headers += [f"cut@{L}" for L in shown]
-    C.print_table(f"Game lengths in turns with no limit (cap {cap}), {games} games a cell",
-                  headers, [[r["scenario"], r["pair"], r["games"], r["technocrat_wins"], r["ziegler_wins"],
-                             r["unfinished_at_cap"], r["p50"], r["p90"], r["p99"], r["ended_p99"],
-                             r["max_turns_ended"]]
-                            + [r["truncated_share"][str(L)] for L in shown] for r in rows])
+    C.print_table(
+        f"Game lengths in turns with no limit (cap {cap}), {games} games a cell",
+        headers,
+        [
+            [
+                r["scenario"],
+                r["pair"],
+                r["games"],
+                r["technocrat_wins"],
+                r["ziegler_wins"],
+                r["unfinished_at_cap"],
+                r["p50"],
+                r["p90"],
+                r["p99"],
+                r["ended_p99"],
+                r["max_turns_ended"],
+            ]
+            + [r["truncated_share"][str(L)] for L in shown]
+            for r in rows
+        ],
+    )
     worst = {str(L): max(r["truncated_share"][str(L)] for r in rows) for L in CANDIDATES if L <= cap}
     ended = [r["max_turns_ended"] for r in rows if r["max_turns_ended"] is not None]
     summary = {
@@ -138,20 +173,31 @@ def main(argv=None) -> int:
         "games_per_cell": games,
         "longest_game_with_a_winner": max(ended) if ended else None,
         "worst_cell_truncated_share": worst,
-        "truncated_share_at_default": {f"{r['scenario']} {r['pair']}": r["truncated_share"].get(str(DEFAULT_MAX_TURNS))
-                                       for r in rows},
+        "truncated_share_at_default": {
+            f"{r['scenario']} {r['pair']}": r["truncated_share"].get(str(DEFAULT_MAX_TURNS)) for r in rows
+        },
         "games_unfinished_at_cap": sum(r["unfinished_at_cap"] for r in rows),
     }
-    print(f"\nlongest game that ended with a winner: {summary['longest_game_with_a_winner']} turns; "
-          f"games still going at turn {cap}: {summary['games_unfinished_at_cap']}")
-    print("worst cell's share truncated by a limit of L turns: "
-          + ", ".join(f"{L}: {v:.4f}" for L, v in worst.items()))
-    config = {"games": games, "cap": cap, "seed": args.seed, "scenarios": args.scenarios, "pairs": args.pairs,
-              "candidates": [L for L in CANDIDATES if L <= cap], "percentiles": list(PERCENTILES)}
-    notes = ["a game still going at the cap counts as `cap` turns in the percentiles",
-             "truncated_share[L]: the share of games that max_turns=L would stop without a winner "
-             "(ended after turn L, or unfinished at the cap)",
-             "pairs are TECHNOCRAT:ZIEGLER; game i of every cell has the arena's seed game_seed(seed, i)"]
+    print(
+        f"\nlongest game that ended with a winner: {summary['longest_game_with_a_winner']} turns; "
+        f"games still going at turn {cap}: {summary['games_unfinished_at_cap']}"
+    )
+    print("worst cell's share truncated by a limit of L turns: " + ", ".join(f"{L}: {v:.4f}" for L, v in worst.items()))
+    config = {
+        "games": games,
+        "cap": cap,
+        "seed": args.seed,
+        "scenarios": args.scenarios,
+        "pairs": args.pairs,
+        "candidates": [L for L in CANDIDATES if L <= cap],
+        "percentiles": list(PERCENTILES),
+    }
+    notes = [
+        "a game still going at the cap counts as `cap` turns in the percentiles",
+        "truncated_share[L]: the share of games that max_turns=L would stop without a winner "
+        "(ended after turn L, or unfinished at the cap)",
+        "pairs are TECHNOCRAT:ZIEGLER; game i of every cell has the arena's seed game_seed(seed, i)",
+    ]
     C.write_result(args, "game_lengths", config, rows, summary, notes, extra={"raw": raw})
     return 0
 

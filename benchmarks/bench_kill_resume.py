@@ -18,6 +18,7 @@ rows of the clean run: the same keys, the same results and actions, no
 duplicate line.  The JSON counts the kills survived, the refusals, and every
 failure with its round and command.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,24 +35,98 @@ import _common as C
 from hotspot.arena.folder import GAMES_FILE, read_rows
 
 COMMANDS = {
-    "arena": ["arena", "--pairings", "random:random", "--games", "200", "--scenario", "random", "--seed", "4",
-              "--workers", "1", "--max-turns", "40", "--chunk", "1", "--no-progress"],
-    "balance-precision": ["balance", "--scenarios", "open", "--technocrat", "scripted", "--ziegler", "scripted",
-                          "--precision", "0.005", "--step", "50", "--games", "300", "--workers", "1", "--chunk", "1",
-                          "--no-progress", "--no-plot"],
-    "calibrate": ["balance", "--scenarios", "open", "--pair", "scripted:scripted", "--calibrate",
-                  "platform_turns=3..5", "--trials", "3", "--games", "40", "--finalists", "1", "--confirm-games", "60",
-                  "--workers", "1", "--no-progress"],
-    "search-deployment": ["balance", "--search-deployment", "ziegler", "--opponent", "scripted", "--agent",
-                          "scripted", "--candidates", "4", "--finalists", "1", "--games", "10", "--final-games", "40",
-                          "--workers", "1", "--no-progress"],
+    "arena": [
+        "arena",
+        "--pairings",
+        "random:random",
+        "--games",
+        "200",
+        "--scenario",
+        "random",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--max-turns",
+        "40",
+        "--chunk",
+        "1",
+        "--no-progress",
+    ],
+    "balance-precision": [
+        "balance",
+        "--scenarios",
+        "open",
+        "--technocrat",
+        "scripted",
+        "--ziegler",
+        "scripted",
+        "--precision",
+        "0.005",
+        "--step",
+        "50",
+        "--games",
+        "300",
+        "--workers",
+        "1",
+        "--chunk",
+        "1",
+        "--no-progress",
+        "--no-plot",
+    ],
+    "calibrate": [
+        "balance",
+        "--scenarios",
+        "open",
+        "--pair",
+        "scripted:scripted",
+        "--calibrate",
+        "platform_turns=3..5",
+        "--trials",
+        "3",
+        "--games",
+        "40",
+        "--finalists",
+        "1",
+        "--confirm-games",
+        "60",
+        "--workers",
+        "1",
+        "--no-progress",
+    ],
+    "search-deployment": [
+        "balance",
+        "--search-deployment",
+        "ziegler",
+        "--opponent",
+        "scripted",
+        "--agent",
+        "scripted",
+        "--candidates",
+        "4",
+        "--finalists",
+        "1",
+        "--games",
+        "10",
+        "--final-games",
+        "40",
+        "--workers",
+        "1",
+        "--no-progress",
+    ],
 }
 TINY_COMMANDS = ("arena", "balance-precision")
 
 
 def _cli(args, out: Path, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "hotspot.cli", *args, "--out", str(out), *kw.pop("extra", ())],
-                            env=C.child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "hotspot.cli", *args, "--out", str(out), *kw.pop("extra", ())],
+        env=C.child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 def _games_files(folder: Path) -> list[Path]:
@@ -95,23 +170,34 @@ def one_round(name: str, args: list[str], expected: dict, work: Path, rng: rando
         while proc.poll() is None and _rows_written(out) < target and time.monotonic() < deadline:
             time.sleep(0.01)
         if proc.poll() is None and (out / ".lock").exists():
-            second = subprocess.run([sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
-                                    env=C.child_env(), capture_output=True, text=True, timeout=600)
+            second = subprocess.run(
+                [sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
+                env=C.child_env(),
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             if proc.poll() is None:
                 stats["second_writers"] += 1
                 if second.returncode == 2 and "another run is writing" in second.stderr:
                     stats["refused"] += 1
                 else:
-                    stats["failures"].append({"round": stats["rounds"], "command": name,
-                                              "problem": f"second writer not refused: {second.stderr[-300:]}"})
+                    stats["failures"].append(
+                        {
+                            "round": stats["rounds"],
+                            "command": name,
+                            "problem": f"second writer not refused: {second.stderr[-300:]}",
+                        }
+                    )
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             stats["kills"] += 1
         proc.wait()
     proc = _cli(args, out, extra=["--drop-damaged"])
     if proc.wait(timeout=3600) != 0:
-        stats["failures"].append({"round": stats["rounds"], "command": name,
-                                  "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"})
+        stats["failures"].append(
+            {"round": stats["rounds"], "command": name, "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"}
+        )
         return
     got = _contents(out)
     dup = _duplicates(out)
@@ -121,8 +207,16 @@ def one_round(name: str, args: list[str], expected: dict, work: Path, rng: rando
     stats["duplicates"] += dup
     stats["foreign"] += len(foreign)
     if dup or foreign or missing or changed:
-        stats["failures"].append({"round": stats["rounds"], "command": name, "duplicates": dup,
-                                  "foreign": foreign[:5], "missing": missing[:5], "changed": changed[:5]})
+        stats["failures"].append(
+            {
+                "round": stats["rounds"],
+                "command": name,
+                "duplicates": dup,
+                "foreign": foreign[:5],
+                "missing": missing[:5],
+                "changed": changed[:5],
+            }
+        )
 
 
 def main() -> None:
@@ -136,8 +230,18 @@ def main() -> None:
     names = TINY_COMMANDS if args.tiny else tuple(COMMANDS)
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
-    per = {name: {"rounds": 0, "kills": 0, "second_writers": 0, "refused": 0, "duplicates": 0, "foreign": 0,
-                  "failures": []} for name in names}
+    per = {
+        name: {
+            "rounds": 0,
+            "kills": 0,
+            "second_writers": 0,
+            "refused": 0,
+            "duplicates": 0,
+            "foreign": 0,
+            "failures": [],
+        }
+        for name in names
+    }
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         expected = {}
@@ -153,19 +257,33 @@ def main() -> None:
             one_round(name, COMMANDS[name], expected[name], work, rng, per[name])
             per[name]["rounds"] += 1
             i += 1
-    rows = [{"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
-            for name, p in per.items()]
-    total = {k: sum(r[k] for r in rows) for k in ("rounds", "kills", "second_writers", "refused", "duplicates",
-                                                  "foreign", "failures")}
-    summary = dict(total, wall_s=round(time.perf_counter() - t0, 1),
-                   refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
-                   holds=total["failures"] == 0 and total["refused"] == total["second_writers"])
-    C.print_table("Kill and resume", ["command", "rounds", "kills", "second writers", "refused", "failures"],
-                  [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]]
-                   for r in rows])
-    C.write_result(args, "kill_resume", {"kills": kills, "seed": args.seed, "commands": {n: COMMANDS[n]
-                                                                                         for n in names}},
-                   rows, summary, extra={"failures": [f for p in per.values() for f in p["failures"]]})
+    rows = [
+        {"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
+        for name, p in per.items()
+    ]
+    total = {
+        k: sum(r[k] for r in rows)
+        for k in ("rounds", "kills", "second_writers", "refused", "duplicates", "foreign", "failures")
+    }
+    summary = dict(
+        total,
+        wall_s=round(time.perf_counter() - t0, 1),
+        refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
+        holds=total["failures"] == 0 and total["refused"] == total["second_writers"],
+    )
+    C.print_table(
+        "Kill and resume",
+        ["command", "rounds", "kills", "second writers", "refused", "failures"],
+        [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]] for r in rows],
+    )
+    C.write_result(
+        args,
+        "kill_resume",
+        {"kills": kills, "seed": args.seed, "commands": {n: COMMANDS[n] for n in names}},
+        rows,
+        summary,
+        extra={"failures": [f for p in per.values() for f in p["failures"]]},
+    )
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ Every game is in ``<runs-dir>/<scenario>/games.jsonl`` with its seed
 same command after an interruption plays only the missing games, and a
 larger ``--games`` adds games to the same folders.
 """
+
 from __future__ import annotations
 
 import math
@@ -62,8 +63,15 @@ from hotspot.arena.tournament import round_robin, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 
 #: the agents of the ladder when ``--agents`` is not given (those available)
-LADDER_AGENTS = ("random", "scripted", "mcts(max_candidates=4,simulations=2)", "ismcts", "portfolio", "learned",
-                 "learned-ismcts")
+LADDER_AGENTS = (
+    "random",
+    "scripted",
+    "mcts(max_candidates=4,simulations=2)",
+    "ismcts",
+    "portfolio",
+    "learned",
+    "learned-ismcts",
+)
 #: the order the issue expects, weakest first; each adjacent pair is a rung
 EXPECTED_ORDER = ("random", "scripted", "ismcts", "learned-ismcts")
 DEFAULT_SCENARIOS = ("standard", "open")
@@ -87,8 +95,14 @@ def pick_agents(requested) -> tuple[list[str], list[dict]]:
             if name not in agents:
                 agents.append(name)
         else:
-            skipped.append({"agent": name, "why": "registered but not available here (its module cannot be loaded)"
-                            if name.partition("(")[0] in known else "not registered"})
+            skipped.append(
+                {
+                    "agent": name,
+                    "why": "registered but not available here (its module cannot be loaded)"
+                    if name.partition("(")[0] in known
+                    else "not registered",
+                }
+            )
     return agents, skipped
 
 
@@ -97,14 +111,29 @@ def oriented(h2h: list[dict], agent: str, opponent: str) -> dict | None:
     side: its score, interval and rates as each side; None if not played."""
     for row in h2h:
         if (row["agent_a"], row["agent_b"]) == (agent, opponent):
-            return {"agent": agent, "opponent": opponent, "games": row["games"], "draws": row["draws"],
-                    "score": row["a_score"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                    "as_technocrat": row["a_as_technocrat_win_rate"], "as_ziegler": row["a_as_ziegler_win_rate"]}
+            return {
+                "agent": agent,
+                "opponent": opponent,
+                "games": row["games"],
+                "draws": row["draws"],
+                "score": row["a_score"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "as_technocrat": row["a_as_technocrat_win_rate"],
+                "as_ziegler": row["a_as_ziegler_win_rate"],
+            }
         if (row["agent_a"], row["agent_b"]) == (opponent, agent):
-            return {"agent": agent, "opponent": opponent, "games": row["games"], "draws": row["draws"],
-                    "score": 1.0 - row["a_score"], "ci_low": 1.0 - row["ci_high"], "ci_high": 1.0 - row["ci_low"],
-                    "as_technocrat": 1.0 - row["a_as_ziegler_win_rate"],
-                    "as_ziegler": 1.0 - row["a_as_technocrat_win_rate"]}
+            return {
+                "agent": agent,
+                "opponent": opponent,
+                "games": row["games"],
+                "draws": row["draws"],
+                "score": 1.0 - row["a_score"],
+                "ci_low": 1.0 - row["ci_high"],
+                "ci_high": 1.0 - row["ci_low"],
+                "as_technocrat": 1.0 - row["a_as_ziegler_win_rate"],
+                "as_ziegler": 1.0 - row["a_as_technocrat_win_rate"],
+            }
     return None
 
 
@@ -117,12 +146,28 @@ def rungs(h2h: list[dict], agents: list[str]) -> list[dict]:
         row = oriented(h2h, higher, lower) if lower in agents and higher in agents else None
         if row is None or not row["games"]:
             absent = [a for a in (lower, higher) if a not in agents]
-            out.append({"lower": lower, "higher": higher, "games": 0, "verdict": "not played",
-                        "why": f"{' and '.join(absent) or 'the pairing'} not in the ladder"})
+            out.append(
+                {
+                    "lower": lower,
+                    "higher": higher,
+                    "games": 0,
+                    "verdict": "not played",
+                    "why": f"{' and '.join(absent) or 'the pairing'} not in the ladder",
+                }
+            )
             continue
-        out.append({"lower": lower, "higher": higher, "games": row["games"], "draws": row["draws"],
-                    "score": row["score"], "ci_low": row["ci_low"], "ci_high": row["ci_high"],
-                    "verdict": C.verdict(row["ci_low"], row["ci_high"])})
+        out.append(
+            {
+                "lower": lower,
+                "higher": higher,
+                "games": row["games"],
+                "draws": row["draws"],
+                "score": row["score"],
+                "ci_low": row["ci_low"],
+                "ci_high": row["ci_high"],
+                "verdict": C.verdict(row["ci_low"], row["ci_high"]),
+            }
+        )
     return out
 
 
@@ -144,12 +189,26 @@ def ladder(summary: dict, agents: list[str], scenario: str) -> dict:
     for r in summary["ratings"]:
         lo, hi = normal_interval(r["elo"], r["elo_se"])
         mine = [g for g in rows if r["agent"] in (g["technocrat"], g["ziegler"])]
-        ratings.append({"scenario": scenario, "agent": r["agent"], "elo": r["elo"], "elo_se": r["elo_se"],
-                        "elo_low": lo, "elo_high": hi, "anchor": r.get("anchor"), "games": r["games"],
-                        "wins": r["wins"], "draws": r["draws"], "losses": r["losses"], "score": r["score"],
-                        "technocrat_win_rate": r["technocrat_win_rate"], "ziegler_win_rate": r["ziegler_win_rate"],
-                        "seconds_per_game": mean(g["wall_s"] for g in mine),
-                        "registered_seconds_per_game": agent_cost(r["agent"])})
+        ratings.append(
+            {
+                "scenario": scenario,
+                "agent": r["agent"],
+                "elo": r["elo"],
+                "elo_se": r["elo_se"],
+                "elo_low": lo,
+                "elo_high": hi,
+                "anchor": r.get("anchor"),
+                "games": r["games"],
+                "wins": r["wins"],
+                "draws": r["draws"],
+                "losses": r["losses"],
+                "score": r["score"],
+                "technocrat_win_rate": r["technocrat_win_rate"],
+                "ziegler_win_rate": r["ziegler_win_rate"],
+                "seconds_per_game": mean(g["wall_s"] for g in mine),
+                "registered_seconds_per_game": agent_cost(r["agent"]),
+            }
+        )
     rank = {r["agent"]: i for i, r in enumerate(ratings)}  # best first
     pairings = []
     for h in summary["head_to_head"]:  # the better-rated agent as A
@@ -158,10 +217,20 @@ def ladder(summary: dict, agents: list[str], scenario: str) -> dict:
         pairings.append(dict(row, scenario=scenario, verdict=C.verdict(row["ci_low"], row["ci_high"])))
     pairings.sort(key=lambda r: (rank.get(r["agent"], len(rank)), rank.get(r["opponent"], len(rank))))
     rung_rows = rungs(summary["head_to_head"], agents)
-    return {"scenario": scenario, "agents": agents, "ratings": ratings, "pairings": pairings, "rungs": rung_rows,
-            "order": " < ".join(EXPECTED_ORDER), "order_verdict": overall(rung_rows),
-            "games": summary["games"], "planned": summary["planned"], "draws": summary["draws"],
-            "mean_turns": summary["mean_turns"], "wall_s": summary["wall_s"]}
+    return {
+        "scenario": scenario,
+        "agents": agents,
+        "ratings": ratings,
+        "pairings": pairings,
+        "rungs": rung_rows,
+        "order": " < ".join(EXPECTED_ORDER),
+        "order_verdict": overall(rung_rows),
+        "games": summary["games"],
+        "planned": summary["planned"],
+        "draws": summary["draws"],
+        "mean_turns": summary["mean_turns"],
+        "wall_s": summary["wall_s"],
+    }
 
 
 # ------------------------------------------------------------------ output
@@ -181,77 +250,137 @@ def markdown(doc: dict) -> str:
     """The ladders as Markdown tables (``ladder.md``)."""
     cfg = doc["config"]
     machine = doc["machine"]
-    lines = [f"Measured with `{doc['command']}` ({cfg['games_per_side']} games per pairing and side, "
-             f"seed {cfg['seed']}, `max_turns` {cfg['max_turns']}: a game still going after that turn is a "
-             f"draw, half a point; {doc['time_utc'][:10]}, commit {str(machine.get('commit'))[:10]}"
-             f"{' + local changes' if machine.get('dirty') else ''}, {machine['usable_cores']} cores"
-             f"{', TINY SMOKE RUN: the numbers mean nothing' if doc['tiny'] else ''}). "
-             f"Every game with its seed in `{cfg['runs_dir']}/<scenario>/games.jsonl`."]
+    lines = [
+        f"Measured with `{doc['command']}` ({cfg['games_per_side']} games per pairing and side, "
+        f"seed {cfg['seed']}, `max_turns` {cfg['max_turns']}: a game still going after that turn is a "
+        f"draw, half a point; {doc['time_utc'][:10]}, commit {str(machine.get('commit'))[:10]}"
+        f"{' + local changes' if machine.get('dirty') else ''}, {machine['usable_cores']} cores"
+        f"{', TINY SMOKE RUN: the numbers mean nothing' if doc['tiny'] else ''}). "
+        f"Every game with its seed in `{cfg['runs_dir']}/<scenario>/games.jsonl`."
+    ]
     if doc["skipped"]:
         lines.append("")
         lines.append("Not in the ladder: " + "; ".join(f"`{s['agent']}`: {s['why']}" for s in doc["skipped"]) + ".")
     for lad in doc["ladders"].values():
         anchor = next((r["anchor"] for r in lad["ratings"] if r.get("anchor")), None)
-        lines += ["", f"#### `{lad['scenario']}`", "",
-                  f"| rank | agent | Elo ({anchor + ' = 0' if anchor else 'mean = 0'}) | 95% CI | games | score "
-                  f"| win as Technocrat | win as Ziegler | s/game |",
-                  "|---|---|---|---|---|---|---|---|---|"]
+        lines += [
+            "",
+            f"#### `{lad['scenario']}`",
+            "",
+            f"| rank | agent | Elo ({anchor + ' = 0' if anchor else 'mean = 0'}) | 95% CI | games | score "
+            f"| win as Technocrat | win as Ziegler | s/game |",
+            "|---|---|---|---|---|---|---|---|---|",
+        ]
         for i, r in enumerate(lad["ratings"], 1):
-            lines.append(f"| {i} | `{r['agent']}` | {r['elo']:.0f} | {_ci(r['elo_low'], r['elo_high'], '.0f')} | "
-                         f"{r['games']} | {_num(r['score'], '.3f')} | {_num(r['technocrat_win_rate'], '.3f')} | "
-                         f"{_num(r['ziegler_win_rate'], '.3f')} | {_num(r['seconds_per_game'], '.2f')} |")
+            lines.append(
+                f"| {i} | `{r['agent']}` | {r['elo']:.0f} | {_ci(r['elo_low'], r['elo_high'], '.0f')} | "
+                f"{r['games']} | {_num(r['score'], '.3f')} | {_num(r['technocrat_win_rate'], '.3f')} | "
+                f"{_num(r['ziegler_win_rate'], '.3f')} | {_num(r['seconds_per_game'], '.2f')} |"
+            )
         sweeps = [p for p in lad["pairings"] if p["games"] and p["score"] in (0.0, 1.0)]
         if sweeps:
-            lines += ["", "A pairing won every game (" + ", ".join(f"`{p['agent']}` over `{p['opponent']}`"
-                                                           for p in sweeps) +
-                      "): the gap between those ratings is set by the fit's small L2 penalty, not by the games "
-                      "(hence its wide interval); the head-to-head interval below is what the games show."]
-        lines += ["", f"Expected order {lad['order']}: **{lad['order_verdict']}** "
-                  f"(each rung: the higher agent's head-to-head score, both sides, 95% Wilson interval)", "",
-                  "| rung | games | score of the higher | 95% CI | draws | verdict |", "|---|---|---|---|---|---|"]
+            lines += [
+                "",
+                "A pairing won every game ("
+                + ", ".join(f"`{p['agent']}` over `{p['opponent']}`" for p in sweeps)
+                + "): the gap between those ratings is set by the fit's small L2 penalty, not by the games "
+                "(hence its wide interval); the head-to-head interval below is what the games show.",
+            ]
+        lines += [
+            "",
+            f"Expected order {lad['order']}: **{lad['order_verdict']}** "
+            f"(each rung: the higher agent's head-to-head score, both sides, 95% Wilson interval)",
+            "",
+            "| rung | games | score of the higher | 95% CI | draws | verdict |",
+            "|---|---|---|---|---|---|",
+        ]
         for r in lad["rungs"]:
             name = f"`{r['lower']}` < `{r['higher']}`"
             if r["verdict"] == "not played":
                 lines.append(f"| {name} | 0 | - | - | - | not played ({r['why']}) |")
             else:
                 verdict = r["verdict"] if r["verdict"] == "holds" else f"**{r['verdict']}**"
-                lines.append(f"| {name} | {r['games']} | {r['score']:.3f} | {_ci(r['ci_low'], r['ci_high'])} | "
-                             f"{r['draws']} | {verdict} |")
-        lines += ["", "Every pairing (the better-rated agent A's score against B, both sides):", "",
-                  "| A | B | games | A score | 95% CI | A as Technocrat | A as Ziegler | draws |",
-                  "|---|---|---|---|---|---|---|---|"]
+                lines.append(
+                    f"| {name} | {r['games']} | {r['score']:.3f} | {_ci(r['ci_low'], r['ci_high'])} | "
+                    f"{r['draws']} | {verdict} |"
+                )
+        lines += [
+            "",
+            "Every pairing (the better-rated agent A's score against B, both sides):",
+            "",
+            "| A | B | games | A score | 95% CI | A as Technocrat | A as Ziegler | draws |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
         for p in lad["pairings"]:
-            lines.append(f"| `{p['agent']}` | `{p['opponent']}` | {p['games']} | {_num(p['score'], '.3f')} | "
-                         f"{_ci(p['ci_low'], p['ci_high'])} | {_num(p['as_technocrat'], '.3f')} | "
-                         f"{_num(p['as_ziegler'], '.3f')} | {p['draws']} |")
+            lines.append(
+                f"| `{p['agent']}` | `{p['opponent']}` | {p['games']} | {_num(p['score'], '.3f')} | "
+                f"{_ci(p['ci_low'], p['ci_high'])} | {_num(p['as_technocrat'], '.3f')} | "
+                f"{_num(p['as_ziegler'], '.3f')} | {p['draws']} |"
+            )
     return "\n".join(lines) + "\n"
 
 
 def print_ladder(lad: dict) -> None:
-    C.print_table(f"Ladder on {lad['scenario']} ({lad['games']} games; Elo with 95% intervals)",
-                  ["agent", "Elo", "low", "high", "games", "score", "s/game"],
-                  [[r["agent"], round(r["elo"]), round(r["elo_low"]), round(r["elo_high"]), r["games"],
-                    r["score"], r["seconds_per_game"]] for r in lad["ratings"]])
-    C.print_table(f"Expected order {lad['order']} on {lad['scenario']}: {lad['order_verdict']}",
-                  ["rung", "games", "score", "ci_low", "ci_high", "verdict"],
-                  [[f"{r['lower']} < {r['higher']}", r["games"], r.get("score"),
-                    r.get("ci_low"), r.get("ci_high"), r["verdict"]] for r in lad["rungs"]])
+    C.print_table(
+        f"Ladder on {lad['scenario']} ({lad['games']} games; Elo with 95% intervals)",
+        ["agent", "Elo", "low", "high", "games", "score", "s/game"],
+        [
+            [
+                r["agent"],
+                round(r["elo"]),
+                round(r["elo_low"]),
+                round(r["elo_high"]),
+                r["games"],
+                r["score"],
+                r["seconds_per_game"],
+            ]
+            for r in lad["ratings"]
+        ],
+    )
+    C.print_table(
+        f"Expected order {lad['order']} on {lad['scenario']}: {lad['order_verdict']}",
+        ["rung", "games", "score", "ci_low", "ci_high", "verdict"],
+        [
+            [
+                f"{r['lower']} < {r['higher']}",
+                r["games"],
+                r.get("score"),
+                r.get("ci_low"),
+                r.get("ci_high"),
+                r["verdict"],
+            ]
+            for r in lad["rungs"]
+        ],
+    )
 
 
 def main(argv=None) -> int:
     p = C.make_parser("ladder", __doc__)
-    p.add_argument("--agents", default=None,
-                   help=f"comma-separated agents (default: the available ones of {','.join(LADDER_AGENTS)})")
-    p.add_argument("--scenario", nargs="+", default=None,
-                   help=f"one ladder per scenario (default: {' '.join(DEFAULT_SCENARIOS)})")
-    p.add_argument("--games", type=int, default=None,
-                   help=f"games per pairing and side (default: 1000; {TINY_GAMES} with --tiny)")
+    p.add_argument(
+        "--agents",
+        default=None,
+        help=f"comma-separated agents (default: the available ones of {','.join(LADDER_AGENTS)})",
+    )
+    p.add_argument(
+        "--scenario", nargs="+", default=None, help=f"one ladder per scenario (default: {' '.join(DEFAULT_SCENARIOS)})"
+    )
+    p.add_argument(
+        "--games", type=int, default=None, help=f"games per pairing and side (default: 1000; {TINY_GAMES} with --tiny)"
+    )
     p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")
-    p.add_argument("--runs-dir", type=Path, default=Path("ladder-runs"),
-                   help="arena folders, one per scenario; a rerun resumes them (default: %(default)s)")
+    p.add_argument(
+        "--runs-dir",
+        type=Path,
+        default=Path("ladder-runs"),
+        help="arena folders, one per scenario; a rerun resumes them (default: %(default)s)",
+    )
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
-                   help="games still going after this turn are draws; 'none': no limit (default: %(default)s)")
+    p.add_argument(
+        "--max-turns",
+        type=parse_max_turns,
+        default=DEFAULT_MAX_TURNS,
+        help="games still going after this turn are draws; 'none': no limit (default: %(default)s)",
+    )
     args = p.parse_args(argv)
     games = args.games if args.games is not None else (TINY_GAMES if args.tiny else 1000)
     requested = [a.strip() for a in args.agents.split(",") if a.strip()] if args.agents else None
@@ -265,31 +394,56 @@ def main(argv=None) -> int:
     for scenario in scenarios:
         t0 = time.perf_counter()
         out = args.runs_dir / folder_name(scenario)
-        print(f"\n{scenario}: {len(agents)} agents, {len(round_robin(agents, self_play=False))} pairings x 2 sides "
-              f"x {games} games -> {out}", flush=True)
-        summary = run_arena(pairings=round_robin(agents, self_play=False), games=games, scenario=scenario,
-                            seed=args.seed, out=out, workers=args.workers, progress=not args.tiny,
-                            self_play=False, max_turns=args.max_turns)
+        print(
+            f"\n{scenario}: {len(agents)} agents, {len(round_robin(agents, self_play=False))} pairings x 2 sides "
+            f"x {games} games -> {out}",
+            flush=True,
+        )
+        summary = run_arena(
+            pairings=round_robin(agents, self_play=False),
+            games=games,
+            scenario=scenario,
+            seed=args.seed,
+            out=out,
+            workers=args.workers,
+            progress=not args.tiny,
+            self_play=False,
+            max_turns=args.max_turns,
+        )
         lad = ladder(summary, agents, scenario)
         lad["runs_dir"] = str(out)
         lad["played_now"], lad["from_file"] = summary["played_now"], summary["from_file"]
-        print(f"{scenario}: {lad['played_now']} game(s) played now, {lad['from_file']} from {out}/games.jsonl",
-              flush=True)
+        print(
+            f"{scenario}: {lad['played_now']} game(s) played now, {lad['from_file']} from {out}/games.jsonl", flush=True
+        )
         lad["bench_wall_s"] = round(time.perf_counter() - t0, 1)
         if summary.get("remaining"):
             print(f"{summary['remaining']} game(s) not played yet: rerun the same command to finish", flush=True)
         print_ladder(lad)
         ladders[scenario] = lad
     doc = C.write_result(
-        args, "bench_ladder",
-        {"agents": agents, "scenarios": scenarios, "games_per_side": games, "seed": args.seed,
-         "max_turns": args.max_turns, "runs_dir": str(args.runs_dir), "expected_order": list(EXPECTED_ORDER)},
+        args,
+        "bench_ladder",
+        {
+            "agents": agents,
+            "scenarios": scenarios,
+            "games_per_side": games,
+            "seed": args.seed,
+            "max_turns": args.max_turns,
+            "runs_dir": str(args.runs_dir),
+            "expected_order": list(EXPECTED_ORDER),
+        },
         json_safe([r for lad in ladders.values() for r in lad["ratings"]]),
-        {scenario: {"order_verdict": lad["order_verdict"],
-                    "rungs": {f"{r['lower']}<{r['higher']}": r["verdict"] for r in lad["rungs"]},
-                    "best": lad["ratings"][0]["agent"] if lad["ratings"] else None}
-         for scenario, lad in ladders.items()},
-        extra={"ladders": json_safe(ladders), "skipped": skipped})
+        {
+            scenario: {
+                "order_verdict": lad["order_verdict"],
+                "rungs": {f"{r['lower']}<{r['higher']}": r["verdict"] for r in lad["rungs"]},
+                "best": lad["ratings"][0]["agent"] if lad["ratings"] else None,
+            }
+            for scenario, lad in ladders.items()
+        },
+        extra={"ladders": json_safe(ladders), "skipped": skipped},
+    )
     md = Path(args.out).with_suffix(".md")
     md.write_text(markdown(doc), encoding="utf-8")
     print(f"wrote {md}")

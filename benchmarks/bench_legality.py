@@ -14,6 +14,7 @@ found are reported.
     python benchmarks/bench_legality.py                      # 10^6 random, 10^4 scripted games (tens of minutes)
     python benchmarks/bench_legality.py --tiny               # CI smoke run
 """
+
 from __future__ import annotations
 
 import time
@@ -28,11 +29,16 @@ def variants() -> list[tuple[str, dict]]:
     """(name, rules overrides): the defaults, each further value of a choice
     option, and the boolean options flipped."""
     from hotspot.core.rules_data import CHOICE_OPTIONS
+
     out = [("defaults", {})]
     for name, values in CHOICE_OPTIONS.items():
         out += [(f"{name}={v}", {name: v}) for v in values[1:]]
-    for flip in ({"forbid_molten_entry": True}, {"cia_enabled": False},
-                 {"two_hex_turn_after_collision": False}, {"counter_cap": 16}):
+    for flip in (
+        {"forbid_molten_entry": True},
+        {"cia_enabled": False},
+        {"two_hex_turn_after_collision": False},
+        {"counter_cap": 16},
+    ):
         out += [(",".join(f"{k}={v}" for k, v in flip.items()), flip)]
     return out
 
@@ -63,9 +69,14 @@ def run(kind: str, games: int, chunk: int, max_turns: int, seed0: int) -> dict:
             failures.append({"scenario": scenario, "rules": rname, "seed": int(seeds[j]), "action": int(bad[j])})
         played += n
         i += 1
-    return {"kind": kind, "games": played, "actions_checked": checked_total,
-            "disagreements": len(failures), "failures": failures[:20],
-            "seconds": time.perf_counter() - t0}
+    return {
+        "kind": kind,
+        "games": played,
+        "actions_checked": checked_total,
+        "disagreements": len(failures),
+        "failures": failures[:20],
+        "seconds": time.perf_counter() - t0,
+    }
 
 
 def main(argv=None) -> dict:
@@ -81,17 +92,29 @@ def main(argv=None) -> dict:
     if min(random_games, scripted_games) < 0 or args.chunk < 1 or args.max_turns < 1:
         raise SystemExit("game counts must be >= 0, --chunk and --max-turns >= 1")
     chunk = min(args.chunk, 100) if args.tiny else args.chunk
-    rows = [run("random", random_games, chunk, args.max_turns, args.seed),
-            run("scripted", scripted_games, min(chunk, 500), args.max_turns, args.seed)]
-    C.print_table("legal_actions against action_error before every action",
-                  ["player", "games", "actions checked", "disagreements", "seconds"],
-                  [[r["kind"], r["games"], r["actions_checked"], r["disagreements"], r["seconds"]] for r in rows])
-    summary = {"random_games": rows[0]["games"], "scripted_games": rows[1]["games"],
-               "actions_checked": sum(r["actions_checked"] for r in rows),
-               "disagreements": sum(r["disagreements"] for r in rows),
-               "rules_variants": [name for name, _ in variants()]}
-    config = {"random_games": random_games, "scripted_games": scripted_games, "chunk": chunk,
-              "max_turns": args.max_turns, "seed": args.seed}
+    rows = [
+        run("random", random_games, chunk, args.max_turns, args.seed),
+        run("scripted", scripted_games, min(chunk, 500), args.max_turns, args.seed),
+    ]
+    C.print_table(
+        "legal_actions against action_error before every action",
+        ["player", "games", "actions checked", "disagreements", "seconds"],
+        [[r["kind"], r["games"], r["actions_checked"], r["disagreements"], r["seconds"]] for r in rows],
+    )
+    summary = {
+        "random_games": rows[0]["games"],
+        "scripted_games": rows[1]["games"],
+        "actions_checked": sum(r["actions_checked"] for r in rows),
+        "disagreements": sum(r["disagreements"] for r in rows),
+        "rules_variants": [name for name, _ in variants()],
+    }
+    config = {
+        "random_games": random_games,
+        "scripted_games": scripted_games,
+        "chunk": chunk,
+        "max_turns": args.max_turns,
+        "seed": args.seed,
+    }
     doc = C.write_result(args, NAME, config, rows, summary)
     if summary["disagreements"]:
         raise SystemExit(f"{summary['disagreements']} disagreement(s) between legal_actions and action_error")

@@ -16,6 +16,7 @@
     python benchmarks/bench_memory.py          # full: 100,000 games, seconds to a minute
     python benchmarks/bench_memory.py --tiny   # 1,000 games
 """
+
 from __future__ import annotations
 
 import argparse
@@ -109,10 +110,18 @@ def worker(games: int, play_actions: int, traced: bool) -> dict:
 def main(argv=None) -> dict:
     p = C.make_parser("bench_memory", __doc__)
     p.add_argument("--games", type=int, default=None, help="games in the batch (default 100000, tiny 1000)")
-    p.add_argument("--play-actions", type=int, default=2,
-                   help="random actions played per game after building the batch (default %(default)s)")
-    p.add_argument("--tracemalloc", action=argparse.BooleanOptionalAction, default=True,
-                   help="also measure the tracemalloc peak, in a second pass (default: yes)")
+    p.add_argument(
+        "--play-actions",
+        type=int,
+        default=2,
+        help="random actions played per game after building the batch (default %(default)s)",
+    )
+    p.add_argument(
+        "--tracemalloc",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="also measure the tracemalloc peak, in a second pass (default: yes)",
+    )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     games = args.games or (1000 if args.tiny else 100_000)
@@ -122,8 +131,16 @@ def main(argv=None) -> dict:
 
     from hotspot.core import STATE_BYTES, STATE_DTYPE
 
-    cmd = [sys.executable, __file__, "--worker", "--games", str(games), "--play-actions", str(args.play_actions),
-           "--tracemalloc" if args.tracemalloc else "--no-tracemalloc"]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--worker",
+        "--games",
+        str(games),
+        "--play-actions",
+        str(args.play_actions),
+        "--tracemalloc" if args.tracemalloc else "--no-tracemalloc",
+    ]
     proc = subprocess.run(cmd, env=C.child_env(), capture_output=True, text=True, cwd=C.REPO_ROOT)
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout + proc.stderr)
@@ -132,19 +149,34 @@ def main(argv=None) -> dict:
 
     rows = [
         {"what": "one state record (STATE_BYTES)", "bytes": int(STATE_BYTES), "per_game": int(STATE_BYTES)},
-        {"what": f"batch array of {games:,} games (nbytes)", "bytes": w["batch_nbytes"],
-         "per_game": w["batch_nbytes"] / games},
-        {"what": "peak RSS growth (init + play)", "bytes": w["peak_rss_delta_bytes"],
-         "per_game": w["peak_rss_delta_bytes"] / games},
+        {
+            "what": f"batch array of {games:,} games (nbytes)",
+            "bytes": w["batch_nbytes"],
+            "per_game": w["batch_nbytes"] / games,
+        },
+        {
+            "what": "peak RSS growth (init + play)",
+            "bytes": w["peak_rss_delta_bytes"],
+            "per_game": w["peak_rss_delta_bytes"] / games,
+        },
     ]
     if w["tracemalloc_peak_bytes"] is not None:
-        rows.append({"what": "tracemalloc peak (init + play)", "bytes": w["tracemalloc_peak_bytes"],
-                     "per_game": w["tracemalloc_peak_bytes"] / games})
-    C.print_table(f"Memory of the game state (fields: {len(STATE_DTYPE.names)})",
-                  ["what", "bytes", "MiB", "bytes/game"],
-                  [[r["what"], r["bytes"], r["bytes"] / 2**20, r["per_game"]] for r in rows])
-    print(f"\ninit of {games:,} games: {w['init_s']:.2f} s; {args.play_actions} random action(s) each: "
-          f"{w['play_s']:.2f} s")
+        rows.append(
+            {
+                "what": "tracemalloc peak (init + play)",
+                "bytes": w["tracemalloc_peak_bytes"],
+                "per_game": w["tracemalloc_peak_bytes"] / games,
+            }
+        )
+    C.print_table(
+        f"Memory of the game state (fields: {len(STATE_DTYPE.names)})",
+        ["what", "bytes", "MiB", "bytes/game"],
+        [[r["what"], r["bytes"], r["bytes"] / 2**20, r["per_game"]] for r in rows],
+    )
+    print(
+        f"\ninit of {games:,} games: {w['init_s']:.2f} s; {args.play_actions} random action(s) each: "
+        f"{w['play_s']:.2f} s"
+    )
     summary = {
         "state_bytes": int(STATE_BYTES),
         "state_target_bytes": TARGET_STATE_BYTES,
@@ -153,12 +185,17 @@ def main(argv=None) -> dict:
         "tracemalloc_peak_bytes": w["tracemalloc_peak_bytes"],
         "peak_rss_delta_bytes": w["peak_rss_delta_bytes"],
         "peak_rss_bytes_per_game": w["peak_rss_delta_bytes"] / games,
-        "tracemalloc_bytes_per_game": (None if w["tracemalloc_peak_bytes"] is None
-                                       else w["tracemalloc_peak_bytes"] / games),
+        "tracemalloc_bytes_per_game": (
+            None if w["tracemalloc_peak_bytes"] is None else w["tracemalloc_peak_bytes"] / games
+        ),
         "init_s": w["init_s"],
     }
-    config = {"games": games, "play_actions": args.play_actions, "scenario": "standard",
-              "tracemalloc": args.tracemalloc}
+    config = {
+        "games": games,
+        "play_actions": args.play_actions,
+        "scenario": "standard",
+        "tracemalloc": args.tracemalloc,
+    }
     return C.write_result(args, NAME, config, rows, summary, extra={"worker": w})
 
 

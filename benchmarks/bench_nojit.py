@@ -12,6 +12,7 @@ compilation on that workload.
     python benchmarks/bench_nojit.py           # full: about half a minute
     python benchmarks/bench_nojit.py --tiny    # CI smoke run: seconds
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,6 +30,7 @@ def worker(batch: int, max_actions: int, repeats: int, min_time: float) -> dict:
     """Measure the workload in this process (compiled or not, as the environment says)."""
     t0 = time.perf_counter()
     import numba
+
     run_once, warm_up = C.random_play_workload(batch, max_actions)
     setup_s = time.perf_counter() - t0
     try:
@@ -52,8 +54,19 @@ def worker(batch: int, max_actions: int, repeats: int, min_time: float) -> dict:
 
 
 def run_worker(disable_jit: bool, batch: int, max_actions: int, repeats: int, min_time: float) -> dict:
-    cmd = [sys.executable, __file__, "--worker", "--batch", str(batch), "--max-actions", str(max_actions),
-           "--repeats", str(repeats), "--min-time", str(min_time)]
+    cmd = [
+        sys.executable,
+        __file__,
+        "--worker",
+        "--batch",
+        str(batch),
+        "--max-actions",
+        str(max_actions),
+        "--repeats",
+        str(repeats),
+        "--min-time",
+        str(min_time),
+    ]
     env = C.child_env(NUMBA_DISABLE_JIT="1" if disable_jit else None, NUMBA_NUM_THREADS="1")
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, cwd=C.REPO_ROOT)
@@ -69,8 +82,9 @@ def run_worker(disable_jit: bool, batch: int, max_actions: int, repeats: int, mi
 def main(argv=None) -> dict:
     p = C.make_parser("bench_nojit", __doc__)
     p.add_argument("--batch", type=int, default=None, help="games per call (default 2, tiny 1)")
-    p.add_argument("--max-actions", type=int, default=None,
-                   help="atomic actions per game at most (default 200, tiny 20)")
+    p.add_argument(
+        "--max-actions", type=int, default=None, help="atomic actions per game at most (default 200, tiny 20)"
+    )
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     batch = args.batch or (1 if args.tiny else 2)
@@ -91,20 +105,34 @@ def main(argv=None) -> dict:
     C.print_table(
         f"Random play without and with compilation, median of {repeats} x >= {min_time:g} s",
         ["mode", "actions/s", "actions/call", "warm-up s"],
-        [[r["mode"], r["actions_per_s"], r["actions_per_call"], r["warm_up_s"]] for r in rows])
+        [[r["mode"], r["actions_per_s"], r["actions_per_call"], r["warm_up_s"]] for r in rows],
+    )
     summary = {
         "nojit_actions_per_s": nojit["actions_per_s"],
         "jit_actions_per_s": jit["actions_per_s"],
         "speedup_jit_vs_nojit": C.ratio(jit["actions_per_s"], nojit["actions_per_s"]),
         "same_work": nojit["actions_per_call"] == jit["actions_per_call"],
     }
-    print(f"\ncompiled / uncompiled = {C.fmt(summary['speedup_jit_vs_nojit'])}x"
-          f" (same games in both: {C.fmt(summary['same_work'])})")
-    notes = [] if summary["same_work"] else [
-        "the compiled and uncompiled runs did different numbers of actions per call: "
-        "the two paths disagree (a bug: they should play the same games)"]
-    config = {"batch": batch, "max_actions": max_actions, "repeats": repeats, "min_time_s": min_time,
-              "threads": 1, "function": "hotspot.core.rollout.play_random_batch"}
+    print(
+        f"\ncompiled / uncompiled = {C.fmt(summary['speedup_jit_vs_nojit'])}x"
+        f" (same games in both: {C.fmt(summary['same_work'])})"
+    )
+    notes = (
+        []
+        if summary["same_work"]
+        else [
+            "the compiled and uncompiled runs did different numbers of actions per call: "
+            "the two paths disagree (a bug: they should play the same games)"
+        ]
+    )
+    config = {
+        "batch": batch,
+        "max_actions": max_actions,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "threads": 1,
+        "function": "hotspot.core.rollout.play_random_batch",
+    }
     return C.write_result(args, NAME, config, rows, summary, notes)
 
 

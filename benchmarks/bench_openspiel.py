@@ -20,6 +20,7 @@ OpenSpiel is optional (``pip install open_spiel`` or ``pip install -e
     python benchmarks/bench_openspiel.py       # full: about half a minute
     python benchmarks/bench_openspiel.py --tiny
 """
+
 from __future__ import annotations
 
 import random
@@ -57,6 +58,7 @@ def openspiel_workload(pyspiel, game_name: str, seed: int = 0):
 def openspiel_version():
     """The installed open_spiel distribution's version (pyspiel has no __version__)."""
     from importlib import metadata
+
     try:
         return metadata.version("open_spiel")
     except metadata.PackageNotFoundError:
@@ -66,8 +68,9 @@ def openspiel_version():
 def main(argv=None) -> dict:
     p = C.make_parser("bench_openspiel", __doc__)
     p.add_argument("--games", nargs="+", default=list(GAMES), help="OpenSpiel games (default: %(default)s)")
-    p.add_argument("--batch", type=int, default=None,
-                   help=f"core batch to compare with (default {REFERENCE_BATCH}, tiny 16)")
+    p.add_argument(
+        "--batch", type=int, default=None, help=f"core batch to compare with (default {REFERENCE_BATCH}, tiny 16)"
+    )
     args = p.parse_args(argv)
     repeats, min_time = C.timing_args(args)
     batch = args.batch or (16 if args.tiny else REFERENCE_BATCH)
@@ -76,8 +79,9 @@ def main(argv=None) -> dict:
         import pyspiel
     except ImportError:
         pyspiel = None
-        print("pyspiel is not installed (pip install open_spiel, or the 'benchmark' extra): "
-              "skipping the OpenSpiel rows")
+        print(
+            "pyspiel is not installed (pip install open_spiel, or the 'benchmark' extra): skipping the OpenSpiel rows"
+        )
 
     rows = []
     if pyspiel is not None:
@@ -86,21 +90,33 @@ def main(argv=None) -> dict:
             run_once()  # warm-up
             samples = [C.sample_rate(run_once, min_time) for _ in range(repeats)]
             games = sum(s["games"] for s in samples)
-            rows.append({
-                "what": f"OpenSpiel {name} (Python loop)", "game": name, "threads": 1,
-                "actions_per_s": C.median_of(samples, "actions_per_s"),
-                "decisions_per_s": C.median_of(samples, "decisions_per_s"),
-                "games_per_s": C.median_of(samples, "games_per_s"),
-                "actions_per_game": sum(s["actions"] for s in samples) / games,
-                "samples": samples,
-            })
+            rows.append(
+                {
+                    "what": f"OpenSpiel {name} (Python loop)",
+                    "game": name,
+                    "threads": 1,
+                    "actions_per_s": C.median_of(samples, "actions_per_s"),
+                    "decisions_per_s": C.median_of(samples, "decisions_per_s"),
+                    "games_per_s": C.median_of(samples, "games_per_s"),
+                    "actions_per_game": sum(s["actions"] for s in samples) / games,
+                    "samples": samples,
+                }
+            )
             print(f"  OpenSpiel {name}: {C.fmt(rows[-1]['actions_per_s'])} actions/s", flush=True)
 
     core = C.measure_core(batch, 1, repeats, min_time)
-    rows.append({"what": f"hotspot core, batch {batch}", "game": "hotspot", "threads": 1,
-                 "actions_per_s": core["actions_per_s"], "decisions_per_s": core["actions_per_s"],
-                 "games_per_s": core["games_per_s"], "actions_per_game": core["actions_per_game"],
-                 "samples": core["samples"]})
+    rows.append(
+        {
+            "what": f"hotspot core, batch {batch}",
+            "game": "hotspot",
+            "threads": 1,
+            "actions_per_s": core["actions_per_s"],
+            "decisions_per_s": core["actions_per_s"],
+            "games_per_s": core["games_per_s"],
+            "actions_per_game": core["actions_per_game"],
+            "samples": core["samples"],
+        }
+    )
     print(f"  hotspot core, batch {batch}, 1 thread: {C.fmt(core['actions_per_s'])} actions/s", flush=True)
     for r in rows:
         r["core_vs_this"] = C.ratio(core["actions_per_s"], r["actions_per_s"])
@@ -109,8 +125,18 @@ def main(argv=None) -> dict:
         f"Random play, one thread: OpenSpiel (Python-driven) vs the hotspot core "
         f"(median of {repeats} x >= {min_time:g} s)",
         ["what", "actions/s", "decisions/s", "games/s", "actions/game", "core / this"],
-        [[r["what"], r["actions_per_s"], r["decisions_per_s"], r["games_per_s"], r["actions_per_game"],
-          r["core_vs_this"]] for r in rows])
+        [
+            [
+                r["what"],
+                r["actions_per_s"],
+                r["decisions_per_s"],
+                r["games_per_s"],
+                r["actions_per_game"],
+                r["core_vs_this"],
+            ]
+            for r in rows
+        ],
+    )
 
     def rate(game):
         return next((r["actions_per_s"] for r in rows if r["game"] == game), None)
@@ -127,12 +153,18 @@ def main(argv=None) -> dict:
     }
     if summary["core_vs_chess"] is not None:
         print(f"\ncore (batch {batch}, 1 thread) / OpenSpiel chess = {C.fmt(summary['core_vs_chess'])}x")
-    notes = ["actions = every apply_action (decisions and chance outcomes); the core's actions are its "
-             "atomic actions (its dice are rolled inside actions, not applied as chance actions)"]
+    notes = [
+        "actions = every apply_action (decisions and chance outcomes); the core's actions are its "
+        "atomic actions (its dice are rolled inside actions, not applied as chance actions)"
+    ]
     if pyspiel is None:
         notes.append("pyspiel not installed: OpenSpiel rows skipped")
-    config = {"games": args.games if pyspiel is not None else [], "core_batch": batch, "repeats": repeats,
-              "min_time_s": min_time}
+    config = {
+        "games": args.games if pyspiel is not None else [],
+        "core_batch": batch,
+        "repeats": repeats,
+        "min_time_s": min_time,
+    }
     return C.write_result(args, NAME, config, rows, summary, notes)
 
 

@@ -32,6 +32,7 @@ minus it; and the measured wall time of the two agents' searched decisions
 on the same positions (a separate pass over ``--timing-games`` games'
 positions, each agent deciding each position once).
 """
+
 from __future__ import annotations
 
 import sys
@@ -51,9 +52,11 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 from hotspot.core.setup import is_setup_phase
 
 NAME = "bench_openspiel_bots"
-GAMES_NOTE = ("by seating (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game stopped by "
-              "max_turns) and turns; game i of both seatings has the same seed; every game replays from "
-              "<runs-dir>/games.jsonl")
+GAMES_NOTE = (
+    "by seating (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game stopped by "
+    "max_turns) and turns; game i of both seatings has the same seed; every game replays from "
+    "<runs-dir>/games.jsonl"
+)
 
 
 def compact_games(rows) -> dict:
@@ -76,10 +79,21 @@ def seat_rows(rows, agent: str) -> list[dict]:
         draws = sum(r["winner"] is None for r in games)
         k = wins + draws / 2
         lo, hi = wilson_interval(k, n)
-        out.append({"agent": agent, "side": side, "games": n, "wins": wins, "draws": draws,
-                    "losses": n - wins - draws, "score": k / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
-                    "mean_turns": float(np.mean([r["turns"] for r in games])) if games else float("nan"),
-                    "mean_game_s": float(np.mean([r["wall_s"] for r in games])) if games else float("nan")})
+        out.append(
+            {
+                "agent": agent,
+                "side": side,
+                "games": n,
+                "wins": wins,
+                "draws": draws,
+                "losses": n - wins - draws,
+                "score": k / n if n else float("nan"),
+                "ci_low": lo,
+                "ci_high": hi,
+                "mean_turns": float(np.mean([r["turns"] for r in games])) if games else float("nan"),
+                "mean_game_s": float(np.mean([r["wall_s"] for r in games])) if games else float("nan"),
+            }
+        )
     return out
 
 
@@ -112,8 +126,13 @@ def decision_times(specs, scenario: str, max_turns, games: int, seed: int, max_d
             agent.act(obs, mask.copy(), side)
             times.append(time.perf_counter() - t0)
         t = np.asarray(times) * 1e3
-        out[spec] = {"decisions": len(t), "mean_ms": float(t.mean()), "median_ms": float(np.median(t)),
-                     "p99_ms": float(np.percentile(t, 99)), "max_ms": float(t.max())}
+        out[spec] = {
+            "decisions": len(t),
+            "mean_ms": float(t.mean()),
+            "median_ms": float(np.median(t)),
+            "p99_ms": float(np.percentile(t, 99)),
+            "max_ms": float(t.max()),
+        }
     return out
 
 
@@ -122,19 +141,36 @@ def main(argv=None) -> int:
     p.set_defaults(out=C.RESULTS_DIR / "openspiel_bots.json")  # the file behind docs/results.md
     p.add_argument("--games", type=int, default=200, help="games a side (default: %(default)s)")
     p.add_argument("--step", type=int, default=20, help="games a side added each round (default: %(default)s)")
-    p.add_argument("--time-budget", type=float, default=None,
-                   help="seconds after which no new round starts (default: none)")
+    p.add_argument(
+        "--time-budget", type=float, default=None, help="seconds after which no new round starts (default: none)"
+    )
     p.add_argument("--think-ms", type=int, default=20, help="milliseconds a searched decision (default: %(default)s)")
-    p.add_argument("--rollout", choices=("compiled", "python"), default="compiled",
-                   help="openspiel-ismcts's random rollouts (default: %(default)s)")
+    p.add_argument(
+        "--rollout",
+        choices=("compiled", "python"),
+        default="compiled",
+        help="openspiel-ismcts's random rollouts (default: %(default)s)",
+    )
     p.add_argument("--scenario", default="open")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
-                   help="games still going after this turn are draws; 'none': no limit (default: %(default)s)")
-    p.add_argument("--runs-dir", type=Path, default=Path("runs") / "openspiel-bots",
-                   help="the arena's folder (default: %(default)s)")
-    p.add_argument("--timing-games", type=int, default=2,
-                   help="games a seating whose positions the decision timing uses (default: %(default)s)")
+    p.add_argument(
+        "--max-turns",
+        type=parse_max_turns,
+        default=DEFAULT_MAX_TURNS,
+        help="games still going after this turn are draws; 'none': no limit (default: %(default)s)",
+    )
+    p.add_argument(
+        "--runs-dir",
+        type=Path,
+        default=Path("runs") / "openspiel-bots",
+        help="the arena's folder (default: %(default)s)",
+    )
+    p.add_argument(
+        "--timing-games",
+        type=int,
+        default=2,
+        help="games a seating whose positions the decision timing uses (default: %(default)s)",
+    )
     args = p.parse_args(argv)
     target = 1 if args.tiny else args.games
     step = 1 if args.tiny else max(1, args.step)
@@ -148,12 +184,23 @@ def main(argv=None) -> int:
     played, cut = 0, False
     while True:
         played = min(target, played + step)
-        summary = run_arena(pairings=[(openspiel, ours)], games=played, scenario=scenario, seed=args.seed,
-                            out=args.runs_dir, workers=1, progress=False, max_turns=max_turns)
+        summary = run_arena(
+            pairings=[(openspiel, ours)],
+            games=played,
+            scenario=scenario,
+            seed=args.seed,
+            out=args.runs_dir,
+            workers=1,
+            progress=False,
+            max_turns=max_turns,
+        )
         rows = summary["result"].rows
         done = seat_rows(rows, openspiel)
-        print(f"{played:4d} games a side, {time.perf_counter() - t0:7.0f} s: openspiel-ismcts scores "
-              + ", ".join(f"{r['score']:.3f} as {r['side']}" for r in done), flush=True)
+        print(
+            f"{played:4d} games a side, {time.perf_counter() - t0:7.0f} s: openspiel-ismcts scores "
+            + ", ".join(f"{r['score']:.3f} as {r['side']}" for r in done),
+            flush=True,
+        )
         if played >= target:
             break
         if args.time_budget is not None and time.perf_counter() - t0 >= args.time_budget:
@@ -164,32 +211,81 @@ def main(argv=None) -> int:
     n = sum(r["games"] for r in per_seat)
     k = sum(r["wins"] + r["draws"] / 2 for r in per_seat)
     lo, hi = wilson_interval(k, n)
-    overall = {"agent": openspiel, "opponent": ours, "games": n, "score": k / n if n else float("nan"),
-               "ci_low": lo, "ci_high": hi, "verdict": C.verdict(lo, hi)}
-    winner = (openspiel if lo > 0.5 else ours if hi < 0.5 else "undecided")
-    timing = decision_times((openspiel, ours), scenario, max_turns, 1 if args.tiny else args.timing_games,
-                            args.seed, 20 if args.tiny else 200)
-    C.print_table(f"{openspiel} against {ours} on {scenario} (max_turns {max_turns}), score of {openspiel}",
-                  ["side", "games", "wins", "draws", "losses", "score", "95% interval", "mean turns"],
-                  [[r["side"], r["games"], r["wins"], r["draws"], r["losses"], C.fmt(r["score"]),
-                    f"[{C.fmt(r['ci_low'])}, {C.fmt(r['ci_high'])}]", C.fmt(r["mean_turns"])]
-                   for r in per_seat]
-                  + [["both", n, "", "", "", C.fmt(overall["score"]), f"[{C.fmt(lo)}, {C.fmt(hi)}]", ""]])
-    C.print_table("wall time of a searched decision (same positions)", ["agent", "decisions", "mean ms",
-                                                                        "median ms", "p99 ms", "max ms"],
-                  [[spec, t["decisions"], C.fmt(t["mean_ms"]), C.fmt(t["median_ms"]), C.fmt(t["p99_ms"]),
-                    C.fmt(t["max_ms"])] for spec, t in timing.items()])
-    print(f"\nwinner: {winner}" + (f"; {n // 2} games a side of the {target} asked: cut by --time-budget" if cut
-                                    else ""))
-    C.write_result(args, NAME,
-                   {"openspiel_agent": openspiel, "hotspot_agent": ours, "think_ms": think, "scenario": scenario,
-                    "max_turns": max_turns, "seed": args.seed, "games_per_side_target": target,
-                    "games_per_side": n // 2, "cut_by_time_budget": cut, "time_budget_s": args.time_budget,
-                    "workers": 1, "runs_dir": str(args.runs_dir)},
-                   per_seat,
-                   {"overall": overall, "per_seat": {r["side"]: r for r in per_seat}, "winner": winner,
-                    "target_met": n // 2 >= target, "decision_ms": timing, "wall_s": round(wall, 1)},
-                   extra={"games": compact_games(rows), "games_note": GAMES_NOTE})
+    overall = {
+        "agent": openspiel,
+        "opponent": ours,
+        "games": n,
+        "score": k / n if n else float("nan"),
+        "ci_low": lo,
+        "ci_high": hi,
+        "verdict": C.verdict(lo, hi),
+    }
+    winner = openspiel if lo > 0.5 else ours if hi < 0.5 else "undecided"
+    timing = decision_times(
+        (openspiel, ours),
+        scenario,
+        max_turns,
+        1 if args.tiny else args.timing_games,
+        args.seed,
+        20 if args.tiny else 200,
+    )
+    C.print_table(
+        f"{openspiel} against {ours} on {scenario} (max_turns {max_turns}), score of {openspiel}",
+        ["side", "games", "wins", "draws", "losses", "score", "95% interval", "mean turns"],
+        [
+            [
+                r["side"],
+                r["games"],
+                r["wins"],
+                r["draws"],
+                r["losses"],
+                C.fmt(r["score"]),
+                f"[{C.fmt(r['ci_low'])}, {C.fmt(r['ci_high'])}]",
+                C.fmt(r["mean_turns"]),
+            ]
+            for r in per_seat
+        ]
+        + [["both", n, "", "", "", C.fmt(overall["score"]), f"[{C.fmt(lo)}, {C.fmt(hi)}]", ""]],
+    )
+    C.print_table(
+        "wall time of a searched decision (same positions)",
+        ["agent", "decisions", "mean ms", "median ms", "p99 ms", "max ms"],
+        [
+            [spec, t["decisions"], C.fmt(t["mean_ms"]), C.fmt(t["median_ms"]), C.fmt(t["p99_ms"]), C.fmt(t["max_ms"])]
+            for spec, t in timing.items()
+        ],
+    )
+    print(
+        f"\nwinner: {winner}" + (f"; {n // 2} games a side of the {target} asked: cut by --time-budget" if cut else "")
+    )
+    C.write_result(
+        args,
+        NAME,
+        {
+            "openspiel_agent": openspiel,
+            "hotspot_agent": ours,
+            "think_ms": think,
+            "scenario": scenario,
+            "max_turns": max_turns,
+            "seed": args.seed,
+            "games_per_side_target": target,
+            "games_per_side": n // 2,
+            "cut_by_time_budget": cut,
+            "time_budget_s": args.time_budget,
+            "workers": 1,
+            "runs_dir": str(args.runs_dir),
+        },
+        per_seat,
+        {
+            "overall": overall,
+            "per_seat": {r["side"]: r for r in per_seat},
+            "winner": winner,
+            "target_met": n // 2 >= target,
+            "decision_ms": timing,
+            "wall_s": round(wall, 1),
+        },
+        extra={"games": compact_games(rows), "games_note": GAMES_NOTE},
+    )
     return 0
 
 

@@ -26,6 +26,7 @@ different games.
     python benchmarks/bench_playout.py            # a few minutes (two cold compiles)
     python benchmarks/bench_playout.py --tiny     # CI smoke run: the tree against itself, the project's cache
 """
+
 from __future__ import annotations
 
 import argparse
@@ -95,8 +96,14 @@ def worker(args) -> dict:
         n = int(s["n_actions"].sum())
         return n, int(s["turn"].sum()) * 7 + int(s["result"].sum()) + 3 * n
 
-    play_games(init("open", seeds=[0], max_turns=2), POLICY_SCRIPTED, POLICY_SCRIPTED,
-               np.ones((1, 2), dtype=np.uint64), 10**6, np.zeros(1, dtype=np.int64))  # compile
+    play_games(
+        init("open", seeds=[0], max_turns=2),
+        POLICY_SCRIPTED,
+        POLICY_SCRIPTED,
+        np.ones((1, 2), dtype=np.uint64),
+        10**6,
+        np.zeros(1, dtype=np.int64),
+    )  # compile
     dt, (actions, check) = best_of(scripted_run, args.repeats)
     out["scripted"] = {"actions": actions, "seconds": dt, "rate": actions / dt, "checksum": check}
 
@@ -131,8 +138,7 @@ def worker(args) -> dict:
 
 def export_reference(commit: str, where: Path) -> Path:
     """The package of ``commit`` (``git archive``) under ``where``; its root."""
-    proc = subprocess.run(["git", "archive", "--format=tar", commit, "hotspot"], cwd=C.REPO_ROOT,
-                          capture_output=True)
+    proc = subprocess.run(["git", "archive", "--format=tar", commit, "hotspot"], cwd=C.REPO_ROOT, capture_output=True)
     if proc.returncode != 0:
         raise SystemExit(f"cannot export commit {commit}: {proc.stderr.decode(errors='replace').strip()}")
     where.mkdir(parents=True, exist_ok=True)
@@ -149,8 +155,13 @@ def spawn(root: Path | None, argv: list[str], cache: Path | None) -> dict:
     env = C.child_env(NUMBA_CACHE_DIR=str(cache)) if cache is not None else C.child_env()
     if root is not None:
         env["PYTHONPATH"] = f"{root}:{env.get('PYTHONPATH', '')}"
-    proc = subprocess.run([sys.executable, __file__, "--worker"] + argv, env=env, capture_output=True,
-                          text=True, cwd=str(root or C.REPO_ROOT))
+    proc = subprocess.run(
+        [sys.executable, __file__, "--worker"] + argv,
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=str(root or C.REPO_ROOT),
+    )
     if proc.returncode != 0:
         sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
         raise SystemExit(f"play-out worker failed with exit code {proc.returncode}")
@@ -159,8 +170,11 @@ def spawn(root: Path | None, argv: list[str], cache: Path | None) -> dict:
 
 def main(argv=None) -> dict:
     p = C.make_parser("bench_playout", __doc__)
-    p.add_argument("--reference", default=None,
-                   help=f"commit to compare with (default {REFERENCE}; tiny: this tree against itself)")
+    p.add_argument(
+        "--reference",
+        default=None,
+        help=f"commit to compare with (default {REFERENCE}; tiny: this tree against itself)",
+    )
     p.add_argument("--scripted-games", type=int, default=None, help="scripted games (default 100, tiny 4)")
     p.add_argument("--max-turns", type=int, default=40, help="turn cap of the scripted and ISMCTS games")
     p.add_argument("--iterations", type=int, default=None, help="ISMCTS iterations a decision (default 64, tiny 4)")
@@ -174,9 +188,18 @@ def main(argv=None) -> dict:
     if args.worker:
         print(json.dumps(worker(args)))
         return {}
-    wargv = ["--repeats", str(args.repeats), "--scripted-games", str(args.scripted_games),
-             "--max-turns", str(args.max_turns), "--iterations", str(args.iterations),
-             "--decisions", str(args.decisions)] + (["--tiny"] if args.tiny else [])
+    wargv = [
+        "--repeats",
+        str(args.repeats),
+        "--scripted-games",
+        str(args.scripted_games),
+        "--max-turns",
+        str(args.max_turns),
+        "--iterations",
+        str(args.iterations),
+        "--decisions",
+        str(args.decisions),
+    ] + (["--tiny"] if args.tiny else [])
     if args.tiny and args.reference is None:  # the tree against itself: no export, no cold compile
         reference = "this tree"
         this = spawn(None, wargv, None)
@@ -194,18 +217,33 @@ def main(argv=None) -> dict:
             shutil.rmtree(tmp, ignore_errors=True)
     rows = []
     for what, unit in (("random", "actions/s"), ("scripted", "actions/s"), ("ismcts", "searched decisions/s")):
-        rows.append({"workload": what, "unit": unit, "this": this[what]["rate"], "reference": ref[what]["rate"],
-                     "ratio": this[what]["rate"] / ref[what]["rate"],
-                     "same_games": this[what]["checksum"] == ref[what]["checksum"]})
-    C.print_table(f"Play-out speed, this tree against {reference} (one thread, same run)",
-                  ["workload", "unit", "this", "reference", "ratio", "same games"],
-                  [[r["workload"], r["unit"], r["this"], r["reference"], r["ratio"], r["same_games"]] for r in rows])
+        rows.append(
+            {
+                "workload": what,
+                "unit": unit,
+                "this": this[what]["rate"],
+                "reference": ref[what]["rate"],
+                "ratio": this[what]["rate"] / ref[what]["rate"],
+                "same_games": this[what]["checksum"] == ref[what]["checksum"],
+            }
+        )
+    C.print_table(
+        f"Play-out speed, this tree against {reference} (one thread, same run)",
+        ["workload", "unit", "this", "reference", "ratio", "same games"],
+        [[r["workload"], r["unit"], r["this"], r["reference"], r["ratio"], r["same_games"]] for r in rows],
+    )
     summary = {"reference": reference, "target_ratio": TARGET_RATIO}
     for r in rows:
         summary[f"{r['workload']}_ratio"] = r["ratio"]
         summary[f"{r['workload']}_same_games"] = r["same_games"]
-    config = {"reference": reference, "scripted_games": args.scripted_games, "max_turns": args.max_turns,
-              "iterations": args.iterations, "decisions": args.decisions, "repeats": args.repeats}
+    config = {
+        "reference": reference,
+        "scripted_games": args.scripted_games,
+        "max_turns": args.max_turns,
+        "iterations": args.iterations,
+        "decisions": args.decisions,
+        "repeats": args.repeats,
+    }
     return C.write_result(args, NAME, config, rows, summary, extra={"this": this, "reference_run": ref})
 
 

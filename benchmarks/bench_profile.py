@@ -37,6 +37,7 @@ dynamic schedule (``numba.set_parallel_chunksize``).
     python benchmarks/bench_profile.py            # about a minute
     python benchmarks/bench_profile.py --tiny     # CI smoke run
 """
+
 from __future__ import annotations
 
 import os
@@ -172,6 +173,7 @@ def _best_time(fn, repeats: int) -> float:
 
 def profile(batch: int, repeats: int, max_actions: int) -> dict:
     import numba
+
     numba.set_num_threads(1)
     base = init("standard", seeds=range(batch))
     seeds = np.arange(1, batch + 1, dtype=np.uint64)
@@ -180,9 +182,11 @@ def profile(batch: int, repeats: int, max_actions: int) -> dict:
     record_games(base.copy(), seeds.copy(), max_actions, actions, counts)
     total = int(counts.sum())
     # the three replays (warm-up calls compile or load them first)
-    for fn in (lambda: replay_apply(base[:1].copy(), actions[:1], counts[:1]),
-               lambda: replay_mask_apply(base[:1].copy(), actions[:1], counts[:1]),
-               lambda: play_full(base[:1].copy(), seeds[:1].copy(), max_actions)):
+    for fn in (
+        lambda: replay_apply(base[:1].copy(), actions[:1], counts[:1]),
+        lambda: replay_mask_apply(base[:1].copy(), actions[:1], counts[:1]),
+        lambda: play_full(base[:1].copy(), seeds[:1].copy(), max_actions),
+    ):
         fn()
     t_apply = _best_time(lambda: replay_apply(base.copy(), actions, counts), repeats)
     legal = replay_mask_apply(base.copy(), actions, counts)
@@ -194,8 +198,12 @@ def profile(batch: int, repeats: int, max_actions: int) -> dict:
     copy_s = _best_time(lambda: base.copy(), repeats)
     t_apply, t_mask_apply, t_full = (t - copy_s for t in (t_apply, t_mask_apply, t_full))
     per = 1e9 / total
-    parts = {"apply_ns": t_apply * per, "mask_ns": (t_mask_apply - t_apply) * per,
-             "choice_ns": (t_full - t_mask_apply) * per, "total_ns": t_full * per}
+    parts = {
+        "apply_ns": t_apply * per,
+        "mask_ns": (t_mask_apply - t_apply) * per,
+        "choice_ns": (t_full - t_mask_apply) * per,
+        "total_ns": t_full * per,
+    }
     # the mask by phase class, on states met along the games
     every = 7
     snaps = np.zeros(total // every + batch + 1, dtype=base.dtype)
@@ -210,11 +218,18 @@ def profile(batch: int, repeats: int, max_actions: int) -> dict:
             continue
         reps = max(2, 40000 // sel.shape[0])
         t = _best_time(lambda sel=sel, reps=reps: masks_only(sel, reps), repeats)
-        by_class.append({"class": label, "share_of_actions": float(sel.shape[0] / n),
-                         "mask_ns": 1e9 * t / (reps * sel.shape[0])})
-    return {"batch": batch, "actions": total, "actions_per_game": total / batch, **parts,
-            "actions_per_s_1_thread": total / t_full, "mask_by_phase_class": by_class,
-            "counts": counts}
+        by_class.append(
+            {"class": label, "share_of_actions": float(sel.shape[0] / n), "mask_ns": 1e9 * t / (reps * sel.shape[0])}
+        )
+    return {
+        "batch": batch,
+        "actions": total,
+        "actions_per_game": total / batch,
+        **parts,
+        "actions_per_s_1_thread": total / t_full,
+        "mask_by_phase_class": by_class,
+        "counts": counts,
+    }
 
 
 @njit(cache=True)
@@ -285,6 +300,7 @@ SCRIPTED_CLASSES = ("set-up", "crustal movement", "unit movement", "combat", "co
 def scripted_profile(games: int, max_turns: int, repeats: int) -> dict:
     """Where a scripted decision's time goes, by phase class (see the module doc)."""
     import numba
+
     numba.set_num_threads(1)
     base = init("open", seeds=range(games), max_turns=max_turns)
     rng = np.arange(1, 2 * games + 1, dtype=np.uint64).reshape(games, 2)
@@ -293,8 +309,7 @@ def scripted_profile(games: int, max_turns: int, repeats: int) -> dict:
     n = record_scripted(base.copy(), rng.copy(), snaps, acts)
     snaps, acts = snaps[:n], acts[:n]
     classes = np.array([_phase_class(snaps[i]) for i in range(n)], dtype=np.int64)
-    klass = np.array([SCRIPTED_CLASSES.index(CLASSES[c]) if CLASSES[c] in SCRIPTED_CLASSES else 0
-                      for c in classes])
+    klass = np.array([SCRIPTED_CLASSES.index(CLASSES[c]) if CLASSES[c] in SCRIPTED_CLASSES else 0 for c in classes])
     rows = []
     totals = np.zeros(5)
     for c, label in enumerate(SCRIPTED_CLASSES):
@@ -305,17 +320,34 @@ def scripted_profile(games: int, max_turns: int, repeats: int) -> dict:
             scripted_part(snaps, acts, sel[:2], part)
         copies_only(snaps, sel[:2])
         copy_s = _best_time(lambda sel=sel: copies_only(snaps, sel), repeats)
-        us = [(_best_time(lambda sel=sel, part=part: scripted_part(snaps, acts, sel, part), repeats) - copy_s) * 1e6 / sel.size
-              for part in range(5)]
+        us = [
+            (_best_time(lambda sel=sel, part=part: scripted_part(snaps, acts, sel, part), repeats) - copy_s)
+            * 1e6
+            / sel.size
+            for part in range(5)
+        ]
         mask, obs, info, whole, apply = us
-        row = {"class": label, "share_of_decisions": sel.size / n, "mask_us": mask, "observe_us": obs,
-               "cell_info_us": info - obs, "plan_us": whole - info - mask, "decision_us": whole,
-               "apply_us": apply}
+        row = {
+            "class": label,
+            "share_of_decisions": sel.size / n,
+            "mask_us": mask,
+            "observe_us": obs,
+            "cell_info_us": info - obs,
+            "plan_us": whole - info - mask,
+            "decision_us": whole,
+            "apply_us": apply,
+        }
         rows.append(row)
         totals += np.array([mask, obs, info - obs, whole - info - mask, apply]) * sel.size / n
     parts = dict(zip(("mask_us", "observe_us", "cell_info_us", "plan_us", "apply_us"), map(float, totals)))
-    return {"games": games, "max_turns": max_turns, "decisions": n, "by_class": rows, **parts,
-            "total_us": float(totals.sum())}
+    return {
+        "games": games,
+        "max_turns": max_turns,
+        "decisions": n,
+        "by_class": rows,
+        **parts,
+        "total_us": float(totals.sum()),
+    }
 
 
 CHILD = r"""
@@ -339,8 +371,16 @@ def two_processes(batch: int, reps: int) -> dict:
     """Two processes of one thread each, half the batch each, started together."""
     env = C.child_env(NUMBA_NUM_THREADS="1")
     halves = [(0, batch // 2), (batch // 2, batch)]
-    procs = [subprocess.Popen([sys.executable, "-c", CHILD, str(lo), str(hi), str(reps)], env=env,
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) for lo, hi in halves]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CHILD, str(lo), str(hi), str(reps)],
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for lo, hi in halves
+    ]
     for p in procs:
         assert p.stdout.readline().strip() == "ready"
     t0 = time.perf_counter()
@@ -351,12 +391,18 @@ def two_processes(batch: int, reps: int) -> dict:
     wall = time.perf_counter() - t0  # includes the interpreters' exit: not the rate
     actions = sum(int(o[0]) for o in outs)
     seconds = max(float(o[1]) for o in outs)  # both started together: the slower one's play
-    return {"actions": actions, "seconds": seconds, "actions_per_s": actions / seconds,
-            "per_process_s": [float(o[1]) for o in outs], "wall_with_exit_s": wall}
+    return {
+        "actions": actions,
+        "seconds": seconds,
+        "actions_per_s": actions / seconds,
+        "per_process_s": [float(o[1]) for o in outs],
+        "wall_with_exit_s": wall,
+    }
 
 
 def threads_run(batch: int, threads: int, reps: int, chunksize: int = 0) -> dict:
     import numba
+
     base = init("standard", seeds=range(batch))
     numba.set_num_threads(threads)
     play_random_batch(base[:2].copy(), np.ones(2, dtype=np.uint64), 10)
@@ -366,8 +412,9 @@ def threads_run(batch: int, threads: int, reps: int, chunksize: int = 0) -> dict
         t0 = time.perf_counter()
         n = 0
         for k in range(reps):
-            n += int(play_random_batch(base.copy(), np.arange(1, batch + 1, dtype=np.uint64) + np.uint64(k),
-                                       10**6).sum())
+            n += int(
+                play_random_batch(base.copy(), np.arange(1, batch + 1, dtype=np.uint64) + np.uint64(k), 10**6).sum()
+            )
         wall = time.perf_counter() - t0
     finally:
         numba.set_parallel_chunksize(old)
@@ -384,28 +431,54 @@ def main(argv=None) -> dict:
     reps = 1 if args.tiny else 4
     prof = profile(batch, repeats, 4000 if args.tiny else 20000)
     counts = prof.pop("counts")
-    C.print_table(f"Where an atomic action's time goes (random play, batch {batch}, one thread, best of {repeats})",
-                  ["part", "ns/action", "share"],
-                  [[k[:-3], prof[k], prof[k] / prof["total_ns"]] for k in ("mask_ns", "apply_ns", "choice_ns")]
-                  + [["total", prof["total_ns"], 1.0]])
-    C.print_table("The legal mask by phase class (states met along the same games)",
-                  ["phase class", "share of actions", "mask ns"],
-                  [[r["class"], r["share_of_actions"], r["mask_ns"]] for r in prof["mask_by_phase_class"]])
+    C.print_table(
+        f"Where an atomic action's time goes (random play, batch {batch}, one thread, best of {repeats})",
+        ["part", "ns/action", "share"],
+        [[k[:-3], prof[k], prof[k] / prof["total_ns"]] for k in ("mask_ns", "apply_ns", "choice_ns")]
+        + [["total", prof["total_ns"], 1.0]],
+    )
+    C.print_table(
+        "The legal mask by phase class (states met along the same games)",
+        ["phase class", "share of actions", "mask ns"],
+        [[r["class"], r["share_of_actions"], r["mask_ns"]] for r in prof["mask_by_phase_class"]],
+    )
 
     sprof = scripted_profile(2 if args.tiny else 40, 4 if args.tiny else 30, repeats)
-    C.print_table(f"A scripted decision on open, by phase ({sprof['games']} scripted games of at most "
-                  f"{sprof['max_turns']} turns, {sprof['decisions']:,} decisions, one thread; us)",
-                  ["phase class", "share", "mask", "observe", "cell_info", "plan", "decision", "apply"],
-                  [[r["class"], r["share_of_decisions"], r["mask_us"], r["observe_us"], r["cell_info_us"],
-                    r["plan_us"], r["decision_us"], r["apply_us"]] for r in sprof["by_class"]]
-                  + [["all (weighted)", 1.0, sprof["mask_us"], sprof["observe_us"], sprof["cell_info_us"],
-                      sprof["plan_us"], sprof["mask_us"] + sprof["observe_us"] + sprof["cell_info_us"]
-                      + sprof["plan_us"], sprof["apply_us"]]])
+    C.print_table(
+        f"A scripted decision on open, by phase ({sprof['games']} scripted games of at most "
+        f"{sprof['max_turns']} turns, {sprof['decisions']:,} decisions, one thread; us)",
+        ["phase class", "share", "mask", "observe", "cell_info", "plan", "decision", "apply"],
+        [
+            [
+                r["class"],
+                r["share_of_decisions"],
+                r["mask_us"],
+                r["observe_us"],
+                r["cell_info_us"],
+                r["plan_us"],
+                r["decision_us"],
+                r["apply_us"],
+            ]
+            for r in sprof["by_class"]
+        ]
+        + [
+            [
+                "all (weighted)",
+                1.0,
+                sprof["mask_us"],
+                sprof["observe_us"],
+                sprof["cell_info_us"],
+                sprof["plan_us"],
+                sprof["mask_us"] + sprof["observe_us"] + sprof["cell_info_us"] + sprof["plan_us"],
+                sprof["apply_us"],
+            ]
+        ],
+    )
 
     rows = [threads_run(batch, 1, reps), threads_run(batch, 2, reps), threads_run(batch, 2, reps, chunksize=8)]
     procs = two_processes(batch, reps)
     # the static schedule gives each of two threads one contiguous half of the batch
-    halves = [int(counts[: batch // 2].sum()), int(counts[batch // 2:].sum())]
+    halves = [int(counts[: batch // 2].sum()), int(counts[batch // 2 :].sum())]
     imbalance = max(halves) / (sum(halves) / 2)
     one = rows[0]["actions_per_s"]
     summary = {
@@ -419,14 +492,20 @@ def main(argv=None) -> dict:
         "static_imbalance": imbalance,
         "scaling_bound_from_imbalance": 2 / imbalance,
     }
-    C.print_table(f"Two-way parallelism at batch {batch} ({reps} batches each)",
-                  ["run", "actions/s", "x one thread"],
-                  [["1 thread", one, 1.0], ["2 threads (static schedule)", rows[1]["actions_per_s"],
-                                             summary["scaling_2_threads"]],
-                   ["2 threads (dynamic, chunks of 8)", rows[2]["actions_per_s"], summary["scaling_2_threads_dynamic"]],
-                   ["2 processes x 1 thread, half each", procs["actions_per_s"], summary["scaling_2_processes"]]])
-    print(f"static schedule: the halves hold {halves[0]} and {halves[1]} actions "
-          f"(imbalance {imbalance:.3f}: at most {2 / imbalance:.2f}x from two threads)")
+    C.print_table(
+        f"Two-way parallelism at batch {batch} ({reps} batches each)",
+        ["run", "actions/s", "x one thread"],
+        [
+            ["1 thread", one, 1.0],
+            ["2 threads (static schedule)", rows[1]["actions_per_s"], summary["scaling_2_threads"]],
+            ["2 threads (dynamic, chunks of 8)", rows[2]["actions_per_s"], summary["scaling_2_threads_dynamic"]],
+            ["2 processes x 1 thread, half each", procs["actions_per_s"], summary["scaling_2_processes"]],
+        ],
+    )
+    print(
+        f"static schedule: the halves hold {halves[0]} and {halves[1]} actions "
+        f"(imbalance {imbalance:.3f}: at most {2 / imbalance:.2f}x from two threads)"
+    )
     config = {"batch": batch, "repeats": repeats, "reps": reps, "scenario": "standard", "cpu_count": os.cpu_count()}
     return C.write_result(args, NAME, config, rows + [dict(procs, threads="2 processes")], summary)
 

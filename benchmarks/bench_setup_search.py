@@ -20,6 +20,7 @@ with and without the search, their 95% Wilson intervals, the mean paired
 difference with a normal 95% interval, and the search's time a game.  Every
 game's seed and both results are in the JSON (``raw``).
 """
+
 from __future__ import annotations
 
 import math
@@ -68,9 +69,16 @@ def play_pair(i: int, side: int, seed: int, max_turns: int, params) -> dict:
     observe(states[0], side, True, o[0])
     search_seed = np.uint64(mix64_int(spec.seed ^ SEARCH_SEED_SALT))
     t0 = time.perf_counter()
-    chosen = deployment_search(o[0], side, search_seed, int(params[P_DEPLOY_CANDIDATES]),
-                               int(params[P_DEPLOY_GAMES]), int(params[P_DEPLOY_TURNS]),
-                               int(params[P_ROLLOUT]), DMG_P0)
+    chosen = deployment_search(
+        o[0],
+        side,
+        search_seed,
+        int(params[P_DEPLOY_CANDIDATES]),
+        int(params[P_DEPLOY_GAMES]),
+        int(params[P_DEPLOY_TURNS]),
+        int(params[P_ROLLOUT]),
+        DMG_P0,
+    )
     search_s = time.perf_counter() - t0
     out = {"game": i, "seed": int(spec.seed), "search_s": search_s}
     for name, gen in (("plan", rng[0, side]), ("search", chosen)):
@@ -95,12 +103,23 @@ def side_row(side_name: str, games: list[dict]) -> dict:
     row = {"side": side_name, "games": n}
     for name, v in (("plan", plan), ("search", search)):
         lo, hi = wilson_interval(float(v.sum()), n)
-        row.update({f"{name}_score": float(v.mean()), f"{name}_ci_low": lo, f"{name}_ci_high": hi,
-                    f"{name}_draws": int((v == 0.5).sum())})
-    row.update({"difference": float(diff.mean()), "difference_ci_low": float(diff.mean() - half),
-                "difference_ci_high": float(diff.mean() + half),
-                "verdict": C.verdict(float(diff.mean() - half), float(diff.mean() + half), 0.0),
-                "search_s_mean": float(np.mean([g["search_s"] for g in games]))})
+        row.update(
+            {
+                f"{name}_score": float(v.mean()),
+                f"{name}_ci_low": lo,
+                f"{name}_ci_high": hi,
+                f"{name}_draws": int((v == 0.5).sum()),
+            }
+        )
+    row.update(
+        {
+            "difference": float(diff.mean()),
+            "difference_ci_low": float(diff.mean() - half),
+            "difference_ci_high": float(diff.mean() + half),
+            "verdict": C.verdict(float(diff.mean() - half), float(diff.mean() + half), 0.0),
+            "search_s_mean": float(np.mean([g["search_s"] for g in games])),
+        }
+    )
     return row
 
 
@@ -109,8 +128,12 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=1000, help="paired games a side (default: %(default)s)")
     p.add_argument("--seed", type=int, default=0, help="the arena's master seed (default: %(default)s)")
     p.add_argument("--sides", nargs="+", choices=sorted(SIDES), default=["ziegler", "technocrat"])
-    p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
-                   help="the harness's turn limit (default: %(default)s; D19 revised)")
+    p.add_argument(
+        "--max-turns",
+        type=parse_max_turns,
+        default=DEFAULT_MAX_TURNS,
+        help="the harness's turn limit (default: %(default)s; D19 revised)",
+    )
     p.add_argument("--workers", type=int, default=None, help="processes (default: the usable cores)")
     args = p.parse_args(argv)
     workers = args.workers or C.usable_cores()
@@ -136,20 +159,48 @@ def main(argv=None) -> int:
         rows.append(side_row(side_name, played))
         raw[side_name] = played
         print(f"{side_name}: {games} paired games in {time.perf_counter() - t0:.0f} s", flush=True)
-    C.print_table("Set-up search on open: the side's score with its plan and with the search (scripted play)",
-                  ["side", "games", "plan", "95% CI", "search", "95% CI", "difference", "95% CI", "verdict",
-                   "search s/game"],
-                  [[r["side"], r["games"], r["plan_score"], f"[{C.fmt(r['plan_ci_low'])}, {C.fmt(r['plan_ci_high'])}]",
-                    r["search_score"], f"[{C.fmt(r['search_ci_low'])}, {C.fmt(r['search_ci_high'])}]",
-                    r["difference"], f"[{C.fmt(r['difference_ci_low'])}, {C.fmt(r['difference_ci_high'])}]",
-                    r["verdict"], r["search_s_mean"]] for r in rows])
-    config = {"games_per_side": games, "seed": args.seed, "max_turns": args.max_turns, "scenario": "open",
-              "deploy_candidates": int(params[P_DEPLOY_CANDIDATES]), "deploy_games": int(params[P_DEPLOY_GAMES]),
-              "deploy_turns": int(params[P_DEPLOY_TURNS]), "workers": workers}
+    C.print_table(
+        "Set-up search on open: the side's score with its plan and with the search (scripted play)",
+        ["side", "games", "plan", "95% CI", "search", "95% CI", "difference", "95% CI", "verdict", "search s/game"],
+        [
+            [
+                r["side"],
+                r["games"],
+                r["plan_score"],
+                f"[{C.fmt(r['plan_ci_low'])}, {C.fmt(r['plan_ci_high'])}]",
+                r["search_score"],
+                f"[{C.fmt(r['search_ci_low'])}, {C.fmt(r['search_ci_high'])}]",
+                r["difference"],
+                f"[{C.fmt(r['difference_ci_low'])}, {C.fmt(r['difference_ci_high'])}]",
+                r["verdict"],
+                r["search_s_mean"],
+            ]
+            for r in rows
+        ],
+    )
+    config = {
+        "games_per_side": games,
+        "seed": args.seed,
+        "max_turns": args.max_turns,
+        "scenario": "open",
+        "deploy_candidates": int(params[P_DEPLOY_CANDIDATES]),
+        "deploy_games": int(params[P_DEPLOY_GAMES]),
+        "deploy_turns": int(params[P_DEPLOY_TURNS]),
+        "workers": workers,
+    }
     summary = {r["side"]: {"difference": r["difference"], "verdict": r["verdict"]} for r in rows}
-    C.write_result(args, "bench_setup_search", config, rows, summary,
-                   notes=["difference: the search's score minus the plan's in the same game (paired); "
-                          "verdict: holds when the difference's 95% interval is above 0"], extra={"raw": raw})
+    C.write_result(
+        args,
+        "bench_setup_search",
+        config,
+        rows,
+        summary,
+        notes=[
+            "difference: the search's score minus the plan's in the same game (paired); "
+            "verdict: holds when the difference's 95% interval is above 0"
+        ],
+        extra={"raw": raw},
+    )
     return 0
 
 

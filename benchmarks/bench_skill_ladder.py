@@ -50,6 +50,7 @@ and ``--plot`` (default ``docs/skill_ladder.png``; needs matplotlib, else
 skipped with a note): each doubling's score against the budget with its
 interval, and the Elo against the budget, on a log2 axis.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -78,8 +79,10 @@ STOP_DECIDED, STOP_PRECISE, STOP_MAX = "decided", "precise", "max games"
 #: sizes of --tiny (explicit arguments win): two budgets, one short game a seating
 TINY = {"budgets": "1,2", "batch": 1, "max_games": 1, "max_turns": 2}
 DEFAULTS = {"budgets": "16,32,64,128,256", "batch": 50, "max_games": 1000, "max_turns": DEFAULT_MAX_TURNS}
-GAMES_NOTE = ("per rung, by pairing (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game stopped "
-              "by max_turns) and turns, the games the rung's decision used; every game replays from its seed")
+GAMES_NOTE = (
+    "per rung, by pairing (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game stopped "
+    "by max_turns) and turns, the games the rung's decision used; every game replays from its seed"
+)
 
 
 # ------------------------------------------------------------------ specs
@@ -139,16 +142,25 @@ def rung_stats(rows: list[dict], higher: str) -> dict:
     n = len(rows)
     score = sum(points(r, higher) for r in rows)
     lo, hi = wilson_interval(score, n)
-    out = {"games": n, "score": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-           "half_width": (hi - lo) / 2.0 if n else math.nan,
-           "wins": sum(r.get("winner_agent") == higher and r.get("winner") is not None for r in rows),
-           "draws": sum(r.get("winner") is None for r in rows)}
+    out = {
+        "games": n,
+        "score": score / n if n else math.nan,
+        "ci_low": lo,
+        "ci_high": hi,
+        "half_width": (hi - lo) / 2.0 if n else math.nan,
+        "wins": sum(r.get("winner_agent") == higher and r.get("winner") is not None for r in rows),
+        "draws": sum(r.get("winner") is None for r in rows),
+    }
     for side in ("technocrat", "ziegler"):
         mine = [r for r in rows if r[side] == higher]
         s = sum(points(r, higher) for r in mine)
         slo, shi = wilson_interval(s, len(mine))
-        out[f"as_{side}"] = {"games": len(mine), "score": s / len(mine) if mine else math.nan,
-                             "ci_low": slo, "ci_high": shi}
+        out[f"as_{side}"] = {
+            "games": len(mine),
+            "score": s / len(mine) if mine else math.nan,
+            "ci_low": slo,
+            "ci_high": shi,
+        }
     return out
 
 
@@ -166,18 +178,34 @@ def stop_reason(stats: dict, games_a_side: int, half_width: float, max_games: in
 def chain_elo(budgets: list, rungs: list[dict]) -> list[dict]:
     """Elo per budget: the rungs' gaps chained from the lowest budget (0), with
     a 95% interval from the gaps' delta-method standard errors in quadrature."""
-    out = [{"budget": budgets[0], "spec": rungs[0]["lower_spec"], "elo": 0.0, "elo_se": 0.0,
-            "elo_low": 0.0, "elo_high": 0.0}]
+    out = [
+        {
+            "budget": budgets[0],
+            "spec": rungs[0]["lower_spec"],
+            "elo": 0.0,
+            "elo_se": 0.0,
+            "elo_low": 0.0,
+            "elo_high": 0.0,
+        }
+    ]
     elo, var = 0.0, 0.0
     for rung in rungs:
         n = rung["games"]
         p = clip(rung["score"], n)
         elo += rung["elo_gap"]
-        var += (ELO_PER_LOGIT ** 2) / (n * p * (1.0 - p))
+        var += (ELO_PER_LOGIT**2) / (n * p * (1.0 - p))
         se = math.sqrt(var)
         lo, hi = normal_interval(elo, se)
-        out.append({"budget": rung["higher"], "spec": rung["higher_spec"], "elo": elo, "elo_se": se,
-                    "elo_low": lo, "elo_high": hi})
+        out.append(
+            {
+                "budget": rung["higher"],
+                "spec": rung["higher_spec"],
+                "elo": elo,
+                "elo_se": se,
+                "elo_low": lo,
+                "elo_high": hi,
+            }
+        )
     return out
 
 
@@ -199,9 +227,16 @@ def play_rung(args, low, high, lower_spec: str, higher_spec: str) -> dict:
         g = min(g + args.batch, args.max_games)
         if g > have:
             have = max(g, prev)
-            summary = run_arena(pairings=[(higher_spec, lower_spec)], games=have, scenario=args.scenario,
-                                seed=args.seed, out=out, workers=args.workers, progress=False,
-                                max_turns=args.max_turns)
+            summary = run_arena(
+                pairings=[(higher_spec, lower_spec)],
+                games=have,
+                scenario=args.scenario,
+                seed=args.seed,
+                out=out,
+                workers=args.workers,
+                progress=False,
+                max_turns=args.max_turns,
+            )
             rows = summary["result"].rows
             played += summary["result"].played
             if summary["result"].remaining:  # pragma: no cover - run_arena without max_games plays them all
@@ -209,54 +244,95 @@ def play_rung(args, low, high, lower_spec: str, higher_spec: str) -> dict:
         used = [r for r in rows if r["index"] < g]
         stats = rung_stats(used, higher_spec)
         reason = stop_reason(stats, g, args.half_width, args.max_games)
-        print(f"  {higher_spec} vs {lower_spec}: {g} games a side, score {stats['score']:.3f} "
-              f"{interval_text(stats['ci_low'], stats['ci_high'])}"
-              f"{'  -> stop: ' + reason if reason else ''}", flush=True)
+        print(
+            f"  {higher_spec} vs {lower_spec}: {g} games a side, score {stats['score']:.3f} "
+            f"{interval_text(stats['ci_low'], stats['ci_high'])}"
+            f"{'  -> stop: ' + reason if reason else ''}",
+            flush=True,
+        )
         if reason:
             break
-    print(f"  {played} game(s) played now; {len(rows)} in {out}/games.jsonl, the first {g} a side decided the rung",
-          flush=True)
-    row = {"lower": low, "higher": high, "lower_spec": lower_spec, "higher_spec": higher_spec,
-           "games_per_side": g, **stats, "stop": reason,
-           "seconds_per_game": mean(float(r["wall_s"]) for r in used),
-           "mean_turns": mean(r["turns"] for r in used),
-           "elo_gap": elo_gap(stats["score"], stats["games"]),
-           "elo_gap_low": elo_gap(stats["ci_low"], stats["games"]),
-           "elo_gap_high": elo_gap(stats["ci_high"], stats["games"]),
-           "played_now": played, "runs_dir": str(out), "wall_s": round(time.perf_counter() - t0, 1)}
+    print(
+        f"  {played} game(s) played now; {len(rows)} in {out}/games.jsonl, the first {g} a side decided the rung",
+        flush=True,
+    )
+    row = {
+        "lower": low,
+        "higher": high,
+        "lower_spec": lower_spec,
+        "higher_spec": higher_spec,
+        "games_per_side": g,
+        **stats,
+        "stop": reason,
+        "seconds_per_game": mean(float(r["wall_s"]) for r in used),
+        "mean_turns": mean(r["turns"] for r in used),
+        "elo_gap": elo_gap(stats["score"], stats["games"]),
+        "elo_gap_low": elo_gap(stats["ci_low"], stats["games"]),
+        "elo_gap_high": elo_gap(stats["ci_high"], stats["games"]),
+        "played_now": played,
+        "runs_dir": str(out),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
     row["meets_target"] = meets_target(row)
     return {"row": row, "games": compact_games(used)}
 
 
 # ------------------------------------------------------------------ output
 def print_report(args, rungs: list[dict], elos: list[dict], monotone: bool) -> None:
-    print(f"\nSkill ladder of {args.agent} over {args.param} on {args.scenario} (the higher budget's score, "
-          f"both seatings; 95% Wilson intervals; a draw is half a point):")
-    print(format_table(rungs, [
-        (lambda r: f"{r['higher']} vs {r['lower']}", "rung"), ("games", "games"),
-        ("score", "score", ".3f"), (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-        (lambda r: r["as_technocrat"]["score"], "as T", ".3f"),
-        (lambda r: interval_text(r["as_technocrat"]["ci_low"], r["as_technocrat"]["ci_high"]), "T 95% CI"),
-        (lambda r: r["as_ziegler"]["score"], "as Z", ".3f"),
-        (lambda r: interval_text(r["as_ziegler"]["ci_low"], r["as_ziegler"]["ci_high"]), "Z 95% CI"),
-        ("draws", "draws"), ("stop", "stop"), ("seconds_per_game", "s/game", ".2f"),
-        ("elo_gap", "Elo gap", ".0f"), (lambda r: "yes" if r["meets_target"] else "no", "target")]))
+    print(
+        f"\nSkill ladder of {args.agent} over {args.param} on {args.scenario} (the higher budget's score, "
+        f"both seatings; 95% Wilson intervals; a draw is half a point):"
+    )
+    print(
+        format_table(
+            rungs,
+            [
+                (lambda r: f"{r['higher']} vs {r['lower']}", "rung"),
+                ("games", "games"),
+                ("score", "score", ".3f"),
+                (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+                (lambda r: r["as_technocrat"]["score"], "as T", ".3f"),
+                (lambda r: interval_text(r["as_technocrat"]["ci_low"], r["as_technocrat"]["ci_high"]), "T 95% CI"),
+                (lambda r: r["as_ziegler"]["score"], "as Z", ".3f"),
+                (lambda r: interval_text(r["as_ziegler"]["ci_low"], r["as_ziegler"]["ci_high"]), "Z 95% CI"),
+                ("draws", "draws"),
+                ("stop", "stop"),
+                ("seconds_per_game", "s/game", ".2f"),
+                ("elo_gap", "Elo gap", ".0f"),
+                (lambda r: "yes" if r["meets_target"] else "no", "target"),
+            ],
+        )
+    )
     print(f"\nElo per budget ({args.param}; the lowest = 0, the rungs' gaps chained):")
-    print(format_table(elos, [("budget", args.param), ("spec", "agent"), ("elo", "Elo", ".0f"),
-                              (lambda r: interval_text(r["elo_low"], r["elo_high"], 0), "95% CI")]))
-    print(f"\nMonotone (every doubling scores >= {TARGET_SCORE} with the interval's lower end above 0.5): "
-          f"{'yes' if monotone else 'no'}")
+    print(
+        format_table(
+            elos,
+            [
+                ("budget", args.param),
+                ("spec", "agent"),
+                ("elo", "Elo", ".0f"),
+                (lambda r: interval_text(r["elo_low"], r["elo_high"], 0), "95% CI"),
+            ],
+        )
+    )
+    print(
+        f"\nMonotone (every doubling scores >= {TARGET_SCORE} with the interval's lower end above 0.5): "
+        f"{'yes' if monotone else 'no'}"
+    )
 
 
 def write_plot(path: Path, args, rungs: list[dict], elos: list[dict]) -> bool:
     """The two panels (score per doubling, Elo per budget); False if matplotlib is missing."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print(f"note: matplotlib is not installed: no plot written to {path} "
-              f"(python -m pip install matplotlib)", flush=True)
+        print(
+            f"note: matplotlib is not installed: no plot written to {path} (python -m pip install matplotlib)",
+            flush=True,
+        )
         return False
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
     x = [r["higher"] for r in rungs]
@@ -272,8 +348,13 @@ def write_plot(path: Path, args, rungs: list[dict], elos: list[dict]) -> bool:
     ax1.set_ylim(0, 1)
     ax1.legend(loc="lower right")
     bx = [e["budget"] for e in elos]
-    ax2.errorbar(bx, [e["elo"] for e in elos], yerr=[[e["elo"] - e["elo_low"] for e in elos],
-                                                   [e["elo_high"] - e["elo"] for e in elos]], fmt="o-", capsize=4)
+    ax2.errorbar(
+        bx,
+        [e["elo"] for e in elos],
+        yerr=[[e["elo"] - e["elo_low"] for e in elos], [e["elo_high"] - e["elo"] for e in elos]],
+        fmt="o-",
+        capsize=4,
+    )
     ax2.set_xscale("log", base=2)
     ax2.set_xticks(bx, [str(b) for b in bx])
     ax2.set_xlabel(args.param)
@@ -290,33 +371,61 @@ def write_plot(path: Path, args, rungs: list[dict], elos: list[dict]) -> bool:
 
 # ------------------------------------------------------------------ main
 def make_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="bench_skill_ladder.py", description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="bench_skill_ladder.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--agent", default="ismcts", help="the agent spec whose budget is laddered (default: %(default)s)")
     p.add_argument("--param", default="iterations", help="the budget parameter (default: %(default)s)")
-    p.add_argument("--budgets", type=parse_budgets, default=None,
-                   help=f"comma-separated budgets (default: {DEFAULTS['budgets']}; {TINY['budgets']} with --tiny)")
+    p.add_argument(
+        "--budgets",
+        type=parse_budgets,
+        default=None,
+        help=f"comma-separated budgets (default: {DEFAULTS['budgets']}; {TINY['budgets']} with --tiny)",
+    )
     p.add_argument("--scenario", default="open", help="scenario (default: %(default)s)")
-    p.add_argument("--batch", type=int, default=None,
-                   help=f"games a side per round (default: {DEFAULTS['batch']})")
-    p.add_argument("--max-games", type=int, default=None,
-                   help=f"games a side per rung at most (default: {DEFAULTS['max_games']})")
-    p.add_argument("--half-width", type=float, default=0.03,
-                   help="stop a rung when its interval's half-width is at most this (default: %(default)s)")
+    p.add_argument("--batch", type=int, default=None, help=f"games a side per round (default: {DEFAULTS['batch']})")
+    p.add_argument(
+        "--max-games", type=int, default=None, help=f"games a side per rung at most (default: {DEFAULTS['max_games']})"
+    )
+    p.add_argument(
+        "--half-width",
+        type=float,
+        default=0.03,
+        help="stop a rung when its interval's half-width is at most this (default: %(default)s)",
+    )
     p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")
     p.add_argument("--seed", type=int, default=0, help="master seed of the games (default: %(default)s)")
-    p.add_argument("--out", type=Path, default=Path("ladder-runs/skill-ladder"),
-                   help="arena folders, one per rung; a rerun resumes them (default: %(default)s)")
-    p.add_argument("--json", type=Path, default=C.RESULTS_DIR / "skill_ladder.json",
-                   help="JSON file to write (default: %(default)s)")
-    p.add_argument("--plot", type=Path, default=C.REPO_ROOT / "docs" / "skill_ladder.png",
-                   help="PNG to write (matplotlib; default: %(default)s)")
-    p.add_argument("--max-turns", type=parse_max_turns, default=argparse.SUPPRESS,
-                   help=f"games still going after this turn are draws; 'none': no limit "
-                        f"(default: {DEFAULTS['max_turns']}; {TINY['max_turns']} with --tiny)")
-    p.add_argument("--tiny", action="store_true",
-                   help=f"smoke sizes unless given: budgets {TINY['budgets']}, batch {TINY['batch']}, "
-                        f"max games {TINY['max_games']}, max turns {TINY['max_turns']} (the numbers mean nothing)")
+    p.add_argument(
+        "--out",
+        type=Path,
+        default=Path("ladder-runs/skill-ladder"),
+        help="arena folders, one per rung; a rerun resumes them (default: %(default)s)",
+    )
+    p.add_argument(
+        "--json",
+        type=Path,
+        default=C.RESULTS_DIR / "skill_ladder.json",
+        help="JSON file to write (default: %(default)s)",
+    )
+    p.add_argument(
+        "--plot",
+        type=Path,
+        default=C.REPO_ROOT / "docs" / "skill_ladder.png",
+        help="PNG to write (matplotlib; default: %(default)s)",
+    )
+    p.add_argument(
+        "--max-turns",
+        type=parse_max_turns,
+        default=argparse.SUPPRESS,
+        help=f"games still going after this turn are draws; 'none': no limit "
+        f"(default: {DEFAULTS['max_turns']}; {TINY['max_turns']} with --tiny)",
+    )
+    p.add_argument(
+        "--tiny",
+        action="store_true",
+        help=f"smoke sizes unless given: budgets {TINY['budgets']}, batch {TINY['batch']}, "
+        f"max games {TINY['max_games']}, max turns {TINY['max_turns']} (the numbers mean nothing)",
+    )
     return p
 
 
@@ -345,10 +454,12 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     rungs, games = [], {}
     try:
-        for (low, high), (lower_spec, higher_spec) in zip(zip(args.budgets, args.budgets[1:]),
-                                                          zip(specs, specs[1:])):
-            print(f"\nrung {args.param} {high} vs {low}: {higher_spec} against {lower_spec} on {args.scenario}, "
-                  f"rounds of {args.batch} games a side (at most {args.max_games})", flush=True)
+        for (low, high), (lower_spec, higher_spec) in zip(zip(args.budgets, args.budgets[1:]), zip(specs, specs[1:])):
+            print(
+                f"\nrung {args.param} {high} vs {low}: {higher_spec} against {lower_spec} on {args.scenario}, "
+                f"rounds of {args.batch} games a side (at most {args.max_games})",
+                flush=True,
+            )
             result = play_rung(args, low, high, lower_spec, higher_spec)
             rungs.append(result["row"])
             games[f"{high}>{low}"] = result["games"]
@@ -359,22 +470,49 @@ def main(argv=None) -> int:
     monotone = all(r["meets_target"] for r in rungs)
     print_report(args, rungs, elos, monotone)
     plotted = write_plot(args.plot, args, rungs, elos)
-    config = {"agent": args.agent, "param": args.param, "budgets": args.budgets, "specs": specs,
-              "scenario": args.scenario, "batch": args.batch, "max_games": args.max_games,
-              "half_width": args.half_width, "seed": args.seed, "max_turns": args.max_turns,
-              "workers": args.workers, "runs_dir": str(args.out), "target_score": TARGET_SCORE,
-              "plot": str(args.plot) if plotted else None}
-    summary = {"monotone": monotone,
-               "target": f"every doubling scores >= {TARGET_SCORE} with the 95% interval's lower end above 0.5",
-               "rungs": {f"{r['higher']}>{r['lower']}": {"score": r["score"], "ci_low": r["ci_low"],
-                                                         "ci_high": r["ci_high"], "games": r["games"],
-                                                         "stop": r["stop"], "meets_target": r["meets_target"]}
-                         for r in rungs},
-               "elo": {str(e["budget"]): e["elo"] for e in elos},
-               "games": sum(r["games"] for r in rungs), "played_now": sum(r["played_now"] for r in rungs),
-               "wall_s": round(time.perf_counter() - t0, 1)}
-    C.write_result(SimpleNamespace(out=args.json, tiny=args.tiny), NAME, config, json_safe(rungs),
-                   json_safe(summary), extra={"elo": json_safe(elos), "games": games, "games_note": GAMES_NOTE})
+    config = {
+        "agent": args.agent,
+        "param": args.param,
+        "budgets": args.budgets,
+        "specs": specs,
+        "scenario": args.scenario,
+        "batch": args.batch,
+        "max_games": args.max_games,
+        "half_width": args.half_width,
+        "seed": args.seed,
+        "max_turns": args.max_turns,
+        "workers": args.workers,
+        "runs_dir": str(args.out),
+        "target_score": TARGET_SCORE,
+        "plot": str(args.plot) if plotted else None,
+    }
+    summary = {
+        "monotone": monotone,
+        "target": f"every doubling scores >= {TARGET_SCORE} with the 95% interval's lower end above 0.5",
+        "rungs": {
+            f"{r['higher']}>{r['lower']}": {
+                "score": r["score"],
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+                "games": r["games"],
+                "stop": r["stop"],
+                "meets_target": r["meets_target"],
+            }
+            for r in rungs
+        },
+        "elo": {str(e["budget"]): e["elo"] for e in elos},
+        "games": sum(r["games"] for r in rungs),
+        "played_now": sum(r["played_now"] for r in rungs),
+        "wall_s": round(time.perf_counter() - t0, 1),
+    }
+    C.write_result(
+        SimpleNamespace(out=args.json, tiny=args.tiny),
+        NAME,
+        config,
+        json_safe(rungs),
+        json_safe(summary),
+        extra={"elo": json_safe(elos), "games": games, "games_note": GAMES_NOTE},
+    )
     return 0
 
 

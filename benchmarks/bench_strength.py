@@ -58,6 +58,7 @@ row).  Each is judged on the 95% Wilson interval
 with its seed (``hotspot replay ... --game N``), and in the JSON file each
 game's seed, winner and turns (``claims.NAME.games``); a rerun resumes.
 """
+
 from __future__ import annotations
 
 import json
@@ -81,39 +82,76 @@ CLAIMS = {
     "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides", "each side"),
     "learned": ([("learned", "random")], "standard", "learned beats random on both sides", "each side"),
     # issue 12: the learned agent without search against scripted, on both scenarios
-    "learned-scripted": ([("learned", "scripted"), ("scripted", "scripted")], "open",
-                         "learned (no search) beats scripted (open)", "score"),
-    "learned-scripted-standard": ([("learned", "scripted"), ("scripted", "scripted")], "standard",
-                                  "learned (no search) beats scripted (standard)", "score"),
-    "search": ([("mcts(max_candidates=4,simulations=2)", "scripted"), ("scripted", "scripted")], "random",
-               "search beats scripted", "score"),
+    "learned-scripted": (
+        [("learned", "scripted"), ("scripted", "scripted")],
+        "open",
+        "learned (no search) beats scripted (open)",
+        "score",
+    ),
+    "learned-scripted-standard": (
+        [("learned", "scripted"), ("scripted", "scripted")],
+        "standard",
+        "learned (no search) beats scripted (standard)",
+        "score",
+    ),
+    "search": (
+        [("mcts(max_candidates=4,simulations=2)", "scripted"), ("scripted", "scripted")],
+        "random",
+        "search beats scripted",
+        "score",
+    ),
     # issue 12: the tree search and the learned value
-    "ismcts-open": ([("ismcts", "scripted"), ("scripted", "scripted")], "open",
-                    "ISMCTS beats scripted (open, the rulebook game)", "score"),
-    "ismcts-standard": ([("ismcts", "scripted"), ("scripted", "scripted")], "standard",
-                        "ISMCTS beats scripted (standard)", "score"),
+    "ismcts-open": (
+        [("ismcts", "scripted"), ("scripted", "scripted")],
+        "open",
+        "ISMCTS beats scripted (open, the rulebook game)",
+        "score",
+    ),
+    "ismcts-standard": (
+        [("ismcts", "scripted"), ("scripted", "scripted")],
+        "standard",
+        "ISMCTS beats scripted (standard)",
+        "score",
+    ),
     "learned-ismcts": ([("learned-ismcts", "ismcts")], "open", "learned+search beats plain ISMCTS (open)", "score"),
-    "learned-ismcts-scripted": ([("learned-ismcts", "scripted"), ("scripted", "scripted")], "open",
-                                "learned+search beats scripted (open)", "score"),
+    "learned-ismcts-scripted": (
+        [("learned-ismcts", "scripted"), ("scripted", "scripted")],
+        "open",
+        "learned+search beats scripted (open)",
+        "score",
+    ),
     # issue 22: the portfolio search at its defaults, and the strongest agent (the alias ``best``,
     # resolved to its spec) against scripted
-    "portfolio-open": ([("portfolio", "scripted"), ("scripted", "scripted")], "open",
-                       "portfolio beats scripted (open)", "score"),
+    "portfolio-open": (
+        [("portfolio", "scripted"), ("scripted", "scripted")],
+        "open",
+        "portfolio beats scripted (open)",
+        "score",
+    ),
     "best-open": ([(BEST, "scripted"), ("scripted", "scripted")], "open", "best beats scripted (open)", "score"),
-    "best-standard": ([(BEST, "scripted"), ("scripted", "scripted")], "standard", "best beats scripted (standard)",
-                      "score"),
+    "best-standard": (
+        [(BEST, "scripted"), ("scripted", "scripted")],
+        "standard",
+        "best beats scripted (standard)",
+        "score",
+    ),
     # issue 24: the per-action policy as the search's root default, at a quarter of the budget
-    "guided-ismcts": ([("ismcts(guide=true,iterations=4)", "ismcts")], "open",
-                      "search guided by the learned policy at N=4 iterations beats the search at 4N=16 (open)",
-                      "score"),
+    "guided-ismcts": (
+        [("ismcts(guide=true,iterations=4)", "ismcts")],
+        "open",
+        "search guided by the learned policy at N=4 iterations beats the search at 4N=16 (open)",
+        "score",
+    ),
 }
 
 
 verdict = C.verdict  # lower end > 0.5: holds; upper end < 0.5: does not hold; else undecided
 
-GAMES_NOTE = ("per claim and pairing (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game "
-              "stopped by max_turns) and turns; every game replays from its seed (hotspot replay, or the "
-              "arena rerun with the same settings)")
+GAMES_NOTE = (
+    "per claim and pairing (technocrat:ziegler): game i's seed, winner (T, Z, or - for a game "
+    "stopped by max_turns) and turns; every game replays from its seed (hotspot replay, or the "
+    "arena rerun with the same settings)"
+)
 
 
 def compact_games(rows) -> dict:
@@ -139,10 +177,22 @@ def claim_rows(summary: dict, agent: str, opponent: str) -> list[dict]:
             rate, lo, hi = s["technocrat_win_rate"], s["ci_low"], s["ci_high"]
         else:
             rate, lo, hi = 1.0 - s["technocrat_win_rate"], 1.0 - s["ci_high"], 1.0 - s["ci_low"]
-        rows.append({"agent": agent, "opponent": opponent, "side": side, "games": s["games"],
-                     "win_rate": rate, "ci_low": lo, "ci_high": hi, "verdict": verdict(lo, hi),
-                     "draws": s.get("draws", 0), "truncated_rate": s.get("truncated_rate"),
-                     "mean_turns": s.get("mean_turns"), "mean_actions": s.get("mean_actions")})
+        rows.append(
+            {
+                "agent": agent,
+                "opponent": opponent,
+                "side": side,
+                "games": s["games"],
+                "win_rate": rate,
+                "ci_low": lo,
+                "ci_high": hi,
+                "verdict": verdict(lo, hi),
+                "draws": s.get("draws", 0),
+                "truncated_rate": s.get("truncated_rate"),
+                "mean_turns": s.get("mean_turns"),
+                "mean_actions": s.get("mean_actions"),
+            }
+        )
     return rows
 
 
@@ -152,11 +202,19 @@ def main(argv=None) -> int:
     p.add_argument("--games", type=int, default=1000, help="games per pairing and side (default: %(default)s)")
     p.add_argument("--only", nargs="+", choices=sorted(CLAIMS), default=None)
     p.add_argument("--workers", type=int, default=None, help="processes (default: the cores)")
-    p.add_argument("--runs-dir", type=Path, default=Path("strength-runs"),
-                   help="arena output folders, one per claim (default: %(default)s)")
+    p.add_argument(
+        "--runs-dir",
+        type=Path,
+        default=Path("strength-runs"),
+        help="arena output folders, one per claim (default: %(default)s)",
+    )
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-turns", type=parse_max_turns, default=DEFAULT_MAX_TURNS,
-                   help="games still going after this turn are draws; 'none': no limit (default: %(default)s)")
+    p.add_argument(
+        "--max-turns",
+        type=parse_max_turns,
+        default=DEFAULT_MAX_TURNS,
+        help="games still going after this turn are draws; 'none': no limit (default: %(default)s)",
+    )
     args = p.parse_args(argv)
     games = 1 if args.tiny else args.games
     claims = args.only or list(CLAIMS)
@@ -164,9 +222,17 @@ def main(argv=None) -> int:
     for name in claims:
         pairings, scenario, text, rule = CLAIMS[name]
         t0 = time.perf_counter()
-        summary = run_arena(pairings=pairings, games=games, scenario=scenario, seed=args.seed,
-                            out=args.runs_dir / name, workers=args.workers, progress=not args.tiny,
-                            self_play=True, max_turns=args.max_turns)
+        summary = run_arena(
+            pairings=pairings,
+            games=games,
+            scenario=scenario,
+            seed=args.seed,
+            out=args.runs_dir / name,
+            workers=args.workers,
+            progress=not args.tiny,
+            self_play=True,
+            max_turns=args.max_turns,
+        )
         agent, opponent = pairings[0]
         rows = claim_rows(summary, agent, opponent)
         baseline = []
@@ -175,29 +241,50 @@ def main(argv=None) -> int:
         n = sum(r["games"] for r in rows)
         k = sum(r["win_rate"] * r["games"] for r in rows)  # points: a draw is half a win
         lo, hi = wilson_interval(k, n)
-        score = {"games": n, "wins": k, "score": k / n if n else float("nan"), "ci_low": lo, "ci_high": hi,
-                 "verdict": verdict(lo, hi)}
+        score = {
+            "games": n,
+            "wins": k,
+            "score": k / n if n else float("nan"),
+            "ci_low": lo,
+            "ci_high": hi,
+            "verdict": verdict(lo, hi),
+        }
         if rule == "score":  # a side's rate alone decides nothing here (see the baseline)
             for r in rows + baseline:
                 r["verdict"] = "see score"
         if rule == "each side":
             verdicts = {r["verdict"] for r in rows}
-            overall = ("holds" if verdicts == {"holds"} else
-                       "does not hold" if "does not hold" in verdicts else "undecided")
+            overall = (
+                "holds" if verdicts == {"holds"} else "does not hold" if "does not hold" in verdicts else "undecided"
+            )
         else:
             overall = score["verdict"]
-        results[name] = {"claim": text, "rule": rule, "scenario": scenario, "games_per_side": games, "rows": rows,
-                         "baseline": baseline, "score": score, "verdict": overall,
-                         "wall_s": round(time.perf_counter() - t0, 1), "holds": overall == "holds",
-                         # the games' own times summed (one worker's seconds; a resumed run counts every game)
-                         "game_s": round(sum(float(r.get("wall_s", 0.0)) for r in summary["result"].rows), 1),
-                         "games": compact_games(summary["result"].rows)}
+        results[name] = {
+            "claim": text,
+            "rule": rule,
+            "scenario": scenario,
+            "games_per_side": games,
+            "rows": rows,
+            "baseline": baseline,
+            "score": score,
+            "verdict": overall,
+            "wall_s": round(time.perf_counter() - t0, 1),
+            "holds": overall == "holds",
+            # the games' own times summed (one worker's seconds; a resumed run counts every game)
+            "game_s": round(sum(float(r.get("wall_s", 0.0)) for r in summary["result"].rows), 1),
+            "games": compact_games(summary["result"].rows),
+        }
         played[name] = summary["result"].played
         for r in rows + baseline:
-            print(f"{name:9s} {r['agent']:>10s} as {r['side']:10s} vs {r['opponent']:9s} {r['games']:5d} games  "
-                  f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}", flush=True)
-        print(f"{name:9s} score {score['score']:.3f} [{lo:.3f}, {hi:.3f}] over {n} games; "
-              f"{text} ({rule}): {overall}", flush=True)
+            print(
+                f"{name:9s} {r['agent']:>10s} as {r['side']:10s} vs {r['opponent']:9s} {r['games']:5d} games  "
+                f"win {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}]  {r['verdict']}",
+                flush=True,
+            )
+        print(
+            f"{name:9s} score {score['score']:.3f} [{lo:.3f}, {hi:.3f}] over {n} games; {text} ({rule}): {overall}",
+            flush=True,
+        )
     if args.only and not args.tiny and Path(args.out).exists():  # keep the other claims' results
         try:
             old = json.loads(Path(args.out).read_text()).get("claims", {})
@@ -208,12 +295,14 @@ def main(argv=None) -> int:
                 v["wall_s"] = old[name].get("wall_s", v["wall_s"])
         results = {**{k: v for k, v in old.items() if k not in results}, **results}
         claims = list(results)
-    C.write_result(args, "bench_strength", {"games_per_side": games, "claims": claims, "seed": args.seed,
-                                            "max_turns": args.max_turns},
-                   [r for v in results.values() for r in v["rows"] + v["baseline"]],
-                   {name: {"holds": v["holds"], "verdict": v["verdict"], "claim": v["claim"]}
-                    for name, v in results.items()},
-                   extra={"claims": results, "games_note": GAMES_NOTE})
+    C.write_result(
+        args,
+        "bench_strength",
+        {"games_per_side": games, "claims": claims, "seed": args.seed, "max_turns": args.max_turns},
+        [r for v in results.values() for r in v["rows"] + v["baseline"]],
+        {name: {"holds": v["holds"], "verdict": v["verdict"], "claim": v["claim"]} for name, v in results.items()},
+        extra={"claims": results, "games_note": GAMES_NOTE},
+    )
     return 0
 
 

@@ -8,6 +8,7 @@ Two scripted players play the rulebook game (``open``: both sides deploy,
 ``render_mode="rgb_array"`` drawing of that position (``hotspot.env.rendering``),
 written as a PNG with the standard library only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,9 @@ def write_png(path: Path, image: np.ndarray) -> None:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
 
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-                     + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
+    path.write_bytes(
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+    )
 
 
 def board_after(scenario: str, seed: int, turn: int) -> Game:
@@ -57,8 +59,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     game = board_after(args.scenario, args.seed, args.turn)
     write_png(Path(args.out), render_rgb(game.s, radius=args.radius))
-    print(f"{args.out}: {args.scenario}, seed {args.seed}, turn {game.turn}, phase {game.phase}, "
-          f"{game.result()}")
+    print(f"{args.out}: {args.scenario}, seed {args.seed}, turn {game.turn}, phase {game.phase}, {game.result()}")
 
 
 if __name__ == "__main__":

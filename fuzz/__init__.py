@@ -105,6 +105,7 @@ The package: :mod:`.contract` (what a deliberate refusal is), :mod:`.inputs`
 harness's own tests).  ``benchmarks/_common.py`` (the results' JSON, the
 machine) is shared with the benchmarks.
 """
+
 import sys
 from pathlib import Path
 
@@ -116,9 +117,25 @@ if _BENCHMARKS not in sys.path:  # benchmarks/_common.py: the results' JSON, sha
 # isort: off
 from . import state_bytes, record, scenario_file, actions, env_step, vector_env_step  # noqa: E402,F401
 from . import pettingzoo_step, cli_args, saved_game, play_load, selftest  # noqa: E402,F401
+
 # isort: on
 from .contract import ContractError, check, deliberate, describe, raised_where, refused, same, undescribe  # noqa: E402
 from .harness import TARGETS, Target, main, replay, run_child, run_target, target  # noqa: E402
 
-__all__ = ["TARGETS", "ContractError", "Target", "check", "deliberate", "describe", "main", "raised_where",
-           "refused", "replay", "run_child", "run_target", "same", "target", "undescribe"]
+__all__ = [
+    "TARGETS",
+    "ContractError",
+    "Target",
+    "check",
+    "deliberate",
+    "describe",
+    "main",
+    "raised_where",
+    "refused",
+    "replay",
+    "run_child",
+    "run_target",
+    "same",
+    "target",
+    "undescribe",
+]

@@ -1,4 +1,5 @@
 """``python -m fuzz`` (run from the repository's root): see the package's docstring."""
+
 import sys
 
 from fuzz.harness import main

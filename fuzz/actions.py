@@ -1,4 +1,5 @@
 """Target ``actions``: ``Game.why_illegal`` / ``apply_action`` with actions of every type."""
+
 from __future__ import annotations
 
 from .contract import check, refused, same, short
@@ -16,14 +17,20 @@ def actions_strategy(ctx):
     return s.tuples(s.integers(0, len(ctx["games"]) - 1), action_specs(), s.booleans())
 
 
-@target("actions", "Game.why_illegal / apply_action with ints of any size, numpy ints of every dtype, floats, "
-        "bools, strings, None, arrays: IllegalActionError or TypeError and no change, or accepted exactly when "
-        "the mask allows it", _setup_actions, actions_strategy)
+@target(
+    "actions",
+    "Game.why_illegal / apply_action with ints of any size, numpy ints of every dtype, floats, "
+    "bools, strings, None, arrays: IllegalActionError or TypeError and no change, or accepted exactly when "
+    "the mask allows it",
+    _setup_actions,
+    actions_strategy,
+)
 def check_actions(ctx, x):
     import numpy as np
 
     from hotspot import IllegalActionError
     from hotspot.core.integrity import FAULTS, state_fault
+
     index, spec, events = x
     game = ctx["games"][index].clone()
     mask = game.legal_action_mask()
@@ -43,8 +50,10 @@ def check_actions(ctx, x):
     except Exception as exc:  # noqa: BLE001
         label = refused(exc, IllegalActionError, TypeError)
         check(not in_mask, f"apply_action refused {short(a)}, which the mask allows")
-        check(isinstance(exc, IllegalActionError) == is_integer_action(a),
-              f"{type(exc).__name__} for {short(a)}: IllegalActionError is for integers, TypeError for the rest")
+        check(
+            isinstance(exc, IllegalActionError) == is_integer_action(a),
+            f"{type(exc).__name__} for {short(a)}: IllegalActionError is for integers, TypeError for the rest",
+        )
         same(before, (game.to_bytes(), game.record.to_dict()), "action")
         return label
     check(in_mask, f"apply_action accepted {short(a)}, which the mask does not allow")

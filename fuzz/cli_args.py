@@ -1,5 +1,6 @@
 """Target ``cli_args``: ``hotspot.cli.main(argv)`` with argument lists of the real
 subcommands and options and junk values."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,25 +16,83 @@ from .inputs import st
 CLI_VALUES = {
     "seed": ("0", "7", "-1", "x", "1.5", "99999999999999999999999", "", "0x10", "9" * 5000),
     "agent_seed": ("0", "3", "-1", "x", "18446744073709551616", ""),
-    "scenario": ("standard", "open", "random", "random:3", "random:-1", "random:x", "random:" + "9" * 30,
-                 "random:" + "9" * 5000, "nope", "scen.json", "bad.json", "nonutf8.json", "missing.json", "",
-                 "dir", "rec.json"),
+    "scenario": (
+        "standard",
+        "open",
+        "random",
+        "random:3",
+        "random:-1",
+        "random:x",
+        "random:" + "9" * 30,
+        "random:" + "9" * 5000,
+        "nope",
+        "scen.json",
+        "bad.json",
+        "nonutf8.json",
+        "missing.json",
+        "",
+        "dir",
+        "rec.json",
+    ),
     "scenarios": ("standard", "standard,open", "standard,,", ",", "random:1,x", "scen.json,bad.json", ""),
     "record": ("out.json", "dir", "sub/none/x.json", "rec.json/x", "", "a\x00b"),
     "html": ("out.html", "dir", "sub/none/x.html", "", "a\x00b"),
     "out": ("out", "dir", "rec.json", "sub/none/x", "", ".", "a\x00b"),
-    "file": ("rec.json", "rec_initial.json", "bad.json", "nonutf8.json", "empty.json", "scen.json", "games.jsonl",
-             "bad_games.jsonl", "missing.json", "dir", "deep.json", "huge.json", "rec\x00.json", "\x00"),
-    "name": ("standard", "open", "random:5", "random:x", "nope", "scen.json", "bad.json", "missing.json", "",
-             "rec.json"),
+    "file": (
+        "rec.json",
+        "rec_initial.json",
+        "bad.json",
+        "nonutf8.json",
+        "empty.json",
+        "scen.json",
+        "games.jsonl",
+        "bad_games.jsonl",
+        "missing.json",
+        "dir",
+        "deep.json",
+        "huge.json",
+        "rec\x00.json",
+        "\x00",
+    ),
+    "name": (
+        "standard",
+        "open",
+        "random:5",
+        "random:x",
+        "nope",
+        "scen.json",
+        "bad.json",
+        "missing.json",
+        "",
+        "rec.json",
+    ),
     "game": ("0", "1", "3", "-1", "99", "x", "99999999999999999999"),
     "agents": ("random", "random,scripted", "scripted", "nope", "", ",", "random,random", "random,nope"),
-    "pairings": ("random:scripted", "random:random", "random:", "x:y", ":", "random:scripted,scripted:random",
-                 "random", ""),
+    "pairings": (
+        "random:scripted",
+        "random:random",
+        "random:",
+        "x:y",
+        ":",
+        "random:scripted,scripted:random",
+        "random",
+        "",
+    ),
     "pair": ("random:random", "scripted:random", "random:", "x:y", ":", "random"),
-    "option": ("combat_table=diagonal", "combat_table=d13,diagonal", "losses=owner", "nope=1", "combat_table=",
-               "=", "platform_turns=3", "platform_turns=x", "attack=1", "stress_timing=every_phase,moving_side",
-               "platform_turns=99999999999999999999", "x"),
+    "option": (
+        "combat_table=diagonal",
+        "combat_table=d13,diagonal",
+        "losses=owner",
+        "nope=1",
+        "combat_table=",
+        "=",
+        "platform_turns=3",
+        "platform_turns=x",
+        "attack=1",
+        "stress_timing=every_phase,moving_side",
+        "platform_turns=99999999999999999999",
+        "x",
+    ),
     "games": ("1", "2", "0", "-1", "x", ""),
     "max_games": ("1", "0", "-1", "x"),
     "max_actions": ("1", "10", "0", "-5", "x"),
@@ -57,19 +116,32 @@ CLI_JUNK = ("", "-", "--", "--nope", "-x", "\x00", "\u00e9", "9" * 50, "--seed=1
 
 
 # what keeps one call around a second (appended last: argparse keeps the last value)
-CLI_TAIL = {"play": ["--max-turns", "1"],
-            "serve": ["--port", "0"],  # a free port: examples never collide
-            "arena": ["--workers", "1", "--no-progress", "--max-turns", "1"],
-            "balance": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"]}
+CLI_TAIL = {
+    "play": ["--max-turns", "1"],
+    "serve": ["--port", "0"],  # a free port: examples never collide
+    "arena": ["--workers", "1", "--no-progress", "--max-turns", "1"],
+    "balance": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"],
+}
 
 
-SEARCH_TAIL = ["--candidates", "2", "--random-candidates", "1", "--finalists", "1", "--final-games", "1",
-               "--games", "1"]
+SEARCH_TAIL = [
+    "--candidates",
+    "2",
+    "--random-candidates",
+    "1",
+    "--finalists",
+    "1",
+    "--final-games",
+    "1",
+    "--games",
+    "1",
+]
 
 
 def cli_options():
     """{subcommand: [(option string, dest, takes a value)]} read from hotspot's parser."""
     from hotspot.cli import build_parser
+
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     out = {}
@@ -96,6 +168,7 @@ def _setup_cli(workdir):
     from hotspot.core.actions import NUM_ACTIONS
     from hotspot.core.rollout import random_action
     from hotspot.core.scenario import dumps_scenario, load_scenario
+
     fixtures = workdir / "fixtures"
     shutil.rmtree(fixtures, ignore_errors=True)
     fixtures.mkdir(parents=True)
@@ -115,13 +188,28 @@ def _setup_cli(workdir):
     (fixtures / "huge.json").write_bytes(b'{"format": "hotspot-record", "version": ' + b"9" * 5000 + b"}")
     (fixtures / "dir").mkdir()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        main(["arena", "--agents", "random", "--games", "1", "--max-turns", "1", "--workers", "1", "--no-progress",
-              "--out", str(workdir / "arena")])
+        main(
+            [
+                "arena",
+                "--agents",
+                "random",
+                "--games",
+                "1",
+                "--max-turns",
+                "1",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--out",
+                str(workdir / "arena"),
+            ]
+        )
     rows = (workdir / "arena" / "games.jsonl").read_bytes()
     (fixtures / "games.jsonl").write_bytes(rows)
     lines = rows.splitlines(keepends=True)
-    (fixtures / "bad_games.jsonl").write_bytes(lines[0][: len(lines[0]) // 2] + b"\n" + b"".join(lines[1:])
-                                               + b"\xff{]\n")
+    (fixtures / "bad_games.jsonl").write_bytes(
+        lines[0][: len(lines[0]) // 2] + b"\n" + b"".join(lines[1:]) + b"\xff{]\n"
+    )
     return {"options": cli_options(), "fixtures": fixtures, "run": workdir / "run"}
 
 
@@ -161,10 +249,17 @@ def cli_strategy(ctx):
     return argv()
 
 
-@target("cli_args", "hotspot.cli.main(argv) with argument lists of the real subcommands and options and junk "
-        "values: exit 0, or exit 2 with a message; never a traceback", _setup_cli, cli_strategy, deadline_s=30.0)
+@target(
+    "cli_args",
+    "hotspot.cli.main(argv) with argument lists of the real subcommands and options and junk "
+    "values: exit 0, or exit 2 with a message; never a traceback",
+    _setup_cli,
+    cli_strategy,
+    deadline_s=30.0,
+)
 def check_cli(ctx, argv):
     from hotspot import cli
+
     run = ctx["run"]
     shutil.rmtree(run, ignore_errors=True)
     shutil.copytree(ctx["fixtures"], run)
@@ -173,8 +268,12 @@ def check_cli(ctx, argv):
     os.chdir(run)
     try:
         ctx["error"] = None
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), recording_errors(cli, ctx), \
-                server_returns_at_once():
+        with (
+            contextlib.redirect_stdout(out),
+            contextlib.redirect_stderr(err),
+            recording_errors(cli, ctx),
+            server_returns_at_once(),
+        ):
             try:
                 code = cli.main(list(argv))
             except SystemExit as exc:
@@ -202,6 +301,7 @@ def server_returns_at_once():
     socket as it would, then serves no request: the fuzzer judges the
     argument handling, not a server left running for ever."""
     import socketserver
+
     original = socketserver.BaseServer.serve_forever
     socketserver.BaseServer.serve_forever = lambda self, poll_interval=0.5: None
     try:
@@ -229,6 +329,7 @@ def recording_errors(cli, ctx):
                 except BaseException as exc:
                     ctx["error"] = exc
                     raise
+
             p.set_defaults(func=recording)
         return parser
 

@@ -2,6 +2,7 @@
 package (a ``raise`` statement in ``hotspot/`` naming the exception), a
 refusal that changed nothing, and inputs written as JSON (repr and a base64
 pickle that ``--replay`` reads)."""
+
 from __future__ import annotations
 
 import ast
@@ -74,8 +75,10 @@ def refused(exc: BaseException, *allowed: type) -> str:
         raise exc
     if not deliberate(exc):
         path, line = raised_where(exc)
-        raise ContractError(f"{type(exc).__name__} ({exc}) was not raised by a raise statement of the hotspot "
-                            f"package that names it: it came from {path}:{line}") from exc
+        raise ContractError(
+            f"{type(exc).__name__} ({exc}) was not raised by a raise statement of the hotspot "
+            f"package that names it: it came from {path}:{line}"
+        ) from exc
     return f"refused:{type(exc).__name__}"
 
 

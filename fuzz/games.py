@@ -1,5 +1,6 @@
 """Real games every target starts from (:func:`game_pool`) and :func:`exercise`:
 everything that must work on an accepted game."""
+
 from __future__ import annotations
 
 import functools
@@ -19,11 +20,14 @@ def game_pool():
     from hotspot.core.actions import NUM_ACTIONS
     from hotspot.core.rollout import random_action
 
-    configs = [("standard", {}, None), ("open", {}, None), ("standard", {"losses": "owner"}, None),
-               ("random:1", {"combat_table": "diagonal", "stress_timing": "moving_side"}, 3),
-               ("random:2", {"forward_into_blocked": "refuse", "collision_count": "per_hex",
-                             "control_blocker": "hex"}, None),
-               ("open", {"losses": "owner"}, 2)]
+    configs = [
+        ("standard", {}, None),
+        ("open", {}, None),
+        ("standard", {"losses": "owner"}, None),
+        ("random:1", {"combat_table": "diagonal", "stress_timing": "moving_side"}, 3),
+        ("random:2", {"forward_into_blocked": "refuse", "collision_count": "per_hex", "control_blocker": "hex"}, None),
+        ("open", {"losses": "owner"}, 2),
+    ]
     games = []
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     for i, (scenario, rules, max_turns) in enumerate(configs):
@@ -67,8 +71,10 @@ def exercise(game, picks, expect_bytes: bytes | None = None, replay: bool = True
     invariants("accepted state")
     mask = game.legal_action_mask()
     legal = np.flatnonzero(mask)
-    check(game.is_terminal() == (legal.size == 0),
-          f"{'a game over has legal actions' if game.is_terminal() else 'a game not over has no legal action'}")
+    check(
+        game.is_terminal() == (legal.size == 0),
+        f"{'a game over has legal actions' if game.is_terminal() else 'a game not over has no legal action'}",
+    )
     for a in range(NUM_ACTIONS):
         check((game.why_illegal(a) is None) == bool(mask[a]), f"mask and why_illegal disagree on action {a}")
     game.render()

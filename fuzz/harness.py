@@ -1,6 +1,7 @@
 """The fuzzer's runner: the target registry (:func:`target`), hypothesis runs
 in this process (:func:`run_target`) or in a child process each
 (:func:`run_child`), ``--replay`` and the command line (:func:`main`)."""
+
 from __future__ import annotations
 
 import faulthandler
@@ -49,11 +50,19 @@ def target(name: str, doc: str, setup, strategy, both: bool = True, deadline_s: 
     def deco(fn):
         TARGETS[name] = Target(name, doc, setup, strategy, fn, both, deadline_s)
         return fn
+
     return deco
 
 
-def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: float | None = None,
-               hang_s: float = DEFAULT_HANG_S, log=None) -> dict:
+def run_target(
+    t: Target,
+    examples: int,
+    seed: int,
+    workdir: Path,
+    deadline_s: float | None = None,
+    hang_s: float = DEFAULT_HANG_S,
+    log=None,
+) -> dict:
     """Run target ``t`` on ``examples`` hypothesis-drawn inputs in this process;
     its row: examples run, outcomes by kind, failures (with their inputs)."""
     from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -74,8 +83,15 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
     def fail(x, kind, message, tb=""):
         stats["failed"] += 1
         if len(failures) < MAX_FAILURES_KEPT:
-            failures.append({"example": stats["examples"], "kind": kind, "message": message[:3000],
-                             "traceback": tb[-4000:], "input": describe(x)})
+            failures.append(
+                {
+                    "example": stats["examples"],
+                    "kind": kind,
+                    "message": message[:3000],
+                    "traceback": tb[-4000:],
+                    "input": describe(x),
+                }
+            )
         if log:
             log(f"  {t.name}: FAILURE at example {stats['examples']}: {kind}: {message[:300]}")
 
@@ -92,8 +108,12 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
             raise
         except BaseException as exc:  # noqa: BLE001 - every other exception breaks the contract
             outcome = None
-            fail(x, type(exc).__name__, f"{type(exc).__name__}: {_safe_str(exc)}",
-                 "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+            fail(
+                x,
+                type(exc).__name__,
+                f"{type(exc).__name__}: {_safe_str(exc)}",
+                "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)),
+            )
         finally:
             faulthandler.cancel_dump_traceback_later()
         dt = time.perf_counter() - t0
@@ -115,9 +135,15 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
     done, part = 0, 0
     while done < examples:
         n = min(CHUNK, examples - done)
-        run = settings(max_examples=n, deadline=None, database=None, phases=[Phase.generate],
-                       suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
-                       derandomize=False)(hseed(seed if part == 0 else f"{seed}/{part}")(given(strategy)(one)))
+        run = settings(
+            max_examples=n,
+            deadline=None,
+            database=None,
+            phases=[Phase.generate],
+            suppress_health_check=list(HealthCheck),
+            verbosity=Verbosity.quiet,
+            derandomize=False,
+        )(hseed(seed if part == 0 else f"{seed}/{part}")(given(strategy)(one)))
         before = stats["examples"]
         run()
         if stats["examples"] == before:  # hypothesis found nothing new to try
@@ -129,12 +155,25 @@ def run_target(t: Target, examples: int, seed: int, workdir: Path, deadline_s: f
     crash_log.close()
     accepted = sum(v for k, v in outcomes.items() if k.startswith("accepted"))
     refusals = sum(v for k, v in outcomes.items() if k.startswith("refused"))
-    return {"target": t.name, "examples": stats["examples"], "outcomes": dict(sorted(outcomes.items())),
-            "accepted": accepted, "refused": refusals, "failures": stats["failed"], "slow": stats["slow"],
-            "failure_examples": failures, "wall_s": wall, "setup_s": setup_s,
-            "examples_per_s": stats["examples"] / wall if wall else None, "max_example_s": stats["max_example_s"],
-            "slowest_example": stats.get("slowest"),
-            "deadline_s": deadline, "seed": seed, "both_expected": t.both, "died": None}
+    return {
+        "target": t.name,
+        "examples": stats["examples"],
+        "outcomes": dict(sorted(outcomes.items())),
+        "accepted": accepted,
+        "refused": refusals,
+        "failures": stats["failed"],
+        "slow": stats["slow"],
+        "failure_examples": failures,
+        "wall_s": wall,
+        "setup_s": setup_s,
+        "examples_per_s": stats["examples"] / wall if wall else None,
+        "max_example_s": stats["max_example_s"],
+        "slowest_example": stats.get("slowest"),
+        "deadline_s": deadline,
+        "seed": seed,
+        "both_expected": t.both,
+        "died": None,
+    }
 
 
 def _safe_str(exc) -> str:
@@ -147,6 +186,7 @@ def _safe_str(exc) -> str:
 def _die_with_parent():  # pragma: no cover - runs in the child before exec
     try:
         import ctypes
+
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     except Exception:  # noqa: BLE001 - not Linux: the child may outlive a killed parent
         pass
@@ -160,15 +200,36 @@ def run_child(name: str, args, workdir: Path, log) -> dict:
     tdir.mkdir(parents=True, exist_ok=True)
     out = tdir / "result.json"
     out.unlink(missing_ok=True)
-    cmd = [sys.executable, "-m", "fuzz", "--in-process", "--target", name, "--examples",
-           str(args.examples), "--seed", str(args.seed), "--out", str(out), "--workdir", str(workdir),
-           "--hang-s", str(args.hang_s)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "fuzz",
+        "--in-process",
+        "--target",
+        name,
+        "--examples",
+        str(args.examples),
+        "--seed",
+        str(args.seed),
+        "--out",
+        str(out),
+        "--workdir",
+        str(workdir),
+        "--hang-s",
+        str(args.hang_s),
+    ]
     if args.deadline is not None:
         cmd += ["--deadline", str(args.deadline)]
     t0 = time.perf_counter()
     with open(tdir / "stdout.txt", "w") as so, open(tdir / "stderr.txt", "w") as se:
-        proc = subprocess.Popen(cmd, stdout=so, stderr=se, env=C.child_env(), cwd=str(C.REPO_ROOT),
-                                preexec_fn=_die_with_parent if os.name == "posix" else None)
+        proc = subprocess.Popen(
+            cmd,
+            stdout=so,
+            stderr=se,
+            env=C.child_env(),
+            cwd=str(C.REPO_ROOT),
+            preexec_fn=_die_with_parent if os.name == "posix" else None,
+        )
         try:
             rc = proc.wait(timeout=args.timeout)
             timed_out = False
@@ -198,13 +259,29 @@ def run_child(name: str, args, workdir: Path, log) -> dict:
     else:
         kind = f"child exited with status {rc} and no result"
     log(f"  {name}: {kind}; last input: {tdir / 'last_input.json'}")
-    return {"target": name, "examples": None if last is None else last["example"], "outcomes": {},
-            "accepted": 0, "refused": 0, "failures": 1, "slow": 0,
-            "failure_examples": [{"example": None if last is None else last["example"], "kind": kind,
-                                  "message": (crash or stderr)[-4000:], "traceback": stderr[-4000:],
-                                  "input": None if last is None else last["input"]}],
-            "wall_s": wall, "child_wall_s": wall, "seed": args.seed, "both_expected": TARGETS[name].both,
-            "died": {"returncode": rc, "kind": kind, "last_input_file": str(tdir / "last_input.json")}}
+    return {
+        "target": name,
+        "examples": None if last is None else last["example"],
+        "outcomes": {},
+        "accepted": 0,
+        "refused": 0,
+        "failures": 1,
+        "slow": 0,
+        "failure_examples": [
+            {
+                "example": None if last is None else last["example"],
+                "kind": kind,
+                "message": (crash or stderr)[-4000:],
+                "traceback": stderr[-4000:],
+                "input": None if last is None else last["input"],
+            }
+        ],
+        "wall_s": wall,
+        "child_wall_s": wall,
+        "seed": args.seed,
+        "both_expected": TARGETS[name].both,
+        "died": {"returncode": rc, "kind": kind, "last_input_file": str(tdir / "last_input.json")},
+    }
 
 
 def replay(path: Path) -> int:
@@ -227,22 +304,49 @@ def replay(path: Path) -> int:
 def main(argv=None) -> int:
     p = C.make_parser("fuzz", sys.modules[__package__].__doc__)
     p.prog = "python -m fuzz"
-    p.add_argument("--target", action="append", default=None, choices=sorted(TARGETS), metavar="NAME",
-                   help=f"a target to run (repeatable; default all: {', '.join(n for n in TARGETS if n[0] != '_')})")
-    p.add_argument("--examples", type=int, default=None,
-                   help=f"examples per target (default {DEFAULT_EXAMPLES}, tiny {TINY_EXAMPLES})")
+    p.add_argument(
+        "--target",
+        action="append",
+        default=None,
+        choices=sorted(TARGETS),
+        metavar="NAME",
+        help=f"a target to run (repeatable; default all: {', '.join(n for n in TARGETS if n[0] != '_')})",
+    )
+    p.add_argument(
+        "--examples",
+        type=int,
+        default=None,
+        help=f"examples per target (default {DEFAULT_EXAMPLES}, tiny {TINY_EXAMPLES})",
+    )
     p.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
-    p.add_argument("--deadline", type=float, default=None,
-                   help="seconds one example may take (default: the target's, 5 s; 30 s for cli_args)")
-    p.add_argument("--hang-s", type=float, default=DEFAULT_HANG_S,
-                   help="an example running this long is a hang: the child is stopped (default %(default)s)")
+    p.add_argument(
+        "--deadline",
+        type=float,
+        default=None,
+        help="seconds one example may take (default: the target's, 5 s; 30 s for cli_args)",
+    )
+    p.add_argument(
+        "--hang-s",
+        type=float,
+        default=DEFAULT_HANG_S,
+        help="an example running this long is a hang: the child is stopped (default %(default)s)",
+    )
     p.add_argument("--timeout", type=float, default=None, help="seconds a target's child may run (default none)")
     p.add_argument("--jobs", type=int, default=1, help="targets run at once, one child each (default 1)")
-    p.add_argument("--workdir", type=Path, default=None,
-                   help="folder for last inputs and crash logs (default: a temporary one, kept on failure)")
+    p.add_argument(
+        "--workdir",
+        type=Path,
+        default=None,
+        help="folder for last inputs and crash logs (default: a temporary one, kept on failure)",
+    )
     p.add_argument("--in-process", action="store_true", help="run the targets in this process (no child)")
-    p.add_argument("--replay", type=Path, default=None, metavar="FILE",
-                   help="run the input saved in FILE (last_input.json) once and exit")
+    p.add_argument(
+        "--replay",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="run the input saved in FILE (last_input.json) once and exit",
+    )
     args = p.parse_args(argv)
     if args.replay:
         return replay(args.replay)
@@ -263,8 +367,9 @@ def main(argv=None) -> int:
     if args.in_process:
         for name in names:
             log(f"  {name}: {args.examples:,} examples ...")
-            rows.append(run_target(TARGETS[name], args.examples, args.seed, workdir / name, args.deadline,
-                                   args.hang_s, log))
+            rows.append(
+                run_target(TARGETS[name], args.examples, args.seed, workdir / name, args.deadline, args.hang_s, log)
+            )
     else:
         pending = list(names)
         if args.jobs == 1:
@@ -273,29 +378,54 @@ def main(argv=None) -> int:
                 rows.append(run_child(name, args, workdir, log))
         else:
             from concurrent.futures import ThreadPoolExecutor
+
             with ThreadPoolExecutor(args.jobs) as pool:
                 rows = list(pool.map(lambda n: run_child(n, args, workdir, log), pending))
     wall = time.perf_counter() - t0
 
-    print(f"{'target':<18} {'examples':>9} {'accepted':>9} {'refused':>9} {'failures':>8} {'wall s':>8} "
-          f"{'ex/s':>7} {'max ex s':>8} {'child s':>8}")
+    print(
+        f"{'target':<18} {'examples':>9} {'accepted':>9} {'refused':>9} {'failures':>8} {'wall s':>8} "
+        f"{'ex/s':>7} {'max ex s':>8} {'child s':>8}"
+    )
     for r in rows:
-        print(f"{r['target']:<18} {r['examples'] if r['examples'] is not None else '-':>9} {r['accepted']:>9} "
-              f"{r['refused']:>9} {r['failures']:>8} {r['wall_s']:>8.1f} "
-              f"{(r.get('examples_per_s') or 0):>7.1f} {(r.get('max_example_s') or 0):>8.2f} "
-              f"{r.get('child_wall_s') or 0:>8.1f}")
+        print(
+            f"{r['target']:<18} {r['examples'] if r['examples'] is not None else '-':>9} {r['accepted']:>9} "
+            f"{r['refused']:>9} {r['failures']:>8} {r['wall_s']:>8.1f} "
+            f"{(r.get('examples_per_s') or 0):>7.1f} {(r.get('max_example_s') or 0):>8.2f} "
+            f"{r.get('child_wall_s') or 0:>8.1f}"
+        )
         for f in r["failure_examples"][:3]:
             print(f"    FAILURE ({f['kind']}): {f['message'][:400]}")
     failures = sum(r["failures"] for r in rows)
-    summary = {"targets": [r["target"] for r in rows], "examples": sum(r["examples"] or 0 for r in rows),
-               "failures": failures, "crashed": [r["target"] for r in rows if r.get("died")], "ok": failures == 0,
-               "wall_s": wall, "workdir": str(workdir)}
-    C.write_result(args, "fuzz", config={"targets": names, "examples": args.examples, "seed": args.seed,
-                                         "deadline": args.deadline, "hang_s": args.hang_s, "jobs": args.jobs,
-                                         "in_process": args.in_process, "timeout": args.timeout},
-                   rows=rows, summary=summary,
-                   notes=["accepted: the input worked end to end; refused:<Exception>: the documented refusal, "
-                          "raised by hotspot on purpose, nothing changed; failures keep their input (--replay)"])
+    summary = {
+        "targets": [r["target"] for r in rows],
+        "examples": sum(r["examples"] or 0 for r in rows),
+        "failures": failures,
+        "crashed": [r["target"] for r in rows if r.get("died")],
+        "ok": failures == 0,
+        "wall_s": wall,
+        "workdir": str(workdir),
+    }
+    C.write_result(
+        args,
+        "fuzz",
+        config={
+            "targets": names,
+            "examples": args.examples,
+            "seed": args.seed,
+            "deadline": args.deadline,
+            "hang_s": args.hang_s,
+            "jobs": args.jobs,
+            "in_process": args.in_process,
+            "timeout": args.timeout,
+        },
+        rows=rows,
+        summary=summary,
+        notes=[
+            "accepted: the input worked end to end; refused:<Exception>: the documented refusal, "
+            "raised by hotspot on purpose, nothing changed; failures keep their input (--replay)"
+        ],
+    )
     if failures:
         log(f"{failures} failure(s); inputs and crash logs in {workdir}")
     elif own_workdir:

@@ -1,5 +1,6 @@
 """Hypothesis strategies shared by the targets: junk values, mutations of
 JSON documents and of their text, hostile files, and actions of every type."""
+
 from __future__ import annotations
 
 import base64
@@ -12,12 +13,43 @@ from fractions import Fraction
 
 def st():
     from hypothesis import strategies
+
     return strategies
 
 
-INTERESTING_INTS = (0, 1, -1, 2, 3, 6, 7, 8, 99, 100, 127, 128, 255, 256, 241, 242, 10**4, 2**15 - 1, 2**15,
-                    -2**15, 2**31 - 1, 2**31, -2**31, 2**63 - 1, 2**63, -2**63, -2**63 - 1, 2**64 - 1, 2**64,
-                    2**100, -2**100)
+INTERESTING_INTS = (
+    0,
+    1,
+    -1,
+    2,
+    3,
+    6,
+    7,
+    8,
+    99,
+    100,
+    127,
+    128,
+    255,
+    256,
+    241,
+    242,
+    10**4,
+    2**15 - 1,
+    2**15,
+    -(2**15),
+    2**31 - 1,
+    2**31,
+    -(2**31),
+    2**63 - 1,
+    2**63,
+    -(2**63),
+    -(2**63) - 1,
+    2**64 - 1,
+    2**64,
+    2**100,
+    -(2**100),
+)
 
 
 def _huge(sign: int) -> int:
@@ -33,15 +65,31 @@ def junk_values(json_safe: bool = True):
     """Values of any JSON type (or, with json_safe False, any Python value)."""
     s = st()
     ints = s.one_of(s.sampled_from(INTERESTING_INTS), s.integers())
-    scalars = s.one_of(s.none(), s.booleans(), ints, s.floats(allow_nan=True, allow_infinity=True),
-                       s.text(max_size=12), s.sampled_from(WORDS))
+    scalars = s.one_of(
+        s.none(),
+        s.booleans(),
+        ints,
+        s.floats(allow_nan=True, allow_infinity=True),
+        s.text(max_size=12),
+        s.sampled_from(WORDS),
+    )
     if not json_safe:
-        scalars = s.one_of(scalars, huge_ints(), s.binary(max_size=8),
-                           s.builds(tuple, s.lists(ints, max_size=3)), s.just(Fraction(1, 3)),
-                           s.just(Decimal("2.5")), s.just(1 + 2j), s.just(object), s.just({1, 2}))
-    nested = s.recursive(scalars, lambda inner: s.one_of(s.lists(inner, max_size=3),
-                                                           s.dictionaries(s.text(max_size=8), inner, max_size=3)),
-                         max_leaves=8)
+        scalars = s.one_of(
+            scalars,
+            huge_ints(),
+            s.binary(max_size=8),
+            s.builds(tuple, s.lists(ints, max_size=3)),
+            s.just(Fraction(1, 3)),
+            s.just(Decimal("2.5")),
+            s.just(1 + 2j),
+            s.just(object),
+            s.just({1, 2}),
+        )
+    nested = s.recursive(
+        scalars,
+        lambda inner: s.one_of(s.lists(inner, max_size=3), s.dictionaries(s.text(max_size=8), inner, max_size=3)),
+        max_leaves=8,
+    )
     return s.one_of(scalars, nested, s.builds(_deep_list, s.integers(1, 300)))
 
 
@@ -52,11 +100,50 @@ def _deep_list(depth: int):
     return x
 
 
-WORDS = ("ziegler", "technocrat", "infantry", "hovercraft", "crawler", "heavy_beamer", "engineer", "one_hex",
-         "two_hex", "triangular", "long", "platform", "central", "A", "B", "Z", "AA", "1", "I", "IV", "H", "I",
-         "all", "random", "standard", "open", "hotspot-scenario", "hotspot-record", "d13", "diagonal", "owner",
-         "", " ", "\x00", "\u00e9", "\ud7ff", "ziegler_units", "technocrat_units", "ziegler_crustals",
-         "technocrat_platforms", "concession", "AAAA")
+WORDS = (
+    "ziegler",
+    "technocrat",
+    "infantry",
+    "hovercraft",
+    "crawler",
+    "heavy_beamer",
+    "engineer",
+    "one_hex",
+    "two_hex",
+    "triangular",
+    "long",
+    "platform",
+    "central",
+    "A",
+    "B",
+    "Z",
+    "AA",
+    "1",
+    "I",
+    "IV",
+    "H",
+    "I",
+    "all",
+    "random",
+    "standard",
+    "open",
+    "hotspot-scenario",
+    "hotspot-record",
+    "d13",
+    "diagonal",
+    "owner",
+    "",
+    " ",
+    "\x00",
+    "\u00e9",
+    "\ud7ff",
+    "ziegler_units",
+    "technocrat_units",
+    "ziegler_crustals",
+    "technocrat_platforms",
+    "concession",
+    "AAAA",
+)
 
 
 def json_paths(doc, prefix=()) -> list:
@@ -119,9 +206,29 @@ def mutate_json(draw, doc, json_safe: bool = True):
         elif op == "insert" and isinstance(value, (dict, list)):
             new = draw(junk_values(json_safe))
             if isinstance(value, dict):
-                value[draw(s.one_of(s.sampled_from(("id", "hex", "squads", "kind", "rules", "seed", "actions",
-                                                      "initial_state", "max_turns", "forces", "deploy", "x"))),
-                                  s.text(max_size=6))] = new
+                value[
+                    draw(
+                        s.one_of(
+                            s.sampled_from(
+                                (
+                                    "id",
+                                    "hex",
+                                    "squads",
+                                    "kind",
+                                    "rules",
+                                    "seed",
+                                    "actions",
+                                    "initial_state",
+                                    "max_turns",
+                                    "forces",
+                                    "deploy",
+                                    "x",
+                                )
+                            )
+                        ),
+                        s.text(max_size=6),
+                    )
+                ] = new
             else:
                 value.insert(draw(s.integers(0, len(value))), new)
         elif op == "tweak":
@@ -130,8 +237,13 @@ def mutate_json(draw, doc, json_safe: bool = True):
             elif isinstance(value, bool):
                 new = draw(s.sampled_from((not value, 0, 1, None)))
             elif isinstance(value, int):
-                new = draw(s.one_of(s.integers(value - 3, value + 3), s.sampled_from(INTERESTING_INTS),
-                                    *(() if json_safe else (huge_ints(),))))
+                new = draw(
+                    s.one_of(
+                        s.integers(value - 3, value + 3),
+                        s.sampled_from(INTERESTING_INTS),
+                        *(() if json_safe else (huge_ints(),)),
+                    )
+                )
             elif isinstance(value, str):
                 new = draw(s.one_of(s.sampled_from(WORDS), s.text(max_size=6)))
             elif isinstance(value, list) and value:
@@ -143,8 +255,26 @@ def mutate_json(draw, doc, json_safe: bool = True):
     return doc
 
 
-TEXT_TOKENS = (b"9" * 5000, b"-" + b"9" * 5000, b"1e99999", b"NaN", b"-Infinity", b"[" * 50, b"\xff", b"\xc3\x28",
-               b"\xed\xa0\x80", b"\x00", b'"\\ud800"', b"\\", b"}", b"]", b",", b"null", b"true", b"\t\n")
+TEXT_TOKENS = (
+    b"9" * 5000,
+    b"-" + b"9" * 5000,
+    b"1e99999",
+    b"NaN",
+    b"-Infinity",
+    b"[" * 50,
+    b"\xff",
+    b"\xc3\x28",
+    b"\xed\xa0\x80",
+    b"\x00",
+    b'"\\ud800"',
+    b"\\",
+    b"}",
+    b"]",
+    b",",
+    b"null",
+    b"true",
+    b"\t\n",
+)
 
 
 def mutate_text(draw, data: bytes) -> bytes:
@@ -164,9 +294,9 @@ def mutate_text(draw, data: bytes) -> bytes:
         data[i:i] = draw(s.sampled_from(TEXT_TOKENS))
     elif op == "cut" and n:
         i = draw(s.integers(0, n - 1))
-        del data[i:i + draw(s.integers(1, 40))]
+        del data[i : i + draw(s.integers(1, 40))]
     elif op == "truncate":
-        del data[draw(s.integers(0, n)):]
+        del data[draw(s.integers(0, n)) :]
     elif op == "bom":
         data[0:0] = b"\xef\xbb\xbf"
     return bytes(data)
@@ -175,11 +305,24 @@ def mutate_text(draw, data: bytes) -> bytes:
 def special_documents(fmt: str) -> list[bytes]:
     """Hand-made hostile files: deep nesting, huge numbers, wrong top-level types."""
     head = f'{{"format": "{fmt}", "version": '.encode()
-    return [b"", b" ", b"null", b"[]", b"0", b'"x"', b"{}", b"[" * 100000 + b"]" * 100000,
-            b'{"a": ' * 50000 + b"1" + b"}" * 50000, head + b"9" * 5000 + b"}", head + b"1e400}",
-            head + b"1, " + b'"x": ' + b"[" * 3000 + b"]" * 3000 + b"}", b"\xff\xfe{\x00}\x00",
-            b'{"format": "' + fmt.encode() + b'", "version": 1, "seed": ' + b"9" * 4400 + b"}",
-            head + b"NaN}", head + b"1}" + b"garbage"]
+    return [
+        b"",
+        b" ",
+        b"null",
+        b"[]",
+        b"0",
+        b'"x"',
+        b"{}",
+        b"[" * 100000 + b"]" * 100000,
+        b'{"a": ' * 50000 + b"1" + b"}" * 50000,
+        head + b"9" * 5000 + b"}",
+        head + b"1e400}",
+        head + b"1, " + b'"x": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+        b"\xff\xfe{\x00}\x00",
+        b'{"format": "' + fmt.encode() + b'", "version": 1, "seed": ' + b"9" * 4400 + b"}",
+        head + b"NaN}",
+        head + b"1}" + b"garbage",
+    ]
 
 
 @functools.lru_cache(maxsize=None)
@@ -214,26 +357,55 @@ def picks_strategy():
     return s.lists(s.integers(0, 2**16), min_size=1, max_size=8)
 
 
-WRAPPERS = ("int",) * 6 + ("np.int8", "np.int16", "np.int32", "np.int64", "np.uint8", "np.uint16", "np.uint32",
-                           "np.uint64", "np.intp", "float", "np.float32", "np.float64", "bool", "np.bool_",
-                           "str", "bytes", "0d-int64", "0d-uint8", "0d-float", "0d-object", "1d", "list",
-                           "tuple", "None", "Fraction", "Decimal", "complex")
+WRAPPERS = ("int",) * 6 + (
+    "np.int8",
+    "np.int16",
+    "np.int32",
+    "np.int64",
+    "np.uint8",
+    "np.uint16",
+    "np.uint32",
+    "np.uint64",
+    "np.intp",
+    "float",
+    "np.float32",
+    "np.float64",
+    "bool",
+    "np.bool_",
+    "str",
+    "bytes",
+    "0d-int64",
+    "0d-uint8",
+    "0d-float",
+    "0d-object",
+    "1d",
+    "list",
+    "tuple",
+    "None",
+    "Fraction",
+    "Decimal",
+    "complex",
+)
 
 
 def action_specs():
     """(what, n, wrapper): the n-th legal action now ("legal") or the integer n
     ("value"), given as the type ``wrapper`` names."""
     s = st()
-    ints = s.one_of(s.integers(0, 241), s.integers(-300, 600), s.integers(), s.sampled_from(INTERESTING_INTS),
-                    huge_ints())
-    return s.one_of(s.tuples(s.just("legal"), s.integers(0, 2**16), s.sampled_from(WRAPPERS)),
-                    s.tuples(s.just("value"), ints, s.sampled_from(WRAPPERS)))
+    ints = s.one_of(
+        s.integers(0, 241), s.integers(-300, 600), s.integers(), s.sampled_from(INTERESTING_INTS), huge_ints()
+    )
+    return s.one_of(
+        s.tuples(s.just("legal"), s.integers(0, 2**16), s.sampled_from(WRAPPERS)),
+        s.tuples(s.just("value"), ints, s.sampled_from(WRAPPERS)),
+    )
 
 
 def wrap(wrapper: str, n: int):
     """The integer ``n`` as the type ``wrapper`` names (numpy ints wrap around
     like a C cast; a float of a huge int is inf)."""
     import numpy as np
+
     if wrapper == "int":
         return n
     if wrapper.startswith("np.") and wrapper not in ("np.bool_",) and "float" not in wrapper:
@@ -287,17 +459,25 @@ def resolve_action(spec, legal):
 def is_integer_action(a) -> bool:
     """What the entry points take as an action: an int or numpy integer, not a bool."""
     import numpy as np
+
     return isinstance(a, (int, np.integer)) and not isinstance(a, (bool, np.bool_))
 
 
 def is_env_action(a) -> bool:
     """What the environments take as an action: also a 0-d integer array (``HotspotEnv`` docstring)."""
     import numpy as np
+
     return is_integer_action(a) or (isinstance(a, np.ndarray) and a.shape == () and np.issubdtype(a.dtype, np.integer))
 
 
 def env_seeds():
     s = st()
-    return s.one_of(s.none(), s.integers(0, 2**64), s.sampled_from(INTERESTING_INTS), huge_ints(), s.integers(),
-                    s.builds(lambda w, n: wrap(w, n), s.sampled_from(WRAPPERS), s.integers(-5, 2**40)),
-                    junk_values(False))
+    return s.one_of(
+        s.none(),
+        s.integers(0, 2**64),
+        s.sampled_from(INTERESTING_INTS),
+        huge_ints(),
+        s.integers(),
+        s.builds(lambda w, n: wrap(w, n), s.sampled_from(WRAPPERS), s.integers(-5, 2**40)),
+        junk_values(False),
+    )

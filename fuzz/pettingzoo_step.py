@@ -1,4 +1,5 @@
 """Target ``pettingzoo_step``: the PettingZoo AEC env's ``step`` with hostile actions."""
+
 from __future__ import annotations
 
 from .contract import check, refused, same, short
@@ -8,6 +9,7 @@ from .inputs import action_specs, is_env_action, picks_strategy, resolve_action,
 
 def _setup_pz(workdir):
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     # the strict mode: an illegal action is refused and nothing changes (the default "lose" ends the game)
     return {"env": HotspotAECEnv(render_mode=None, illegal_action="raise")}
 
@@ -18,18 +20,29 @@ def pz_strategy(ctx):
 
 
 def _pz_snapshot(env):
-    return {"state": env.states.tobytes(), "agent": env.agent_selection, "rewards": dict(env.rewards),
-            "cumulative": dict(env._cumulative_rewards), "terminations": dict(env.terminations),
-            "truncations": dict(env.truncations)}
+    return {
+        "state": env.states.tobytes(),
+        "agent": env.agent_selection,
+        "rewards": dict(env.rewards),
+        "cumulative": dict(env._cumulative_rewards),
+        "terminations": dict(env.terminations),
+        "truncations": dict(env.truncations),
+    }
 
 
-@target("pettingzoo_step", "the PettingZoo AEC env's step with any action after a few legal steps: "
-        "IllegalActionError / TypeError and no change, or a step that works", _setup_pz, pz_strategy)
+@target(
+    "pettingzoo_step",
+    "the PettingZoo AEC env's step with any action after a few legal steps: "
+    "IllegalActionError / TypeError and no change, or a step that works",
+    _setup_pz,
+    pz_strategy,
+)
 def check_pz_step(ctx, x):
     import numpy as np
 
     from hotspot import IllegalActionError
     from hotspot.core.integrity import FAULTS, state_fault
+
     seed, steps, picks, spec = x
     env = ctx["env"]
     env.reset(seed=seed)
@@ -51,8 +64,10 @@ def check_pz_step(ctx, x):
     except Exception as exc:  # noqa: BLE001
         label = refused(exc, IllegalActionError, TypeError)
         check(not in_mask, f"step refused {short(a)}, which the mask allows")
-        check(isinstance(exc, IllegalActionError) == is_env_action(a),
-              f"{type(exc).__name__} for {short(a)}: IllegalActionError is for integers, TypeError for the rest")
+        check(
+            isinstance(exc, IllegalActionError) == is_env_action(a),
+            f"{type(exc).__name__} for {short(a)}: IllegalActionError is for integers, TypeError for the rest",
+        )
         same(before, _pz_snapshot(env), "action")
         return label
     check(in_mask, f"step accepted {short(a)}, which the mask does not allow")

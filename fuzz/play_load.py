@@ -2,6 +2,7 @@
 (``hotspot.cli.main``) on the files of ``saved_game``, with no input (the
 terminal stops at the end of its input): exit 0, or exit 2 with one line
 ``hotspot: error: ...`` naming the file; never a traceback."""
+
 from __future__ import annotations
 
 import contextlib
@@ -25,11 +26,17 @@ def _no_input():
         sys.stdin = before
 
 
-@target("play_load", "hotspot play --load FILE (cli.main, in-process, no input) on saved games as bytes: exit 0, "
-        "or exit 2 with a one-line error naming the file; never a traceback", setup_saves, save_files,
-        deadline_s=30.0)
+@target(
+    "play_load",
+    "hotspot play --load FILE (cli.main, in-process, no input) on saved games as bytes: exit 0, "
+    "or exit 2 with a one-line error naming the file; never a traceback",
+    setup_saves,
+    save_files,
+    deadline_s=30.0,
+)
 def check_play_load(ctx, data):
     from hotspot import cli
+
     path = ctx["path"]
     path.write_bytes(data)
     out, err = io.StringIO(), io.StringIO()

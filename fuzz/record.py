@@ -1,4 +1,5 @@
 """Target ``record``: ``GameRecord.load`` then replay on record files as bytes."""
+
 from __future__ import annotations
 
 import json
@@ -15,6 +16,7 @@ def _setup_records(workdir):
     from hotspot import Game
     from hotspot.core.actions import NUM_ACTIONS
     from hotspot.core.rollout import random_action
+
     docs = []
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     for i, (scenario, n, max_turns) in enumerate((("standard", 30, None), ("open", 20, 5), ("random:4", 60, 2))):
@@ -37,12 +39,17 @@ def record_strategy(ctx):
     return s.tuples(file_bytes(ctx["docs"], "hotspot-record"), picks_strategy())
 
 
-@target("record", "GameRecord.load + replay on record files as bytes (mutated records, bad initial_state, "
-        "invalid UTF-8, deep nesting, huge numbers, garbage): RecordError, or a game that works",
-        _setup_records, record_strategy)
+@target(
+    "record",
+    "GameRecord.load + replay on record files as bytes (mutated records, bad initial_state, "
+    "invalid UTF-8, deep nesting, huge numbers, garbage): RecordError, or a game that works",
+    _setup_records,
+    record_strategy,
+)
 def check_record(ctx, x):
     from hotspot.core.game import Game
     from hotspot.core.record import GameRecord, RecordError
+
     data, picks = x
     path = ctx["path"]
     path.write_bytes(data)
@@ -58,7 +65,9 @@ def check_record(ctx, x):
         return refused(exc, RecordError) + " (replay)"
     again = Game.from_record(record)
     check(again.to_bytes() == game.to_bytes(), "two replays of one record differ")
-    check(GameRecord.from_dict(json.loads(json.dumps(record.to_dict()))).to_dict() == record.to_dict(),
-          "the record does not round trip through to_dict / from_dict")
+    check(
+        GameRecord.from_dict(json.loads(json.dumps(record.to_dict()))).to_dict() == record.to_dict(),
+        "the record does not round trip through to_dict / from_dict",
+    )
     exercise(game, picks)
     return "accepted"

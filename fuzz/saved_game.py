@@ -3,6 +3,7 @@ the web app) on files as bytes: real saves mutated as JSON (often with their
 checksum made right again, so that the content itself is checked) and as
 text, and hostile files (deep nesting, huge numbers, invalid UTF-8, wrong
 types, garbage)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -15,12 +16,14 @@ from .inputs import mutate_json, mutate_text, picks_strategy, special_documents,
 
 SAVE_FORMAT = "hotspot-session"
 #: (technocrat, ziegler, scenario, seed, max_turns, person decisions, concede)
-SAVE_CONFIGS = (("human", "scripted", "standard", 1, 2, 6, False),
-                ("random", "human", "open", 2, 2, 40, False),
-                ("human", "human", "random:3", 3, 1, 25, False),
-                ("human", "random", "standard", 4, 1, 3, True),
-                ("random", "scripted", "open", 5, 1, 0, False),
-                ("human", "scripted", "random:6", 6, 1, 10_000, False))
+SAVE_CONFIGS = (
+    ("human", "scripted", "standard", 1, 2, 6, False),
+    ("random", "human", "open", 2, 2, 40, False),
+    ("human", "human", "random:3", 3, 1, 25, False),
+    ("human", "random", "standard", 4, 1, 3, True),
+    ("random", "scripted", "open", 5, 1, 0, False),
+    ("human", "scripted", "random:6", 6, 1, 10_000, False),
+)
 
 
 def sign(doc):
@@ -40,6 +43,7 @@ def _play(session, decisions: int, seed: int) -> None:
     """The people of ``session`` make up to ``decisions`` seeded-random legal
     decisions, the agents theirs in between."""
     import numpy as np
+
     rng = np.random.default_rng(seed)
     session.advance()
     for _ in range(decisions):
@@ -53,10 +57,10 @@ def _play(session, decisions: int, seed: int) -> None:
 def setup_saves(workdir):
     """Real saves (people and agents, set-up, mid-game, over, conceded) as JSON documents."""
     from hotspot.human.session import Session
+
     docs = []
     for technocrat, ziegler, scenario, seed, max_turns, decisions, concede in SAVE_CONFIGS:
-        session = Session.new(technocrat=technocrat, ziegler=ziegler, scenario=scenario, seed=seed,
-                              max_turns=max_turns)
+        session = Session.new(technocrat=technocrat, ziegler=ziegler, scenario=scenario, seed=seed, max_turns=max_turns)
         _play(session, decisions, seed)
         if concede and not session.is_over():
             session.concede()
@@ -95,11 +99,17 @@ def saved_game_strategy(ctx):
     return st().tuples(save_files(ctx), picks_strategy())
 
 
-@target("saved_game", "Session.load on saved games as bytes (real saves mutated, signed again or not, invalid "
-        "UTF-8, deep nesting, huge numbers, wrong types, garbage): SessionError naming the file in one line, "
-        "or a session that works", setup_saves, saved_game_strategy)
+@target(
+    "saved_game",
+    "Session.load on saved games as bytes (real saves mutated, signed again or not, invalid "
+    "UTF-8, deep nesting, huge numbers, wrong types, garbage): SessionError naming the file in one line, "
+    "or a session that works",
+    setup_saves,
+    saved_game_strategy,
+)
 def check_saved_game(ctx, x):
     from hotspot.human.session import Session, SessionError
+
     data, picks = x
     path = ctx["path"]
     path.write_bytes(data)

@@ -1,5 +1,6 @@
 """Target ``scenario_file``: ``load_scenario`` on scenario files as bytes,
 ``Game`` / ``validate_scenario`` on mutated dicts, scenario names, drawn seeds."""
+
 from __future__ import annotations
 
 import copy
@@ -16,6 +17,7 @@ from .inputs import INTERESTING_INTS, file_bytes, huge_ints, junk_values, mutate
 def _setup_scenarios(workdir):
     from hotspot import Game
     from hotspot.core.scenario import ScenarioError, random_setup, state_to_scenario
+
     folder = C.REPO_ROOT / "hotspot" / "scenarios"
     docs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.json"))]
     docs += [random_setup(k) for k in range(3)]
@@ -35,26 +37,58 @@ def scenario_strategy(ctx):
     def as_dict(draw):
         return mutate_json(draw, draw(s.sampled_from(ctx["docs"])), json_safe=False)
 
-    seeds = s.one_of(s.integers(0, 2**64), s.sampled_from(INTERESTING_INTS), huge_ints(), s.integers(),
-                     junk_values(False))
-    names = s.one_of(s.sampled_from(("standard", "open", "random", "random:0", "random:", "random:-1", "random:x",
-                                     "random: 1", "random:1.5", "nope", "", "-", "hotspot", "random:random:1", "a\x00b",
-                                     "standard\x00", "\x00")),
-                     s.builds(lambda d: "random:" + d, s.text("0123456789", min_size=1, max_size=30)),
-                     s.sampled_from((4290, 4301, 5000)).map(lambda n: "random:" + "9" * n),
-                     s.text("abcdefxyzABZ019_-:", max_size=12))
-    return s.tuples(s.one_of(s.tuples(s.just("file"), file_bytes(ctx["docs"], "hotspot-scenario")),
-                             s.tuples(s.just("dict"), as_dict()),
-                             s.tuples(s.just("name"), names)),
-                    seeds, picks_strategy())
+    seeds = s.one_of(
+        s.integers(0, 2**64), s.sampled_from(INTERESTING_INTS), huge_ints(), s.integers(), junk_values(False)
+    )
+    names = s.one_of(
+        s.sampled_from(
+            (
+                "standard",
+                "open",
+                "random",
+                "random:0",
+                "random:",
+                "random:-1",
+                "random:x",
+                "random: 1",
+                "random:1.5",
+                "nope",
+                "",
+                "-",
+                "hotspot",
+                "random:random:1",
+                "a\x00b",
+                "standard\x00",
+                "\x00",
+            )
+        ),
+        s.builds(lambda d: "random:" + d, s.text("0123456789", min_size=1, max_size=30)),
+        s.sampled_from((4290, 4301, 5000)).map(lambda n: "random:" + "9" * n),
+        s.text("abcdefxyzABZ019_-:", max_size=12),
+    )
+    return s.tuples(
+        s.one_of(
+            s.tuples(s.just("file"), file_bytes(ctx["docs"], "hotspot-scenario")),
+            s.tuples(s.just("dict"), as_dict()),
+            s.tuples(s.just("name"), names),
+        ),
+        seeds,
+        picks_strategy(),
+    )
 
 
-@target("scenario_file", "load_scenario on scenario files as bytes (the built-ins, random set-ups and "
-        "positions, mutated), Game / validate_scenario on mutated dicts, with drawn seeds: ScenarioError, "
-        "or a game that works", _setup_scenarios, scenario_strategy)
+@target(
+    "scenario_file",
+    "load_scenario on scenario files as bytes (the built-ins, random set-ups and "
+    "positions, mutated), Game / validate_scenario on mutated dicts, with drawn seeds: ScenarioError, "
+    "or a game that works",
+    _setup_scenarios,
+    scenario_strategy,
+)
 def check_scenario(ctx, x):
     from hotspot import Game
     from hotspot.core.scenario import ScenarioError, load_scenario, scenario_to_state, validate_scenario
+
     (kind, payload), seed, picks = x
     if kind == "file":
         path = ctx["path"]

@@ -1,5 +1,6 @@
 """Hidden targets that break the contract on purpose: they test the harness
 itself (tests/test_fuzz.py)."""
+
 from __future__ import annotations
 
 import time
@@ -22,8 +23,7 @@ def _selftest_indexerror(ctx, x):
     return [][x]
 
 
-@target("_selftest_inside", "fails: a documented type (ValueError) not raised by hotspot", _no_setup, _ints,
-        both=False)
+@target("_selftest_inside", "fails: a documented type (ValueError) not raised by hotspot", _no_setup, _ints, both=False)
 def _selftest_inside(ctx, x):
     try:
         int("not a number")
@@ -36,6 +36,7 @@ def _selftest_segfault(ctx, x):
     ctx["n"] = ctx.get("n", 0) + 1
     if ctx["n"] == 3:
         import ctypes
+
         ctypes.string_at(0)
     return "accepted"
 

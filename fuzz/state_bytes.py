@@ -1,5 +1,6 @@
 """Target ``state_bytes``: ``core.from_bytes`` / ``Game.from_bytes`` on mutated
 real states, random bytes, wrong lengths, batches and version-2 layouts."""
+
 from __future__ import annotations
 
 from .contract import ContractError, check, refused
@@ -11,6 +12,7 @@ from .inputs import picks_strategy, st
 def _field_slots():
     """(name, byte offset, scalar dtype, count) of every field of STATE_DTYPE, rules flattened."""
     from hotspot.core.state import STATE_DTYPE
+
     out = []
 
     def walk(dtype, base, prefix):
@@ -22,6 +24,7 @@ def _field_slots():
                 scalar = sub.subdtype[0] if sub.subdtype else sub
                 count = int(sub.itemsize // scalar.itemsize)
                 out.append((prefix + name, base + off, scalar, count))
+
     walk(STATE_DTYPE, 0, "")
     return out
 
@@ -31,6 +34,7 @@ def _to_v2(data: bytes) -> bytes:
     import numpy as np
 
     from hotspot.core import state as S
+
     new = np.frombuffer(data, S.STATE_DTYPE)
     old = np.zeros(1, S._STATE_DTYPE_V2)
     for name in old.dtype.names:
@@ -47,6 +51,7 @@ def state_bytes_strategy(ctx):
     import numpy as np
 
     from hotspot.core.state import STATE_BYTES, STATE_VERSION
+
     s = st()
     base = ctx["states"]
     slots = ctx["slots"]
@@ -62,17 +67,48 @@ def state_bytes_strategy(ctx):
                 dt = np.dtype("u1")
             else:
                 info = np.iinfo(dt)
-                v = draw(s.one_of(s.sampled_from([x for x in (-2, -1, 0, 1, 2, 3, 7, 8, 31, 32, 95, 96, 99, 100,
-                                                                 127, 313, 314, info.min, info.max)
-                                                    if info.min <= x <= info.max]),
-                                  s.integers(int(info.min), int(info.max))))
+                v = draw(
+                    s.one_of(
+                        s.sampled_from(
+                            [
+                                x
+                                for x in (
+                                    -2,
+                                    -1,
+                                    0,
+                                    1,
+                                    2,
+                                    3,
+                                    7,
+                                    8,
+                                    31,
+                                    32,
+                                    95,
+                                    96,
+                                    99,
+                                    100,
+                                    127,
+                                    313,
+                                    314,
+                                    info.min,
+                                    info.max,
+                                )
+                                if info.min <= x <= info.max
+                            ]
+                        ),
+                        s.integers(int(info.min), int(info.max)),
+                    )
+                )
             p = first + off + i * dt.itemsize
-            data[p:p + dt.itemsize] = np.array(v, dtype=dt).tobytes()
+            data[p : p + dt.itemsize] = np.array(v, dtype=dt).tobytes()
 
     @s.composite
     def strategy(draw):
-        kind = draw(s.sampled_from(("field",) * 6 + ("byte", "bits", "valid", "random", "random_v3",
-                                                     "length", "batch", "v2", "type")))
+        kind = draw(
+            s.sampled_from(
+                ("field",) * 6 + ("byte", "bits", "valid", "random", "random_v3", "length", "batch", "v2", "type")
+            )
+        )
         data = bytearray(draw(s.sampled_from(base)))
         if kind == "field":
             set_fields(draw, data)
@@ -89,7 +125,7 @@ def state_bytes_strategy(ctx):
         elif kind == "length":
             how = draw(s.sampled_from(("cut", "extend", "garbage")))
             if how == "cut":
-                data = data[:draw(s.integers(0, STATE_BYTES - 1))]
+                data = data[: draw(s.integers(0, STATE_BYTES - 1))]
             elif how == "extend":
                 data += draw(s.binary(min_size=1, max_size=64))
             else:
@@ -105,10 +141,15 @@ def state_bytes_strategy(ctx):
                 data[draw(s.integers(2, len(data) - 1))] = draw(s.integers(0, 255))
         elif kind == "type":  # not bytes: bytes-like ones are read, others are a TypeError
             how = draw(s.sampled_from(("bytearray", "memoryview", "str", "list", "None", "ndarray", "int")))
-            value = {"bytearray": lambda: bytearray(data), "memoryview": lambda: memoryview(bytes(data)),
-                     "str": lambda: bytes(data).decode("latin-1"), "list": lambda: list(data[:16]),
-                     "None": lambda: None, "ndarray": lambda: np.frombuffer(bytes(data), np.uint8),
-                     "int": lambda: len(data)}[how]()
+            value = {
+                "bytearray": lambda: bytearray(data),
+                "memoryview": lambda: memoryview(bytes(data)),
+                "str": lambda: bytes(data).decode("latin-1"),
+                "list": lambda: list(data[:16]),
+                "None": lambda: None,
+                "ndarray": lambda: np.frombuffer(bytes(data), np.uint8),
+                "int": lambda: len(data),
+            }[how]()
             return value, draw(picks_strategy())
         return bytes(data), draw(picks_strategy())
 
@@ -119,19 +160,27 @@ def _setup_states(workdir):
     return {"states": pool_state_bytes(), "slots": _field_slots()}
 
 
-@target("state_bytes", "core.from_bytes / Game.from_bytes on mutated real states, random bytes, wrong lengths, "
-        "batches and version-2 layouts: StateError, or a game that works", _setup_states, state_bytes_strategy)
+@target(
+    "state_bytes",
+    "core.from_bytes / Game.from_bytes on mutated real states, random bytes, wrong lengths, "
+    "batches and version-2 layouts: StateError, or a game that works",
+    _setup_states,
+    state_bytes_strategy,
+)
 def check_state_bytes(ctx, x):
     from hotspot import Game
     from hotspot.core.integrity import from_bytes
     from hotspot.core.state import STATE_BYTES, StateError
+
     data, picks = x
     try:
         states = from_bytes(data, source="fuzzed bytes")
     except Exception as exc:  # noqa: BLE001 - judged by refused()
         label = refused(exc, StateError, TypeError)
-        check(isinstance(exc, TypeError) == (not isinstance(data, (bytes, bytearray, memoryview))),
-              f"{type(exc).__name__} for a {type(data).__name__}: TypeError is for what is not bytes")
+        check(
+            isinstance(exc, TypeError) == (not isinstance(data, (bytes, bytearray, memoryview))),
+            f"{type(exc).__name__} for a {type(data).__name__}: TypeError is for what is not bytes",
+        )
         try:
             Game.from_bytes(data)
         except Exception as exc2:  # noqa: BLE001
@@ -147,7 +196,7 @@ def check_state_bytes(ctx, x):
         else:
             raise ContractError(f"Game.from_bytes accepted a batch of {states.shape[0]} states")
         for i in range(states.shape[0]):
-            exercise(Game.from_bytes(states[i:i + 1].tobytes()), picks)
+            exercise(Game.from_bytes(states[i : i + 1].tobytes()), picks)
         return "accepted:batch"
     game = Game.from_bytes(data)
     exercise(game, picks, expect_bytes=bytes(data) if len(data) == STATE_BYTES else None)

@@ -1,5 +1,6 @@
 """Target ``vector_env_step``: ``HotspotVectorEnv.step`` and ``reset`` with arrays
 of every shape and dtype."""
+
 from __future__ import annotations
 
 from .contract import check, outcome_with, refused, same, short
@@ -7,8 +8,21 @@ from .harness import target
 from .inputs import INTERESTING_INTS, env_seeds, huge_ints, is_integer_action, picks_strategy, st
 
 VEC_SIZES = (1, 2, 3)
-VEC_DTYPES = ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
-              "bool", "object", "str")
+VEC_DTYPES = (
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "bool",
+    "object",
+    "str",
+)
 
 
 def _setup_vector(workdir):
@@ -17,6 +31,7 @@ def _setup_vector(workdir):
 
 def _venv(ctx, n):
     from hotspot.env.vector_env import HotspotVectorEnv
+
     if n not in ctx["envs"]:
         # the strict mode: an illegal action is refused and nothing changes (the default "lose" ends that game)
         ctx["envs"][n] = HotspotVectorEnv(num_envs=n, opponent="random", render_mode="ansi", illegal_action="raise")
@@ -25,19 +40,33 @@ def _venv(ctx, n):
 
 def vector_strategy(ctx):
     s = st()
-    elem = s.one_of(s.tuples(s.just("legal"), s.integers(0, 2**16)),
-                    s.tuples(s.just("value"), s.one_of(s.integers(-300, 600), s.integers(),
-                                                        s.sampled_from(INTERESTING_INTS), huge_ints())))
-    array = s.tuples(s.sampled_from(("ndarray",) * 6 + ("list", "tuple", "ragged", "scalar", "none", "str")),
-                     s.sampled_from(("ok",) * 6 + ("short", "long", "scalar", "col", "row", "empty")),
-                     s.sampled_from(("int64",) * 4 + VEC_DTYPES), s.lists(elem, min_size=4, max_size=4))
+    elem = s.one_of(
+        s.tuples(s.just("legal"), s.integers(0, 2**16)),
+        s.tuples(
+            s.just("value"),
+            s.one_of(s.integers(-300, 600), s.integers(), s.sampled_from(INTERESTING_INTS), huge_ints()),
+        ),
+    )
+    array = s.tuples(
+        s.sampled_from(("ndarray",) * 6 + ("list", "tuple", "ragged", "scalar", "none", "str")),
+        s.sampled_from(("ok",) * 6 + ("short", "long", "scalar", "col", "row", "empty")),
+        s.sampled_from(("int64",) * 4 + VEC_DTYPES),
+        s.lists(elem, min_size=4, max_size=4),
+    )
     seeds = s.one_of(env_seeds(), s.lists(env_seeds(), max_size=4), s.lists(s.integers(0, 2**64), max_size=4))
-    return s.tuples(s.sampled_from(VEC_SIZES), s.integers(0, 2**32), s.integers(0, 8), picks_strategy(), array,
-                    s.one_of(s.none(), s.none(), seeds))
+    return s.tuples(
+        s.sampled_from(VEC_SIZES),
+        s.integers(0, 2**32),
+        s.integers(0, 8),
+        picks_strategy(),
+        array,
+        s.one_of(s.none(), s.none(), seeds),
+    )
 
 
 def _vec_actions(spec, env):
     import numpy as np
+
     container, shape, dtype, elems = spec
     n = env.num_envs
     values = []
@@ -81,25 +110,34 @@ def _valid_seed(x) -> bool:
 
 
 def _vec_snapshot(env):
-    return {k: getattr(env, k).tobytes() for k in ("states", "seeds", "opp_rng", "needs_reset", "masks", "rewards",
-                                                   "terminated", "truncated")} | {"started": env._started}
+    return {
+        k: getattr(env, k).tobytes()
+        for k in ("states", "seeds", "opp_rng", "needs_reset", "masks", "rewards", "terminated", "truncated")
+    } | {"started": env._started}
 
 
-@target("vector_env_step", "HotspotVectorEnv.step with arrays of every shape and dtype, lists, scalars, legal "
-        "and illegal values, reset with odd seeds and seed lists: ValueError / IllegalActionError and no game "
-        "changed, or a step that works", _setup_vector, vector_strategy)
+@target(
+    "vector_env_step",
+    "HotspotVectorEnv.step with arrays of every shape and dtype, lists, scalars, legal "
+    "and illegal values, reset with odd seeds and seed lists: ValueError / IllegalActionError and no game "
+    "changed, or a step that works",
+    _setup_vector,
+    vector_strategy,
+)
 def check_vector_step(ctx, x):
     import numpy as np
 
     from hotspot import IllegalActionError
     from hotspot.core.integrity import FAULTS, state_fault
+
     n, seed, steps, picks, spec, reset_junk = x
     env = _venv(ctx, n)
     labels = []
     if reset_junk is not None:
         before = _vec_snapshot(env)
-        valid = _valid_seed(reset_junk) or (isinstance(reset_junk, (list, tuple)) and len(reset_junk) == n
-                                              and all(_valid_seed(v) for v in reset_junk))
+        valid = _valid_seed(reset_junk) or (
+            isinstance(reset_junk, (list, tuple)) and len(reset_junk) == n and all(_valid_seed(v) for v in reset_junk)
+        )
         try:
             obs, info = env.reset(seed=reset_junk)
         except Exception as exc:  # noqa: BLE001
@@ -107,14 +145,22 @@ def check_vector_step(ctx, x):
             check(not valid, f"reset refused the valid seed {short(reset_junk)}")
             same(before, _vec_snapshot(env), "reset seed")
         else:
-            check(valid or reset_junk is None or isinstance(reset_junk, np.ndarray),
-                  f"reset accepted the seed {short(reset_junk)}")
+            check(
+                valid or reset_junk is None or isinstance(reset_junk, np.ndarray),
+                f"reset accepted the seed {short(reset_junk)}",
+            )
             check(env.observation_space.contains(obs), "reset: observation outside the space")
             labels.append("accepted (reset)")
     env.reset(seed=seed)
     for k in range(steps):
-        acts = np.array([np.flatnonzero(env.masks[i])[picks[(k + i) % len(picks)] % int(env.masks[i].sum())]
-                         if env.masks[i].any() else 0 for i in range(n)])
+        acts = np.array(
+            [
+                np.flatnonzero(env.masks[i])[picks[(k + i) % len(picks)] % int(env.masks[i].sum())]
+                if env.masks[i].any()
+                else 0
+                for i in range(n)
+            ]
+        )
         env.step(acts)
     actions = _vec_actions(spec, env)
     before = _vec_snapshot(env)
@@ -126,8 +172,10 @@ def check_vector_step(ctx, x):
         same(before, _vec_snapshot(env), "vector step")
         return outcome_with(label, labels)
     arr = np.asarray(actions)
-    check(arr.shape == (n,) and np.issubdtype(arr.dtype, np.integer),
-          f"step accepted actions of shape {arr.shape} dtype {arr.dtype}")
+    check(
+        arr.shape == (n,) and np.issubdtype(arr.dtype, np.integer),
+        f"step accepted actions of shape {arr.shape} dtype {arr.dtype}",
+    )
     for i in range(n):
         if not needs_reset[i]:
             a = int(arr[i])

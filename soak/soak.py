@@ -24,6 +24,7 @@ with ``NUMBA_BOUNDSCHECK=1`` (numba then raises IndexError on any
 out-of-bounds array access inside compiled code) and its own numba cache.
 The JSON keeps every batch's seeds and options, and every violation.
 """
+
 from __future__ import annotations
 
 import json
@@ -52,8 +53,10 @@ from hotspot.core.rules_data import CHOICE_OPTIONS, PHASE_OVER
 
 F_NO_MOVE = len(FAULTS)  # the player returned no action in a game not over
 F_REFUSED = len(FAULTS) + 1  # an action from the mask refused by action_error
-VIOLATIONS = FAULTS + ("the player returned no action in a game not over",
-                       "an action of the mask refused by action_error")
+VIOLATIONS = FAULTS + (
+    "the player returned no action in a game not over",
+    "an action of the mask refused by action_error",
+)
 SCENARIOS = ("standard", "open")
 MAX_ACTIONS = 10**6  # a safety stop; a game is over long before (max_turns)
 
@@ -114,49 +117,102 @@ def soak(policy: str, games: int, batch: int, seed: int, max_turns: int, log) ->
         where = np.zeros(n, dtype=np.int64)
         soak_games(states, pid, rng, np.int64(MAX_ACTIONS), actions, fault, where)
         for i in np.flatnonzero(fault):
-            violations.append({"policy": policy, "scenario": scenario, "rules": rules, "dice_seed": first + int(i),
-                               "agent_seeds": [2 * (first + int(i)) + 1, 2 * (first + int(i)) + 2],
-                               "after_actions": int(actions[i]), "violation": VIOLATIONS[int(fault[i])],
-                               "index": int(where[i])})
-        batches.append({"scenario": scenario, "rules": rules, "first_seed": first, "games": n,
-                        "actions": int(actions.sum()), "unfinished": int((states["phase"] != PHASE_OVER).sum())})
+            violations.append(
+                {
+                    "policy": policy,
+                    "scenario": scenario,
+                    "rules": rules,
+                    "dice_seed": first + int(i),
+                    "agent_seeds": [2 * (first + int(i)) + 1, 2 * (first + int(i)) + 2],
+                    "after_actions": int(actions[i]),
+                    "violation": VIOLATIONS[int(fault[i])],
+                    "index": int(where[i]),
+                }
+            )
+        batches.append(
+            {
+                "scenario": scenario,
+                "rules": rules,
+                "first_seed": first,
+                "games": n,
+                "actions": int(actions.sum()),
+                "unfinished": int((states["phase"] != PHASE_OVER).sum()),
+            }
+        )
         done += n
         actions_total += int(actions.sum())
         b += 1
         wall = time.perf_counter() - t0
-        log(f"  {policy}: {done:,}/{games:,} games, {actions_total:,} actions checked, "
-            f"{len(violations)} violations, {wall:,.0f} s")
+        log(
+            f"  {policy}: {done:,}/{games:,} games, {actions_total:,} actions checked, "
+            f"{len(violations)} violations, {wall:,.0f} s"
+        )
     wall = time.perf_counter() - t0
-    return {"policy": policy, "games": done, "actions_checked": actions_total, "violations": violations,
-            "wall_s": wall, "games_per_s": done / wall if wall else None, "batches": batches}
+    return {
+        "policy": policy,
+        "games": done,
+        "actions_checked": actions_total,
+        "violations": violations,
+        "wall_s": wall,
+        "games_per_s": done / wall if wall else None,
+        "batches": batches,
+    }
 
 
 def boundscheck_run(games: int, batch: int, seed: int, max_turns: int) -> dict:
     """``games`` random games in a child process under NUMBA_BOUNDSCHECK=1, own cache."""
-    with tempfile.TemporaryDirectory(prefix="hotspot-boundscheck-") as cache, \
-            tempfile.TemporaryDirectory() as out_dir:
+    with tempfile.TemporaryDirectory(prefix="hotspot-boundscheck-") as cache, tempfile.TemporaryDirectory() as out_dir:
         out = os.path.join(out_dir, "bc.json")
         env = C.child_env(NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
-        cmd = [sys.executable, __file__, "--random-games", str(games), "--scripted-games", "0",
-               "--batch", str(batch), "--seed", str(seed), "--max-turns", str(max_turns), "--out", out]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--random-games",
+            str(games),
+            "--scripted-games",
+            "0",
+            "--batch",
+            str(batch),
+            "--seed",
+            str(seed),
+            "--max-turns",
+            str(max_turns),
+            "--out",
+            out,
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
-            return {"games": games, "ok": False, "returncode": proc.returncode, "wall_s": wall,
-                    "stderr_tail": proc.stderr[-4000:]}
+            return {
+                "games": games,
+                "ok": False,
+                "returncode": proc.returncode,
+                "wall_s": wall,
+                "stderr_tail": proc.stderr[-4000:],
+            }
         doc = json.loads(open(out).read())
         run = doc["rows"][0]
-        return {"games": run["games"], "ok": not run["violations"], "returncode": 0, "wall_s": wall,
-                "actions_checked": run["actions_checked"], "violations": run["violations"]}
+        return {
+            "games": run["games"],
+            "ok": not run["violations"],
+            "returncode": 0,
+            "wall_s": wall,
+            "actions_checked": run["actions_checked"],
+            "violations": run["violations"],
+        }
 
 
 def main(argv=None) -> int:
     p = C.make_parser("soak", __doc__)
     p.add_argument("--random-games", type=int, default=10**6)
     p.add_argument("--scripted-games", type=int, default=10**4)
-    p.add_argument("--boundscheck-games", type=int, default=0,
-                   help="random games to play again under NUMBA_BOUNDSCHECK=1 (default none)")
+    p.add_argument(
+        "--boundscheck-games",
+        type=int,
+        default=0,
+        help="random games to play again under NUMBA_BOUNDSCHECK=1 (default none)",
+    )
     p.add_argument("--batch", type=int, default=4096)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
@@ -182,20 +238,34 @@ def main(argv=None) -> int:
         bc = boundscheck_run(args.boundscheck_games, min(args.batch, 1024), args.seed, args.max_turns)
     print(f"{'policy':<10} {'games':>10} {'actions checked':>16} {'violations':>10} {'games/s':>9}")
     for r in rows:
-        print(f"{r['policy']:<10} {r['games']:>10,} {r['actions_checked']:>16,} {len(r['violations']):>10} "
-              f"{r['games_per_s']:>9,.0f}")
+        print(
+            f"{r['policy']:<10} {r['games']:>10,} {r['actions_checked']:>16,} {len(r['violations']):>10} "
+            f"{r['games_per_s']:>9,.0f}"
+        )
     if bc is not None:
-        print(f"boundscheck: {bc['games']:,} random games, {'no' if bc['ok'] else 'SOME'} out-of-bounds "
-              f"access or violation (rc {bc['returncode']})")
+        print(
+            f"boundscheck: {bc['games']:,} random games, {'no' if bc['ok'] else 'SOME'} out-of-bounds "
+            f"access or violation (rc {bc['returncode']})"
+        )
     total = sum(len(r["violations"]) for r in rows) + (0 if bc is None or bc["ok"] else 1)
-    summary = {"games": {r["policy"]: r["games"] for r in rows},
-               "actions_checked": sum(r["actions_checked"] for r in rows),
-               "violations": sum(len(r["violations"]) for r in rows),
-               "boundscheck_games": 0 if bc is None else bc["games"],
-               "boundscheck_ok": None if bc is None else bc["ok"]}
-    C.write_result(args, "soak", config=vars(args) | {"out": str(args.out)}, rows=rows, summary=summary,
-                   notes=["every invariant of docs/state-layout.md checked after every action "
-                          "(hotspot.core.integrity.state_fault)"], extra={"boundscheck": bc})
+    summary = {
+        "games": {r["policy"]: r["games"] for r in rows},
+        "actions_checked": sum(r["actions_checked"] for r in rows),
+        "violations": sum(len(r["violations"]) for r in rows),
+        "boundscheck_games": 0 if bc is None else bc["games"],
+        "boundscheck_ok": None if bc is None else bc["ok"],
+    }
+    C.write_result(
+        args,
+        "soak",
+        config=vars(args) | {"out": str(args.out)},
+        rows=rows,
+        summary=summary,
+        notes=[
+            "every invariant of docs/state-layout.md checked after every action (hotspot.core.integrity.state_fault)"
+        ],
+        extra={"boundscheck": bc},
+    )
     return 1 if total else 0
 
 

@@ -19,21 +19,45 @@ wins") from ending the game, and it asks for no decision in phases A, E or H
 (a neutralized crustal never moves, never reverts and is never neutralized
 again).  Its only decision is its own movement in phase F.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER,  # noqa: F401
-                                  A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, action_error,
-                                  start, step)
+from hotspot.core.actions import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,  # noqa: F401
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SPLIT,
+    action_error,
+    start,
+    step,
+)
 from hotspot.core.dice import script_dice
 from hotspot.core.events import EV_ELIMINATED, EV_ROLL, event_buffer
 from hotspot.core.hexgrid import NEIGHBOUR, cell_of, col_row  # noqa: F401
 from hotspot.core.placement import blank_state, place_piece, place_unit, position_errors
-from hotspot.core.rules_data import (CENTRAL, CHART_CRUSTAL_DAMAGE, NO_PIECE, NO_UNIT, ONE_HEX,
-                                     T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT,
-                                     UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER,
-                                     RulesOptions)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    CHART_CRUSTAL_DAMAGE,
+    NO_PIECE,
+    NO_UNIT,
+    ONE_HEX,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    UNIT_IS_INFANTRY,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+    RulesOptions,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 # directions (hexgrid): 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW
@@ -85,8 +109,9 @@ class Pos:
         self.reserve_piece = None
         self.reserve_unit = None
         if reserve:
-            self.reserve_piece = self.piece(ONE_HEX, [RESERVE_HEX], controller=TECHNOCRAT,
-                                            neutralized=True, control_turn=0)
+            self.reserve_piece = self.piece(
+                ONE_HEX, [RESERVE_HEX], controller=TECHNOCRAT, neutralized=True, control_turn=0
+            )
             self.reserve_unit = self.unit(T_ENGINEER, RESERVE_HEX)
 
     # ------------------------------------------------------------ building
@@ -149,8 +174,9 @@ class Pos:
 
     def rolls(self, chart=None, subject=None):
         """Die rolls logged (EV_ROLL rows), optionally for one chart and subject."""
-        return [r for r in self.events(EV_ROLL)
-                if (chart is None or r[1] == chart) and (subject is None or r[2] == subject)]
+        return [
+            r for r in self.events(EV_ROLL) if (chart is None or r[1] == chart) and (subject is None or r[2] == subject)
+        ]
 
     def damage_rolls(self, piece):
         """Rolls on the Crustal Damage Chart made for ``piece`` (collisions, 14.3)."""
@@ -186,19 +212,20 @@ class Pos:
         return int(self.s["turn"])
 
 
-
-
-
 def strip(g, col=3, first_row=1, n_longs=3, controller=None):
     """A straight N-S strip of ground: ``n_longs`` long crustals end to end in
     column ``col`` from ``first_row`` down (3 * n_longs hexes).  Returns the
     piece indices.  Pieces set up touching cause no collision (D12)."""
     from hotspot.core.rules_data import LONG, ZIEGLER
+
     pieces = []
     for i in range(n_longs):
         r = first_row + 3 * i
-        pieces.append(g.piece(LONG, [(col, r), (col, r + 1), (col, r + 2)],
-                              controller=ZIEGLER if controller is None else controller))
+        pieces.append(
+            g.piece(
+                LONG, [(col, r), (col, r + 1), (col, r + 2)], controller=ZIEGLER if controller is None else controller
+            )
+        )
     return pieces
 
 
@@ -214,6 +241,7 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
     from hotspot.core.actions import NUM_ACTIONS, apply_action
     from hotspot.core.actions import current_player
     from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
+
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     ev, ev_n = hc.no_events()
     out = []
@@ -232,8 +260,7 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
     return out
 
 
-_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
-                TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
+_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER), TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
 
 
 def perturb_hidden(s, side: int, g: np.random.Generator):
@@ -245,8 +272,7 @@ def perturb_hidden(s, side: int, g: np.random.Generator):
         if kind[k] != NO_PIECE and kind[k] != CENTRAL and ctrl[k] != side:
             t["piece_damage"][0, k] = g.integers(0, 2)
     types, cells = t["unit_type"][0], t["unit_cell"][0]
-    own_cells = {int(cells[u]) for u in range(MAX_UNITS)
-                 if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
+    own_cells = {int(cells[u]) for u in range(MAX_UNITS) if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
     stacks = {}
     for u in range(MAX_UNITS):
         if types[u] != NO_UNIT and UNIT_SIDE[types[u]] != side:
@@ -270,6 +296,7 @@ def hidden_twins(snapshots, seed: int = 7):
     the twins (the mask itself may tell, 13.3) are skipped: they prove nothing."""
     from hotspot.core.game import Game
     from hotspot.core.rules_data import PHASE_PLAYER
+
     g = np.random.default_rng(seed)
     for s in snapshots:
         side = int(PHASE_PLAYER[s["phase"][0]])

@@ -4,6 +4,7 @@ Run as ``python tests/play_script.py SCENARIO SEED[,SEED...] MAX_ACTIONS``; with
 ``NUMBA_DISABLE_JIT=1`` in the environment this is the pure-Python path of the
 very same functions.
 """
+
 import hashlib
 import json
 import sys
@@ -16,6 +17,7 @@ def play(scenario: str, seed: int, max_actions: int) -> dict:
     from hotspot.core import init, no_events, NUM_ACTIONS
     from hotspot.core.actions import apply_action
     from hotspot.core.rollout import random_action
+
     states = init(scenario, seeds=seed)
     s = states[0]
     rng = np.array([seed * 7919 + 1], dtype=np.uint64)

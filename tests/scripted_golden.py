@@ -19,6 +19,7 @@ code too).
 ``tests/test_agents_scripted.py::test_same_games_as_before_the_refactor``
 replays them and compares.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -44,11 +45,13 @@ CELLS = (
     ("standard-owner-losses", lambda i: "standard", {"losses": "owner"}, range(300, 304)),
     ("open-owner-losses", lambda i: "open", {"losses": "owner"}, range(400, 404)),
     ("standard-counter-cap", lambda i: "standard", {"counter_cap": 2}, range(500, 504)),
-    ("random-small-stacks", lambda i: f"random:{i}",
-     {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
-     range(600, 604)),
-    ("open-refuse-forward", lambda i: "open", {"forward_into_blocked": "refuse", "platform_turns": 6},
-     range(700, 704)),
+    (
+        "random-small-stacks",
+        lambda i: f"random:{i}",
+        {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
+        range(600, 604),
+    ),
+    ("open-refuse-forward", lambda i: "open", {"forward_into_blocked": "refuse", "platform_turns": 6}, range(700, 704)),
 )
 
 
@@ -61,6 +64,7 @@ def layout_v3_bytes(states) -> bytes:
     fixture was written: the version-4 layout only adds the rules option
     ``sees_through_fog`` (R9.5b), which these games leave at its default."""
     from hotspot.core.state import _STATE_DTYPE_V3
+
     assert (states["rules"]["sees_through_fog"] == 0).all()
     old = np.zeros(states.shape, dtype=_STATE_DTYPE_V3)
     for name in _STATE_DTYPE_V3.names:
@@ -86,7 +90,7 @@ def golden_games() -> dict:
             digests = []
             for j in range(len(seeds)):
                 h = hashlib.sha256()
-                h.update(layout_v3_bytes(states[j:j + 1]))
+                h.update(layout_v3_bytes(states[j : j + 1]))
                 h.update(np.int64(counts[j]).tobytes())
                 h.update(rng[j].tobytes())
                 digests.append(f"{h.hexdigest()} {int(counts[j])} {int(states['result'][j])}")

@@ -14,20 +14,39 @@ player's regular movement phase").  An action space of atomic actions must
 not let a player (or an agent) stall a phase forever by re-selecting pieces
 or by splitting and re-combining counters; these tests hold the engine to it.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from helpers import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                     A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip)
+from helpers import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SPLIT,
+    N,
+    S,
+    Pos,
+    strip,
+)
 from hotspot import Game
 from hotspot.core.actions import A_SETUP_CHOOSE, NUM_ACTIONS, legal_action_mask, step
 from hotspot.core.crustal_movement import M_STEP
 from hotspot.core.errors import ERR_COMBINED, ERR_PIECE_DONE, ERR_UNIT_DONE
 from hotspot.core.events import no_events
-from hotspot.core.rules_data import (ONE_HEX, PHASE_Z_CRUSTAL,
-                                     PHASE_Z_MOVE, PLATFORM, T_ENGINEER, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    ONE_HEX,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_MOVE,
+    PLATFORM,
+    T_ENGINEER,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 
 MAX_ACTIONS = 20_000  # far above what a 40-turn game takes (a few thousand at most)
 SCENARIOS = ["standard", "random:1", "random:7", "open"]
@@ -82,9 +101,11 @@ def test_first_or_last_with_owner_losses_ends(scenario, which):
 
 def _stubborn(rng):
     """A player who never ends a move or a phase while anything else is legal."""
+
     def choose(legal):
         busy = [a for a in legal if a not in (A_END_PHASE, A_END_PIECE)]
         return rng.choice(busy) if busy else legal[0]
+
     return choose
 
 
@@ -94,8 +115,9 @@ def test_a_player_who_never_ends_anything_cannot_stall(scenario, seed):
     """R4.2, R10.2: even a player who never takes END_PIECE or END_PHASE while
     he has another action (he re-selects, splits, combines and moves at random)
     sees every phase end, and the game ends."""
-    game = Game(scenario, seed=seed, max_turns=12,
-                rules=dict(LONG_GAMES, forbid_molten_entry=True))  # no unit walks into the rock
+    game = Game(
+        scenario, seed=seed, max_turns=12, rules=dict(LONG_GAMES, forbid_molten_entry=True)
+    )  # no unit walks into the rock
     _play(game, _stubborn(np.random.default_rng(seed)))
     assert game.is_terminal()
 
@@ -119,14 +141,14 @@ def test_unit_left_unmoved_may_be_selected_again_once():
     moved)."""
     g, a, b = _two_units()
     g.act(A_SELECT_UNIT + a)
-    g.act(A_SELECT_UNIT + b)          # a left unmoved (1)
+    g.act(A_SELECT_UNIT + b)  # a left unmoved (1)
     assert g.legal(A_SELECT_UNIT + a)
-    g.act(A_SELECT_UNIT + a)          # b left unmoved (1)
+    g.act(A_SELECT_UNIT + a)  # b left unmoved (1)
     assert g.legal(A_SELECT_UNIT + b)
-    g.act(A_SELECT_UNIT + b)          # a left unmoved (2): its move ends
+    g.act(A_SELECT_UNIT + b)  # a left unmoved (2): its move ends
     g.refuse(A_SELECT_UNIT + a, ERR_UNIT_DONE)
     assert g.where(a) == (3, 1) and g.phase == PHASE_Z_MOVE
-    g.act(A_MANEUVER + N)             # b still moves normally (8.1)
+    g.act(A_MANEUVER + N)  # b still moves normally (8.1)
     assert g.where(b) == (3, 5)
 
 
@@ -158,13 +180,13 @@ def test_crustal_left_unmoved_may_be_selected_again_once():
     it a second time ends its move for the phase."""
     g, k1, k2 = _two_crustals()
     g.act(A_SELECT_PIECE + k1)
-    g.act(A_SELECT_PIECE + k2)        # k1 left unmoved (1)
+    g.act(A_SELECT_PIECE + k2)  # k1 left unmoved (1)
     assert g.legal(A_SELECT_PIECE + k1)
-    g.act(A_SELECT_PIECE + k1)        # k2 left unmoved (1)
-    g.act(A_SELECT_PIECE + k2)        # k1 left unmoved (2): done
+    g.act(A_SELECT_PIECE + k1)  # k2 left unmoved (1)
+    g.act(A_SELECT_PIECE + k2)  # k1 left unmoved (2): done
     g.refuse(A_SELECT_PIECE + k1, ERR_PIECE_DONE)
     assert g.cells(k1) == [(3, 3)] and g.phase == PHASE_Z_CRUSTAL
-    g.act(A_MANEUVER + M_STEP + N)    # k2 still moves (6.3)
+    g.act(A_MANEUVER + M_STEP + N)  # k2 still moves (6.3)
     assert g.cells(k2) == [(11, 14)]
 
 
@@ -185,7 +207,7 @@ def test_technocrat_platforms_same_rule():
     p1 = g.piece(PLATFORM, [(0, 10)])
     p2 = g.piece(PLATFORM, [(14, 10)])
     g.unit(T_ENGINEER, (0, 10))
-    g.begin(PHASE_Z_CRUSTAL, turn=2)   # nothing for the Ziegler: play goes to phase E
+    g.begin(PHASE_Z_CRUSTAL, turn=2)  # nothing for the Ziegler: play goes to phase E
     assert int(g.s["phase"]) == 4
     g.act(A_SELECT_PIECE + p1, A_SELECT_PIECE + p2, A_SELECT_PIECE + p1, A_SELECT_PIECE + p2)
     g.refuse(A_SELECT_PIECE + p1, ERR_PIECE_DONE)
@@ -200,8 +222,7 @@ def test_setup_choices_commit():
     a facing completes it; a one-hex crustal takes no facing.  So a placement
     takes at most three actions and the set-up cannot cycle."""
     from hotspot.core.actions import A_SETUP_FACING, A_SETUP_HEX
-    from hotspot.core.errors import (ERR_CHOOSE_FIRST, ERR_FACING_NEEDED, ERR_ITEM_CHOSEN,
-                                     ERR_SETUP_NO_FACING)
+    from hotspot.core.errors import ERR_CHOOSE_FIRST, ERR_FACING_NEEDED, ERR_ITEM_CHOSEN, ERR_SETUP_NO_FACING
     from hotspot.core.game import IllegalActionError
     from hotspot.core.rules_data import ITEM_LONG, ITEM_ONE_HEX, ITEM_TWO_HEX
 
@@ -340,8 +361,12 @@ def test_no_cycle_in_the_breakdown_and_selection_graph(squads, moves):
     actions comes back to a state it has been in, so none can go on for ever
     (the graph is finite).  Exhaustive depth-first search."""
     g, us = _infantry(*squads)
-    allowed = [A_SPLIT, A_END_PIECE] + [A_SELECT_UNIT + u for u in range(96)] + \
-              [A_COMBINE + u for u in range(96)] + ([A_MANEUVER + d for d in range(6)] if moves else [])
+    allowed = (
+        [A_SPLIT, A_END_PIECE]
+        + [A_SELECT_UNIT + u for u in range(96)]
+        + [A_COMBINE + u for u in range(96)]
+        + ([A_MANEUVER + d for d in range(6)] if moves else [])
+    )
     assert _assert_acyclic(g, allowed, PHASE_Z_MOVE) > 10
 
 
@@ -351,10 +376,10 @@ def test_no_cycle_in_the_crustal_selection_graph():
     first turn, and a two-hex crustal) is finite: the reachable graph is
     acyclic (exhaustive search)."""
     from hotspot.core.rules_data import TWO_HEX
+
     g = Pos()
     k1 = g.piece(ONE_HEX, [(3, 3)])
     k2 = g.piece(TWO_HEX, [(10, 10), (10, 11)])
     g.begin(PHASE_Z_CRUSTAL, turn=1)
-    allowed = [A_END_PIECE] + [A_SELECT_PIECE + k for k in (k1, k2)] + \
-              [A_MANEUVER + m for m in range(15)]
+    allowed = [A_END_PIECE] + [A_SELECT_PIECE + k for k in (k1, k2)] + [A_MANEUVER + m for m in range(15)]
     assert _assert_acyclic(g, allowed, PHASE_Z_CRUSTAL) > 10

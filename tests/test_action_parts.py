@@ -3,13 +3,25 @@
 are both written from ``decode_action``'s parts, and every kind round-trips:
 decode -> the command -> the same action (and the caption -> the same action).
 """
+
 from __future__ import annotations
 
 import pytest
 
 from hotspot.core.action_parts import ACTION_KINDS, ActionParts, caption, decode_action
-from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
-                                  A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS)
+from hotspot.core.actions import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SETUP_CHOOSE,
+    A_SETUP_FACING,
+    A_SETUP_HEX,
+    A_SPLIT,
+    NUM_ACTIONS,
+)
 from hotspot.core.crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT
 from hotspot.core.game import Game, action_to_string
 from hotspot.core.hexgrid import MAP_COLS
@@ -57,24 +69,27 @@ def test_every_action_round_trips_through_its_command_and_caption(name):
         assert table[normalize(caption(parts))] == a, (a, caption(parts))
 
 
-@pytest.mark.parametrize("name, action, kind, command", [
-    ("crustal", A_SELECT_PIECE + 1, "select_piece", None),
-    ("control", A_SELECT_PIECE + 1, "neutralize", None),
-    ("movement", A_SELECT_UNIT + 3, "select_unit", "unit 3"),
-    ("combat", A_SELECT_UNIT + 3, "resolve_combat", "combat 3"),
-    ("loss", A_SELECT_UNIT + 3, "lose_squad", "lose 3"),
-    ("movement", A_COMBINE + 7, "combine", "combine 7"),
-    ("movement", A_MANEUVER + 1, "step", "ne"),
-    ("crustal", A_MANEUVER + M_FORWARD, "forward", "forward"),
-    ("crustal", A_MANEUVER + M_TURN_LEFT, "turn", "left"),
-    ("crustal", A_MANEUVER + M_ROTATE + 3, "rotate", "rotate 1 ccw"),
-    ("movement", A_SPLIT, "split", "split"),
-    ("movement", A_END_PIECE, "end_move", "end"),
-    ("movement", A_END_PHASE, "end_phase", "end phase"),
-    ("setup", A_SETUP_CHOOSE + 2, "choose", "choose triangular"),
-    ("setup", A_SETUP_HEX + 4 * MAP_COLS + 3, "setup_hex", "hex 3 4"),
-    ("setup", A_SETUP_FACING + 1, "setup_facing", "face ne"),
-])
+@pytest.mark.parametrize(
+    "name, action, kind, command",
+    [
+        ("crustal", A_SELECT_PIECE + 1, "select_piece", None),
+        ("control", A_SELECT_PIECE + 1, "neutralize", None),
+        ("movement", A_SELECT_UNIT + 3, "select_unit", "unit 3"),
+        ("combat", A_SELECT_UNIT + 3, "resolve_combat", "combat 3"),
+        ("loss", A_SELECT_UNIT + 3, "lose_squad", "lose 3"),
+        ("movement", A_COMBINE + 7, "combine", "combine 7"),
+        ("movement", A_MANEUVER + 1, "step", "ne"),
+        ("crustal", A_MANEUVER + M_FORWARD, "forward", "forward"),
+        ("crustal", A_MANEUVER + M_TURN_LEFT, "turn", "left"),
+        ("crustal", A_MANEUVER + M_ROTATE + 3, "rotate", "rotate 1 ccw"),
+        ("movement", A_SPLIT, "split", "split"),
+        ("movement", A_END_PIECE, "end_move", "end"),
+        ("movement", A_END_PHASE, "end_phase", "end phase"),
+        ("setup", A_SETUP_CHOOSE + 2, "choose", "choose triangular"),
+        ("setup", A_SETUP_HEX + 4 * MAP_COLS + 3, "setup_hex", "hex 3 4"),
+        ("setup", A_SETUP_FACING + 1, "setup_facing", "face ne"),
+    ],
+)
 def test_each_kind_decode_command_parse(name, action, kind, command):
     """decode -> the terminal's command -> parse_command gives the same action."""
     s = STATES[name]
@@ -100,7 +115,7 @@ def test_the_parts_of_some_actions():
 
 def test_outside_the_action_space():
     s = STATES["crustal"]
-    for a in (-1, NUM_ACTIONS, 2 ** 70):
+    for a in (-1, NUM_ACTIONS, 2**70):
         assert decode_action(s, a) == ActionParts(a, "out_of_range")
         assert action_to_string(s, a).startswith("out-of-range action")
         with pytest.raises(ValueError, match="outside the action space"):

@@ -4,6 +4,7 @@ checked weight files, labelled decisions from recorded games and DAgger.
 
 The networks here are small random ones, so that nothing depends on the
 shipped weights (one test plays the shipped policy)."""
+
 import numpy as np
 import pytest
 
@@ -46,6 +47,7 @@ EV_N = np.zeros(1, dtype=np.int32)
 def _play_scripted_until(game, phase, seed=1):
     """Advance ``game`` with the scripted player until a decision of ``phase`` with a unit selected."""
     from hotspot.agents.scripted import ScriptedAgent
+
     agent = ScriptedAgent(seed=seed)
     while not game.is_terminal():
         st = game.state[0]
@@ -81,13 +83,14 @@ def test_a_step_feature_is_the_change_of_the_distance_to_the_central_crustal():
         t = NEIGHBOUR[c, a - A_MANEUVER]
         assert row[fa.K_MOVE] == 1.0 and row[:7].sum() == 1.0
         assert row[fa.F_STEP_DIST] == DISTANCE_TO_CENTRAL[t] - DISTANCE_TO_CENTRAL[c]
-        assert row[fa.F_TYPE + st["unit_type"][u] - 1] == 1.0   # the subject is the selected unit
+        assert row[fa.F_TYPE + st["unit_type"][u] - 1] == 1.0  # the subject is the selected unit
 
 
 def test_every_play_action_has_exactly_one_kind_and_the_bias():
     """Each legal action of a phase of play (4.0 A-H) is one of the seven kinds."""
     game = Game("standard", seed=2)
     from hotspot.agents.scripted import ScriptedAgent
+
     agent = ScriptedAgent(seed=2)
     acts = np.empty(NUM_ACTIONS, np.int64)
     seen = 0
@@ -137,13 +140,16 @@ def test_compiled_scores_equal_numpy_scores():
     assert np.allclose(out, NET.scores(xs, xa))
 
 
-@pytest.mark.parametrize("break_it, words", [
-    (lambda d: d.pop("W1"), "no W1"),
-    (lambda d: d.update(W0=np.zeros((16, 7))), "W0 must be"),
-    (lambda d: d.update(state_features=np.int64(45)), "features"),
-    (lambda d: d.update(b2=np.array([np.nan])), "not finite"),
-    (lambda d: d.update(b1=np.zeros(3)), "shapes"),
-])
+@pytest.mark.parametrize(
+    "break_it, words",
+    [
+        (lambda d: d.pop("W1"), "no W1"),
+        (lambda d: d.update(W0=np.zeros((16, 7))), "W0 must be"),
+        (lambda d: d.update(state_features=np.int64(45)), "features"),
+        (lambda d: d.update(b2=np.array([np.nan])), "not finite"),
+        (lambda d: d.update(b1=np.zeros(3)), "shapes"),
+    ],
+)
 def test_a_bad_weights_file_is_refused_in_one_line(tmp_path, break_it, words):
     """Weights from another version or a damaged file: a ValueError naming the file and the fault."""
     path = tmp_path / "p.npz"
@@ -181,6 +187,7 @@ def test_the_agent_plays_whole_games_legally_and_deterministically():
             assert g.legal_action_mask()[a]
             g.apply_action(a)
         return list(g.record.actions)
+
     for side in (0, 1):
         assert game(5, side) == game(5, side)
 
@@ -189,6 +196,7 @@ def test_replayed_labels_are_the_recorded_actions():
     """Labelled decisions of a recorded game: the target row is the action the
     player took, among exactly the legal actions of that decision."""
     from hotspot.agents.scripted import ScriptedAgent
+
     g2 = Game("standard", seed=3, max_turns=3)
     ag = ScriptedAgent(seed=9)
     recorded = []
@@ -199,8 +207,18 @@ def test_replayed_labels_are_the_recorded_actions():
         g2.apply_action(a)
     D = new_dataset(5000, 100000)
     s0 = Game("standard", seed=3, max_turns=3).state
-    nd, _, ok = replay_decisions(s0[0], np.array(recorded, np.int64), np.array([False, True]), D["XS"], D["XA"],
-                                  D["START"], D["TARGET"], D["ACT"], 0, 0)
+    nd, _, ok = replay_decisions(
+        s0[0],
+        np.array(recorded, np.int64),
+        np.array([False, True]),
+        D["XS"],
+        D["XA"],
+        D["START"],
+        D["TARGET"],
+        D["ACT"],
+        0,
+        0,
+    )
     assert ok and nd > 0 and s0[0]["phase"] == g2.state[0]["phase"]
     # each label against a step-by-step replay
     s = Game("standard", seed=3, max_turns=3).state
@@ -226,8 +244,21 @@ def test_dagger_with_beta_one_is_the_scripted_game():
     rng_a = np.array([[1, 2], [3, 4]], dtype=np.uint64)
     rng_b = rng_a.copy()
     D = new_dataset(20000, 400000)
-    nd, _, done = play_dagger(a, 1, 1.0, *NET.arrays, rng_a, np.array([5], np.uint64), D["XS"], D["XA"],
-                               D["START"], D["TARGET"], D["ACT"], 0, 0)
+    nd, _, done = play_dagger(
+        a,
+        1,
+        1.0,
+        *NET.arrays,
+        rng_a,
+        np.array([5], np.uint64),
+        D["XS"],
+        D["XA"],
+        D["START"],
+        D["TARGET"],
+        D["ACT"],
+        0,
+        0,
+    )
     counts = np.zeros(2, np.int64)
     play_games(b, POLICY_SCRIPTED, POLICY_SCRIPTED, rng_b, 100000, counts)
     assert done == 2 and nd > 0 and np.all(D["TARGET"][:nd] >= 0)
@@ -255,6 +286,7 @@ def test_the_guided_search_keeps_the_policys_choice_at_its_root():
     """ismcts(guide=...): the per-action policy names the root's default; with
     a margin no value difference can pass (2.0), the search plays it."""
     from hotspot.agents.ismcts import ISMCTSAgent
+
     game = Game("standard", seed=4)
     assert _play_scripted_until(game, PHASE_T_MOVE)
     policy = ActionPolicyAgent(seed=0, weights=NET)

@@ -3,13 +3,21 @@ agent is named (``ismcts(iterations=256)``), one canonical spelling that is
 the agent's identity in the arena's rows and resume keys, a one-line error
 naming the agent's parameters and ranges for a bad spec, the ``best`` alias,
 and the time budget ``think_ms``."""
+
 import json
 
 import pytest
 
 from hotspot.agents.ismcts import P_ITERATIONS, P_THINK_MS, THINK_ITERATIONS
-from hotspot.agents.registry import (aliases, canonical_agent, is_available, make_agent, register_agent,
-                                     register_alias, unregister_agent)
+from hotspot.agents.registry import (
+    aliases,
+    canonical_agent,
+    is_available,
+    make_agent,
+    register_agent,
+    register_alias,
+    unregister_agent,
+)
 from hotspot.agents.specs import Param, SpecError, parse_spec, split_top
 from hotspot.arena import ArenaError
 from hotspot.arena.tournament import parse_agents, parse_pairings, run_arena
@@ -21,14 +29,31 @@ from hotspot.env import HotspotEnv
 def test_parse_spec_forms():
     assert parse_spec("ismcts") == ("ismcts", {})
     assert parse_spec(" ismcts( iterations = 256 , think_ms=500 ) ") == ("ismcts", {"iterations": 256, "think_ms": 500})
-    assert parse_spec("ismcts(c=0.5,rollout=random,reuse=true)") == ("ismcts", {"c": 0.5, "rollout": "random",
-                                                                                 "reuse": True})
+    assert parse_spec("ismcts(c=0.5,rollout=random,reuse=true)") == (
+        "ismcts",
+        {"c": 0.5, "rollout": "random", "reuse": True},
+    )
     assert parse_spec("ismcts()") == ("ismcts", {})
 
 
-@pytest.mark.parametrize("bad", ["", "ismcts(", "ismcts)", "ismcts(iterations)", "ismcts(iterations=)",
-                                 "ismcts(a=1,a=2)", "is mcts", "ismcts(x=1)(y=2)", "ismcts(x=inf)",
-                                 "ismcts(x=a b)", 3, None, "x" * 2000])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "ismcts(",
+        "ismcts)",
+        "ismcts(iterations)",
+        "ismcts(iterations=)",
+        "ismcts(a=1,a=2)",
+        "is mcts",
+        "ismcts(x=1)(y=2)",
+        "ismcts(x=inf)",
+        "ismcts(x=a b)",
+        3,
+        None,
+        "x" * 2000,
+    ],
+)
 def test_malformed_specs_are_refused_in_one_line(bad):
     with pytest.raises(SpecError) as exc:
         parse_spec(bad)
@@ -43,16 +68,19 @@ def test_canonical_spelling_sorts_keys_and_drops_defaults():
     assert canonical_agent("ismcts(iterations=64.0)") == "ismcts(iterations=64)"
 
 
-@pytest.mark.parametrize("spec, words", [
-    ("ismcts(iteration=3)", ["has no parameter 'iteration'", "iterations=int 1..1000000 (default 16)"]),
-    ("ismcts(iterations=0)", ["out of range 1..1000000", "think_ms=int"]),
-    ("ismcts(iterations=2.5)", ["not an integer"]),
-    ("ismcts(rollout=greedy)", ["not one of scripted|random"]),
-    ("ismcts(reuse=3)", ["not true or false"]),
-    ("scripted(depth=2)", ["scripted takes no parameters"]),
-    ("portfolio(plans=-1)", ["out of range", "determinizations=int"]),
-    ("nobody(x=1)", ["not available", "unknown agent"]),
-])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("ismcts(iteration=3)", ["has no parameter 'iteration'", "iterations=int 1..1000000 (default 16)"]),
+        ("ismcts(iterations=0)", ["out of range 1..1000000", "think_ms=int"]),
+        ("ismcts(iterations=2.5)", ["not an integer"]),
+        ("ismcts(rollout=greedy)", ["not one of scripted|random"]),
+        ("ismcts(reuse=3)", ["not true or false"]),
+        ("scripted(depth=2)", ["scripted takes no parameters"]),
+        ("portfolio(plans=-1)", ["out of range", "determinizations=int"]),
+        ("nobody(x=1)", ["not available", "unknown agent"]),
+    ],
+)
 def test_a_bad_spec_names_the_agents_parameters(spec, words):
     with pytest.raises(SpecError) as exc:
         canonical_agent(spec)
@@ -80,8 +108,9 @@ def test_aliases_name_a_spec_and_take_no_parameters():
     assert canonical_agent("best") == canonical_agent(aliases()["best"])
     with pytest.raises(SpecError, match="alias"):
         canonical_agent("best(iterations=3)")
-    register_agent("spec-test-agent", "hotspot.agents.random_agent:RandomAgent", "test",
-                   params={"depth": Param("int", 1, 1, 9)})
+    register_agent(
+        "spec-test-agent", "hotspot.agents.random_agent:RandomAgent", "test", params={"depth": Param("int", 1, 1, 9)}
+    )
     try:
         register_alias("spec-test-alias", "spec-test-agent(depth=3)")
         assert canonical_agent("spec-test-alias") == "spec-test-agent(depth=3)"
@@ -94,10 +123,15 @@ def test_aliases_name_a_spec_and_take_no_parameters():
 
 def test_lists_of_specs_split_outside_parentheses():
     assert split_top("a(x=1,y=2),b", ",") == ["a(x=1,y=2)", "b"]
-    assert parse_agents("scripted, ismcts(iterations=4,c=1) ,random") == ["scripted", "ismcts(iterations=4,c=1)",
-                                                                          "random"]
+    assert parse_agents("scripted, ismcts(iterations=4,c=1) ,random") == [
+        "scripted",
+        "ismcts(iterations=4,c=1)",
+        "random",
+    ]
     assert parse_pairings("ismcts(iterations=256,think_ms=500):scripted,random:mcts(simulations=2)") == [
-        ("ismcts(iterations=256,think_ms=500)", "scripted"), ("random", "mcts(simulations=2)")]
+        ("ismcts(iterations=256,think_ms=500)", "scripted"),
+        ("random", "mcts(simulations=2)"),
+    ]
     for bad in ["a(x=1:b", "a:b:c", "a(x=1,y=2)"]:
         with pytest.raises((ArenaError, SpecError)):
             parse_pairings(bad)
@@ -112,7 +146,9 @@ def test_the_spec_is_the_games_identity_in_the_arena(tmp_path):
     summary = run_arena(pairings=[(spec, "random")], **kw)
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert {r["technocrat"] for r in rows} | {r["ziegler"] for r in rows} == {
-        "ismcts(deploy_candidates=0,iterations=2)", "random"}
+        "ismcts(deploy_candidates=0,iterations=2)",
+        "random",
+    }
     assert summary["sides"][0]["games"] == 1
     again = run_arena(pairings=[("ismcts(iterations=2,deploy_candidates=0)", "random")], **kw)
     assert again["result"].played == 0  # the same games: nothing to play
@@ -165,6 +201,7 @@ def test_reuse_keeps_the_subtree_for_the_next_atomic_step():
     """With ``reuse``, the next decision of the same side after its own action
     goes on below that action's node (the same information set): the kept
     visits count towards the budget, and play stays the same under a seed."""
+
     def run():
         game = Game("open", seed=4)
         scripted = make_agent("scripted", seed=0)
@@ -183,6 +220,7 @@ def test_reuse_keeps_the_subtree_for_the_next_atomic_step():
             actions.append(int(a))
             game.apply_action(a)
         return reused, actions
+
     reused, actions = run()
     assert reused > 0
     assert run()[1] == actions

@@ -6,6 +6,7 @@ as the search's root prior (``ismcts.P_POLICY``) and as the search-free
 Only compiled entry points the rest of the suite compiles anyway are called
 (``play_and_record``, ``ismcts_decide`` with a network); the heads here are
 small random ones, so that nothing depends on the shipped weights."""
+
 import numpy as np
 import pytest
 
@@ -14,8 +15,15 @@ from hotspot.agents.base import POLICY_ISMCTS, POLICY_SCRIPTED
 from hotspot.agents.expert import record_games
 from hotspot.agents.expert_policy import ExpertPolicyAgent
 from hotspot.agents.ismcts import DEFAULT_PARAMS, P_ITERATIONS, P_POLICY, ISMCTSAgent
-from hotspot.agents.policy_net import (check_policy, cross_entropy, fit_policy, init_policy, load_expert, logits,
-                                       save_expert)
+from hotspot.agents.policy_net import (
+    check_policy,
+    cross_entropy,
+    fit_policy,
+    init_policy,
+    load_expert,
+    logits,
+    save_expert,
+)
 from hotspot.agents.value_net import init_net
 from hotspot.core.actions import NUM_PLAY_ACTIONS
 from hotspot.core.game import Game
@@ -36,14 +44,15 @@ def test_recorded_policy_targets_are_visit_distributions_over_the_legal_actions(
     def run():
         st = hc.init("open", seeds=[7], max_turns=1)
         return record_games(st, POLICY_ISMCTS, POLICY_SCRIPTED, 0.0, seed=3, params=params, policy_targets=True)
+
     X, y, g, (Xp, P, M, pg) = run()
     assert len(Xp) > 0 and Xp.shape[1] == NUM_DECISION_FEATURES
     assert P.shape == M.shape == (len(Xp), NUM_PLAY_ACTIONS) and np.all(pg == 0)
     assert np.allclose(P.sum(axis=1), 1.0) and np.all(P >= 0)
-    assert np.all(P[~M] == 0)                       # visits only on legal actions
-    assert np.all(M.sum(axis=1) >= 2)               # only decisions that were searched
-    assert np.all(Xp[:, 21:29].sum(axis=1) == 1)    # a phase of play each (set-up is not searched)
-    assert np.all(Xp[:, 29] == 0)                   # the Ziegler searched (the scripted Technocrat did not)
+    assert np.all(P[~M] == 0)  # visits only on legal actions
+    assert np.all(M.sum(axis=1) >= 2)  # only decisions that were searched
+    assert np.all(Xp[:, 21:29].sum(axis=1) == 1)  # a phase of play each (set-up is not searched)
+    assert np.all(Xp[:, 29] == 0)  # the Ziegler searched (the scripted Technocrat did not)
     X2, y2, g2, (Xp2, P2, M2, pg2) = run()
     assert np.array_equal(Xp, Xp2) and np.array_equal(P, P2) and np.array_equal(M, M2)
 

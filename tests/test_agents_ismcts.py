@@ -12,6 +12,7 @@
   network fits its targets, a malformed file is refused;
 * parameters are validated with the name of the wrong one.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,9 +45,17 @@ def test_driven_from_python_whatever_its_parameters():
     assert ISMCTSAgent(seed=1, net=init_net()).policy_id is None
 
 
-@pytest.mark.parametrize("kwargs, word", [(dict(iterations=0), "iterations"), (dict(iterations=2.5), "iterations"),
-                                          (dict(c=-1.0), "c must"), (dict(rollout="greedy"), "rollout"),
-                                          (dict(horizon=float("nan")), "horizon"), (dict(pw_alpha=2.0), "pw_alpha")])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        (dict(iterations=0), "iterations"),
+        (dict(iterations=2.5), "iterations"),
+        (dict(c=-1.0), "c must"),
+        (dict(rollout="greedy"), "rollout"),
+        (dict(horizon=float("nan")), "horizon"),
+        (dict(pw_alpha=2.0), "pw_alpha"),
+    ],
+)
 def test_bad_parameters_are_refused_by_name(kwargs, word):
     with pytest.raises(ValueError, match=word):
         ISMCTSAgent(**kwargs)
@@ -103,6 +112,7 @@ def test_only_legal_actions_and_deterministic(scenario):
             game.apply_action(a)
             out.append(a)
         return out
+
     first = play(7)
     assert len(first) > 50
     assert play(7) == first
@@ -112,7 +122,9 @@ def test_hidden_information_never_changes_the_action():
     """Two true states that differ only in what the mover may not see give the same action (D20)."""
     compared = changed = 0
     for side, oa, ob, mask, diff in hidden_twins(_snapshots(4, 13)):
-        assert ISMCTSAgent(seed=9, **SMALL).act(oa, mask.copy(), side) == ISMCTSAgent(seed=9, **SMALL).act(ob, mask.copy(), side)
+        assert ISMCTSAgent(seed=9, **SMALL).act(oa, mask.copy(), side) == ISMCTSAgent(seed=9, **SMALL).act(
+            ob, mask.copy(), side
+        )
         compared += 1
         changed += diff
     assert compared >= 20 and changed >= compared // 2
@@ -223,6 +235,7 @@ def test_record_games_targets_are_the_results_and_deterministic():
         st = hc.init("random:3", seeds=range(6), max_turns=12)
         X, y, g = record_games(st, POLICY_SCRIPTED, POLICY_SCRIPTED, 0.1, seed=4)
         return st, X, y, g
+
     st, X, y, g = run()
     assert X.shape[1] == NUM_POSITION_FEATURES and len(X) == len(y) == len(g)
     assert set(np.unique(g)) == set(range(6)) and np.all(np.diff(g) >= 0)

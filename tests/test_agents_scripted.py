@@ -7,6 +7,7 @@
   compiled policy's moves;
 * stronger than the random player on both sides, by a clear margin.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,16 +17,37 @@ from numba import njit
 import hotspot.core as hc
 from helpers import policy_snapshots
 from hotspot.agents import Agent, ScriptedAgent
-from hotspot.agents.policies import (POLICY_NAMES, POLICY_RANDOM, POLICY_SCRIPTED, play_games,
-                                     play_policy_until, policy_action)
+from hotspot.agents.policies import (
+    POLICY_NAMES,
+    POLICY_RANDOM,
+    POLICY_SCRIPTED,
+    play_games,
+    play_policy_until,
+    policy_action,
+)
 from hotspot.agents.scripted import new_work, scripted_action, scripted_decide
 from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_PLAYER,
-                                     T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY,
-                                     TECHNOCRAT, TECHNOCRAT_WIN, UNIT_IS_INFANTRY, UNIT_SIDE,
-                                     Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER, ZIEGLER_WIN)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_OVER,
+    PHASE_PLAYER,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    TECHNOCRAT_WIN,
+    UNIT_IS_INFANTRY,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+    ZIEGLER_WIN,
+)
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
@@ -38,8 +60,9 @@ def _states(scenario: str, n: int, offset: int = 0) -> np.ndarray:
     have none; a game no side can finish is stopped there, with no winner)."""
     if scenario == "standard":
         return hc.init("standard", seeds=list(range(offset, offset + n)), max_turns=DEFAULT_MAX_TURNS)
-    return np.concatenate([hc.init(f"random:{i}", seeds=i, max_turns=DEFAULT_MAX_TURNS)
-                           for i in range(offset, offset + n)])
+    return np.concatenate(
+        [hc.init(f"random:{i}", seeds=i, max_turns=DEFAULT_MAX_TURNS) for i in range(offset, offset + n)]
+    )
 
 
 def _agent_rng(n: int, offset: int = 0) -> np.ndarray:
@@ -110,11 +133,14 @@ def test_legal_from_arbitrary_positions():
     assert checked > 500
 
 
-@pytest.mark.parametrize("rules", [
-    {"forbid_molten_entry": True, "platform_turns": 6},
-    {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
-    {"platform_move": 6, "one_hex_move": 2, "hover_second_move": 5, "cia_enabled": False},
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"forbid_molten_entry": True, "platform_turns": 6},
+        {"stack_side_crustal": 5, "stack_total_crustal": 7, "stack_platform": 6, "stress_threshold": 3},
+        {"platform_move": 6, "one_hex_move": 2, "hover_second_move": 5, "cia_enabled": False},
+    ],
+)
 def test_only_legal_actions_under_rules_options(rules):
     n = 12
     states = hc.init("standard", seeds=list(range(n)), rules=rules, max_turns=DEFAULT_MAX_TURNS)
@@ -146,6 +172,7 @@ def test_same_games_as_before_the_refactor():
     import json
 
     from scripted_golden import PATH, golden_games
+
     want = json.loads(PATH.read_text())["games"]
     got = golden_games()
     assert got.keys() == want.keys()
@@ -198,9 +225,11 @@ def test_plain_python_path_plays_the_same_moves():
     import os
     import subprocess
     import sys
+
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    done = subprocess.run([sys.executable, "-c", _PLAIN_PYTHON_SCRIPT], env=env, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAIN_PYTHON_SCRIPT], env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     ev, ev_n = hc.no_events()
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
@@ -217,8 +246,7 @@ def test_plain_python_path_plays_the_same_moves():
 
 # ------------------------------------------------------------------ hidden information (D20)
 
-_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER),
-                TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
+_ENEMY_TYPES = {ZIEGLER: (T_INFANTRY, T_CRAWLER, T_HEAVY_BEAMER, T_ENGINEER), TECHNOCRAT: (Z_INFANTRY, Z_HOVERCRAFT)}
 
 
 def _snapshots(n_games: int, every: int):
@@ -245,8 +273,7 @@ def _perturb_hidden(s, side: int, g: np.random.Generator):
             t["piece_stress"][0, k] = g.integers(0, 8)
     types, cells = t["unit_type"][0], t["unit_cell"][0]
     enemy = [u for u in range(MAX_UNITS) if types[u] != NO_UNIT and UNIT_SIDE[types[u]] != side]
-    own_cells = {int(cells[u]) for u in range(MAX_UNITS)
-                 if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
+    own_cells = {int(cells[u]) for u in range(MAX_UNITS) if types[u] != NO_UNIT and UNIT_SIDE[types[u]] == side}
     stacks = {}
     for u in enemy:
         t["unit_moves"][0, u] = g.integers(0, 7)
@@ -327,9 +354,11 @@ def test_hidden_information_test_catches_a_cheat():
 def _win_rates(n: int):
     """Win rates on the standard set-up: (name, (Ziegler policy, Technocrat policy), side whose wins count)."""
     rates = {}
-    for name, (pz, pt), winner in (("scripted_T_vs_random_Z", (R, S), TECHNOCRAT_WIN),
-                                   ("scripted_Z_vs_random_T", (S, R), ZIEGLER_WIN),
-                                   ("random_T_vs_random_Z", (R, R), TECHNOCRAT_WIN)):
+    for name, (pz, pt), winner in (
+        ("scripted_T_vs_random_Z", (R, S), TECHNOCRAT_WIN),
+        ("scripted_Z_vs_random_T", (S, R), ZIEGLER_WIN),
+        ("random_T_vs_random_Z", (R, R), TECHNOCRAT_WIN),
+    ):
         states, counts = _play(pz, pt, "standard", n)
         assert (counts > 0).all()
         rates[name] = float((states["result"] == winner).mean())

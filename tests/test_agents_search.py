@@ -8,6 +8,7 @@
   below the top counter, unseen squads, the dice) give the same action;
 * determinizations keep the position legal and change only hidden fields.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -74,6 +75,7 @@ def test_legal_on_many_positions_and_both_rollout_policies():
 
 def test_deterministic_under_seed():
     snaps = _snapshots(1, 31)
+
     def run(seed):
         agent = MCTSAgent(seed=seed, **SMALL)
         out = []
@@ -82,10 +84,16 @@ def test_deterministic_under_seed():
             side = game.current_player()
             out.append(agent.act(game.observation(side), game.legal_action_mask(), side))
         return out
+
     assert run(5) == run(5)
     # whole games too
-    rows = [play_game(GameSpec("t", "mcts", "scripted", 0, 4),
-                      (make_agent("scripted"), MCTSAgent(simulations=1, max_candidates=2))) for _ in range(2)]
+    rows = [
+        play_game(
+            GameSpec("t", "mcts", "scripted", 0, 4),
+            (make_agent("scripted"), MCTSAgent(simulations=1, max_candidates=2)),
+        )
+        for _ in range(2)
+    ]
     assert rows[0]["actions"] == rows[1]["actions"]
 
 
@@ -96,7 +104,9 @@ def test_hidden_information_never_changes_the_action():
     """Two true states that differ only in what the mover may not see give the same action (D20)."""
     compared = changed = 0
     for side, oa, ob, mask, diff in hidden_twins(_snapshots(4, 13)):
-        assert MCTSAgent(seed=9, **SMALL).act(oa, mask.copy(), side) == MCTSAgent(seed=9, **SMALL).act(ob, mask.copy(), side)
+        assert MCTSAgent(seed=9, **SMALL).act(oa, mask.copy(), side) == MCTSAgent(seed=9, **SMALL).act(
+            ob, mask.copy(), side
+        )
         compared += 1
         changed += diff
     assert compared >= 20 and changed >= compared // 2

@@ -14,6 +14,7 @@
 * the search agent does not search the set-up; the learned agent plays the
   scripted deployment plan there.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -29,14 +30,27 @@ from hotspot.arena.match import play_match
 from hotspot.core.actions import A_SETUP_CHOOSE
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import CENTRAL_CELLS, PERIMETER
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_T_SETUP,
-                                     PHASE_Z_SETUP, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_SIDE, Z_HOVERCRAFT,
-                                     Z_INFANTRY, ZIEGLER)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_OVER,
+    PHASE_T_SETUP,
+    PHASE_Z_SETUP,
+    PLATFORM,
+    T_ENGINEER,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
-AGENTS = [name for name in ("random", "scripted", "mcts(max_candidates=4,simulations=2)", "learned")
-          if is_available(name)]
+AGENTS = [
+    name for name in ("random", "scripted", "mcts(max_candidates=4,simulations=2)", "learned") if is_available(name)
+]
 SEEDS = (0, 1, 2, 3, 4, 5)
 
 
@@ -88,8 +102,7 @@ def test_compiled_policy_plays_open_as_the_python_agent():
     seeds = (4242, 99)
     states = hc.init("open", seeds=3, max_turns=40)
     buf = np.zeros(100_000, dtype=np.int32)
-    n, status = play_match(states[0], POLICY_SCRIPTED, POLICY_SCRIPTED,
-                           np.array(seeds, dtype=np.uint64), buf, 0)
+    n, status = play_match(states[0], POLICY_SCRIPTED, POLICY_SCRIPTED, np.array(seeds, dtype=np.uint64), buf, 0)
     assert status == 0 and states[0]["phase"] == PHASE_OVER
     assert buf[0] >= A_SETUP_CHOOSE  # the game starts with the set-up
     game = Game("open", seed=3, max_turns=40)
@@ -104,8 +117,7 @@ def test_compiled_policy_plays_open_as_the_python_agent():
 
 
 def _crustals(s):
-    return [k for k in range(1, MAX_PIECES)
-            if s["piece_kind"][k] not in (NO_PIECE, CENTRAL, PLATFORM)]
+    return [k for k in range(1, MAX_PIECES) if s["piece_kind"][k] not in (NO_PIECE, CENTRAL, PLATFORM)]
 
 
 def _cells(s, k):
@@ -150,8 +162,9 @@ def test_technocrat_deployment_follows_the_plan(seed):
     eng = [int(s["unit_cell"][u]) for u in range(MAX_UNITS) if s["unit_type"][u] == T_ENGINEER]
     assert len(set(eng)) == 3  # three engineer squads, three platforms
     for c in set(eng):
-        escorts = [u for u in range(MAX_UNITS) if s["unit_cell"][u] == c
-                   and s["unit_type"][u] not in (NO_UNIT, T_ENGINEER)]
+        escorts = [
+            u for u in range(MAX_UNITS) if s["unit_cell"][u] == c and s["unit_type"][u] not in (NO_UNIT, T_ENGINEER)
+        ]
         assert len(escorts) >= 2
     assert all(s["cell_units"][c, TECHNOCRAT] >= 1 for c in platforms)  # no platform empty
     assert game.phase == 0 and game.turn == 1  # play begins (4.0)
@@ -248,4 +261,3 @@ def test_search_agent_does_not_search_the_setup():
     while is_setup_phase(game.phase):
         _decide(game, (agent, agent))
     assert agent.searched == 0
-

@@ -15,23 +15,34 @@ measured cost, play fewer decisions (``SLOW_DECISIONS``) unless listed in
 Every *spec form* is covered too (``SPEC_FORMS``: an agent named with
 parameters, an alias): the spec reaches the agent and the agent keeps the
 same promises at those parameters."""
+
 import numpy as np
 import pytest
 
 from hotspot.arena import available_agents, make_agent
 from hotspot.arena.registry import is_available, is_fast
 from hotspot.core.game import Game
-from hotspot.core.rules_data import (NO_UNIT, PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP,
-                                     TECHNOCRAT, UNIT_SIDE, ZIEGLER)
+from hotspot.core.rules_data import (
+    NO_UNIT,
+    PHASE_T_SETUP,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_SETUP,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    ZIEGLER,
+)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 # every registered agent that can be made here, and the spec forms: parameters
 # that change how a search spends its budget (small budgets: the suite stays
 # fast), and the alias of the strongest agent
-SPEC_FORMS = ["ismcts(iterations=4,reuse=true,reply=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
-              "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
-              "mcts(simulations=2,max_candidates=2)", "best"]
+SPEC_FORMS = [
+    "ismcts(iterations=4,reuse=true,reply=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+    "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+    "mcts(simulations=2,max_candidates=2)",
+    "best",
+]
 AGENTS = available_agents() + [s for s in SPEC_FORMS if is_available(s)]
 SLOW_DECISIONS = 60  # the decisions of a slow agent (a search) or of one whose cost is not measured
 CHEAP_DECISIONS = {"learned"}  # slow games (long ones), but milliseconds a decision: the usual counts
@@ -78,8 +89,10 @@ def _hide_differently(game, side, rng):
     for u in range(MAX_UNITS):  # squads of enemy infantry below the top counter (9.5)
         t = int(s["unit_type"][u])
         if t != NO_UNIT and UNIT_SIDE[t] != side and s["unit_squads"][u] > 1:
-            seen = any(s["unit_type"][v] and UNIT_SIDE[s["unit_type"][v]] == side
-                       and s["unit_cell"][v] == s["unit_cell"][u] for v in range(MAX_UNITS))
+            seen = any(
+                s["unit_type"][v] and UNIT_SIDE[s["unit_type"][v]] == side and s["unit_cell"][v] == s["unit_cell"][u]
+                for v in range(MAX_UNITS)
+            )
             top = min(v for v in range(MAX_UNITS) if s["unit_type"][v] and s["unit_cell"][v] == s["unit_cell"][u])
             if not seen and top != u:
                 s["unit_squads"][u] = rng.integers(1, 4)
@@ -100,7 +113,7 @@ def test_no_hidden_state_read(name):
             break
         side = game.current_player()
         twin = _hide_differently(game, side, rng)
-        assert (game.observation(side).tobytes() == twin.observation(side).tobytes())
+        assert game.observation(side).tobytes() == twin.observation(side).tobytes()
         mask = game.legal_action_mask()
         if (mask == twin.legal_action_mask()).all() and checked < decisions(name, 120):
             a1 = make_agent(name, seed=1).act(game.observation(side), mask.copy(), side)

@@ -1,11 +1,11 @@
 """API hygiene: one source of the version number, a changelog entry for it,
 and each removed or renamed public name kept for one minor version behind a
 shim that raises a DeprecationWarning naming its replacement."""
+
 import importlib
 import sys
 
 import pytest
-
 
 
 def test_the_version_has_one_source():
@@ -14,6 +14,7 @@ def test_the_version_has_one_source():
     from pathlib import Path
 
     import hotspot
+
     root = Path(__file__).resolve().parent.parent
     assert 'dynamic = ["version"]' in (root / "pyproject.toml").read_text(encoding="utf-8")
     assert importlib.metadata.version("hotspot") == hotspot.__version__
@@ -22,6 +23,7 @@ def test_the_version_has_one_source():
 
 def test_game_record_replay_warns_and_replays():
     from hotspot import Game
+
     game = Game("standard", seed=4)
     for _ in range(12):
         game.apply_action(int(game.legal_actions()[0]))
@@ -34,6 +36,7 @@ def test_state_from_bytes_warns_and_checks():
     from hotspot import Game
     from hotspot.core import state
     from hotspot.core.integrity import from_bytes
+
     with pytest.warns(DeprecationWarning, match="hotspot.core.from_bytes"):
         old = state.from_bytes
     assert old is from_bytes
@@ -46,6 +49,7 @@ def test_state_from_bytes_warns_and_checks():
 def test_pettingzoo_env_module_warns_and_is_the_new_module():
     pytest.importorskip("pettingzoo")
     from hotspot.env import pettingzoo as pz
+
     sys.modules.pop("hotspot.env.pettingzoo_env", None)
     with pytest.warns(DeprecationWarning, match="import hotspot.env.pettingzoo"):
         old = importlib.import_module("hotspot.env.pettingzoo_env")
@@ -57,6 +61,7 @@ def test_the_unchecked_row_readers_have_their_own_names(old, new):
     """One public name, one behaviour: hotspot.arena.record_from_row checks the
     row; the arena's unchecked readers are match.unchecked_*."""
     from hotspot.arena import match
+
     with pytest.warns(DeprecationWarning, match=f"hotspot.arena.{old}"):
         shim = getattr(match, old)
     assert shim is getattr(match, new)

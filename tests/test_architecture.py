@@ -8,6 +8,7 @@ Layers, lowest first (docs/architecture.md):
 A module may import its own layer and the layers below it, never above;
 imports inside functions count too (a lazy import is still a dependency).
 """
+
 from __future__ import annotations
 
 import ast
@@ -71,8 +72,9 @@ def test_imports_point_only_downward():
 
 
 def test_no_import_cycles_between_modules():
-    graph = {name: {t for t, _, _ in _imports(name, path) if t in MODULES and t != name}
-             for name, path in MODULES.items()}
+    graph = {
+        name: {t for t, _, _ in _imports(name, path) if t in MODULES and t != name} for name, path in MODULES.items()
+    }
     # a package's __init__ importing its own modules is how a package re-exports: not a cycle
     for name in graph:
         graph[name] = {t for t in graph[name] if not (MODULES[t].name == "__init__.py" and name.startswith(t + "."))}
@@ -82,7 +84,7 @@ def test_no_import_cycles_between_modules():
         state[node] = 1
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt, stack + [nxt])
         state[node] = 2
@@ -97,8 +99,7 @@ def test_no_private_name_is_imported_from_another_module():
     private = []
     for name, path in MODULES.items():
         for target, imported, line in _imports(name, path):
-            if target.startswith("hotspot") and imported and imported.startswith("_") \
-                    and not imported.startswith("__"):
+            if target.startswith("hotspot") and imported and imported.startswith("_") and not imported.startswith("__"):
                 private.append(f"{path.relative_to(ROOT.parent)}:{line} imports {target}.{imported}")
     assert private == []
 
@@ -118,20 +119,37 @@ def test_the_readme_imports_only_the_public_surface():
     """README snippets import from hotspot, hotspot.core, hotspot.env,
     hotspot.agents or hotspot.arena, never from deep modules."""
     import re
+
     readme = (ROOT.parent / "README.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
-    deep = [line.strip() for block in blocks for line in block.splitlines()
-            if re.match(r"\s*(from|import) hotspot\.\w+\.\w+", line)]
+    deep = [
+        line.strip()
+        for block in blocks
+        for line in block.splitlines()
+        if re.match(r"\s*(from|import) hotspot\.\w+\.\w+", line)
+    ]
     assert deep == []
 
 
 def test_public_surface_exports_what_the_readme_uses():
     import hotspot.core
     import hotspot.env
+
     for name in ("Game", "GameRecord", "RulesOptions", "init", "StateError", "RecordError", "ScenarioError"):
         assert hasattr(hotspot, name), name
-    for name in ("init", "step", "legal_action_mask", "step_batch", "legal_action_mask_batch",
-                 "play_random_batch", "set_max_turns", "from_bytes", "to_bytes", "returns", "NUM_ACTIONS"):
+    for name in (
+        "init",
+        "step",
+        "legal_action_mask",
+        "step_batch",
+        "legal_action_mask_batch",
+        "play_random_batch",
+        "set_max_turns",
+        "from_bytes",
+        "to_bytes",
+        "returns",
+        "NUM_ACTIONS",
+    ):
         assert name in hotspot.core.__all__ and hasattr(hotspot.core, name), name
     for name in ("HotspotEnv", "HotspotVectorEnv", "HotspotAECEnv", "write_replay_html"):
         assert name in hotspot.env.__all__, name

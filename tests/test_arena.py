@@ -2,6 +2,7 @@
 Python paths agree and replay), Wilson intervals and Bradley-Terry ratings on
 known inputs, ``hotspot arena`` end to end, resume after an interruption,
 ``hotspot balance`` and its plot, and the Ray backend on a local instance."""
+
 import json
 import math
 import sys
@@ -10,13 +11,33 @@ import numpy as np
 import pytest
 
 from hotspot.agents import RandomAgent
-from hotspot.arena import (ArenaError, GameSpec, available_agents, bradley_terry, game_seed, make_agent,
-                           play_game, read_rows, record_from_row, register_agent, replay_row, run_arena,
-                           run_balance, wilson_interval)
+from hotspot.arena import (
+    ArenaError,
+    GameSpec,
+    available_agents,
+    bradley_terry,
+    game_seed,
+    make_agent,
+    play_game,
+    read_rows,
+    record_from_row,
+    register_agent,
+    replay_row,
+    run_arena,
+    run_balance,
+    wilson_interval,
+)
 from hotspot.arena.balance import parse_option, plot_balance
 from hotspot.arena.match import agent_seeds, setup_seed
-from hotspot.arena.registry import (DEFAULT_MAX_SECONDS_PER_GAME, UnknownAgentError, agent_cost, agent_costs,
-                                    default_agents, is_fast, unregister_agent)
+from hotspot.arena.registry import (
+    DEFAULT_MAX_SECONDS_PER_GAME,
+    UnknownAgentError,
+    agent_cost,
+    agent_costs,
+    default_agents,
+    is_fast,
+    unregister_agent,
+)
 from hotspot.arena.stats import format_table
 from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
 from hotspot.cli import main
@@ -28,6 +49,7 @@ Z = 1.959963984540054  # the 97.5% normal quantile
 
 class PyRandom(RandomAgent):
     """A random player without a compiled policy: its games take the Python path."""
+
     name = "pyrandom"
     policy_id = None
 
@@ -87,7 +109,7 @@ def test_bradley_terry_recovers_known_strengths():
     results = []
     names = sorted(strengths)
     for i, x in enumerate(names):
-        for y in names[i + 1:]:
+        for y in names[i + 1 :]:
             p = 1 / (1 + math.exp(-(strengths[x] - strengths[y])))
             results += [(x, y, 1000 * p), (y, x, 1000 * (1 - p))]
     table = {r["agent"]: r for r in bradley_terry(results, regularization=0.0, anchor="a")}
@@ -196,8 +218,9 @@ def test_seeds_are_fixed_and_distinct():
 
 @pytest.mark.parametrize("scenario", ["standard", "random", "random:3"])
 def test_compiled_and_python_paths_play_the_same_game_and_replay(scenario):
-    spec = GameSpec("random:random", "random", "random", 0, game_seed(5, 0), scenario, '{"platform_turns":5}',
-                    max_turns=4)
+    spec = GameSpec(
+        "random:random", "random", "random", 0, game_seed(5, 0), scenario, '{"platform_turns":5}', max_turns=4
+    )
     fast = play_game(spec)
     slow = play_game(spec, force_python=True)
     assert fast["path"] == "compiled" and slow["path"] == "python"
@@ -235,8 +258,15 @@ def test_plan_arena_sides_and_seeds():
 
 def test_arena_end_to_end(tmp_path, pyrandom):
     out = tmp_path / "arena"
-    summary = run_arena(agents=["random", "pyrandom"], games=3, out=out, workers=2, progress=False,
-                        rules={"platform_turns": 5}, max_turns=5)
+    summary = run_arena(
+        agents=["random", "pyrandom"],
+        games=3,
+        out=out,
+        workers=2,
+        progress=False,
+        rules={"platform_turns": 5},
+        max_turns=5,
+    )
     assert {p.name for p in out.iterdir()} >= {"games.jsonl", "summary.json", "summary.csv", "ratings.csv"}
     rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     # random:random (one side), random:pyrandom (both sides), pyrandom:pyrandom (one side)
@@ -265,8 +295,9 @@ def _no_time(sides):
 
 
 def test_resume_gives_the_totals_of_an_uninterrupted_run(tmp_path):
-    kwargs = dict(pairings=[("random", "random")], games=10, scenario="random", seed=4, workers=1,
-                  progress=False, max_turns=4)
+    kwargs = dict(
+        pairings=[("random", "random")], games=10, scenario="random", seed=4, workers=1, progress=False, max_turns=4
+    )
     full = tmp_path / "full"
     run_arena(out=full, **kwargs)
     part = tmp_path / "part"
@@ -291,8 +322,27 @@ def test_resume_gives_the_totals_of_an_uninterrupted_run(tmp_path):
 
 def test_cli_arena_and_replay(tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["arena", "--pairings", "random:random", "--games", "4", "--out", str(out), "--workers", "1",
-                 "--no-progress", "--option", "cia_enabled=false", "--max-turns", "6"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--pairings",
+                "random:random",
+                "--games",
+                "4",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--no-progress",
+                "--option",
+                "cia_enabled=false",
+                "--max-turns",
+                "6",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "95% CI" in text and "Ratings" in text and "Wall time" in text
     page = tmp_path / "game.html"
@@ -306,6 +356,7 @@ def test_cli_arena_and_replay(tmp_path, capsys):
 
 class Cheat(RandomAgent):
     """Plays an illegal action."""
+
     name = "cheat"
     policy_id = None
 
@@ -318,8 +369,7 @@ def test_a_failing_agent_is_a_clear_error(tmp_path, workers):
     register_agent("cheat", Cheat, replace=True)
     try:
         with pytest.raises(ArenaError, match="cheat"):
-            run_arena(pairings=[("random", "cheat")], games=2, out=tmp_path, workers=workers, progress=False,
-                      chunk=1)
+            run_arena(pairings=[("random", "cheat")], games=2, out=tmp_path, workers=workers, progress=False, chunk=1)
     finally:
         unregister_agent("cheat")
 
@@ -335,8 +385,15 @@ def test_ray_backend_missing_is_a_clear_error(tmp_path, monkeypatch):
 
 def test_balance_grid_writes_table_and_png(tmp_path):
     out = tmp_path / "balance"
-    summary = run_balance(scenarios=["standard", "random:1"], options=[("platform_turns", [3, 5])],
-                          pairs=[("random", "random")], games=3, out=out, workers=1, progress=False)
+    summary = run_balance(
+        scenarios=["standard", "random:1"],
+        options=[("platform_turns", [3, 5])],
+        pairs=[("random", "random")],
+        games=3,
+        out=out,
+        workers=1,
+        progress=False,
+    )
     assert summary["games"] == 12 and len(summary["cells"]) == 4
     png = (out / "balance.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -347,8 +404,15 @@ def test_balance_grid_writes_table_and_png(tmp_path):
     assert {json.dumps(r["rules"]) for r in rows} == {'{"platform_turns": 3}', '{"platform_turns": 5}'}
     for row in rows[:3]:
         replay_row(row)
-    again = run_balance(scenarios=["standard", "random:1"], options=[("platform_turns", [3, 5])],
-                        pairs=[("random", "random")], games=3, out=out, workers=1, progress=False)
+    again = run_balance(
+        scenarios=["standard", "random:1"],
+        options=[("platform_turns", [3, 5])],
+        pairs=[("random", "random")],
+        games=3,
+        out=out,
+        workers=1,
+        progress=False,
+    )
     assert again["result"].played == 0 and again["cells"] == summary["cells"]
 
 
@@ -357,16 +421,45 @@ def test_balance_plot_categories(tmp_path):
     for i, (scen, rules) in enumerate([("standard", {}), ("random", {}), ("standard", {"cia_enabled": False})]):
         for pair in (("random", "random"), ("scripted", "random")):
             lo, hi = wilson_interval(3 + i, 10)
-            cells.append({"scenario": scen, "rules": rules, "technocrat": pair[0], "ziegler": pair[1],
-                          "games": 10, "technocrat_win_rate": (3 + i) / 10, "ci_low": lo, "ci_high": hi})
+            cells.append(
+                {
+                    "scenario": scen,
+                    "rules": rules,
+                    "technocrat": pair[0],
+                    "ziegler": pair[1],
+                    "games": 10,
+                    "technocrat_win_rate": (3 + i) / 10,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
     path = plot_balance(cells, tmp_path / "p.png")
     assert path.read_bytes()[:4] == b"\x89PNG"
 
 
 def test_cli_balance(tmp_path, capsys):
     out = tmp_path / "bal"
-    assert main(["balance", "--scenarios", "standard", "--option", "platform_turns=3,5", "--pair", "random:random",
-                 "--games", "2", "--out", str(out), "--workers", "1", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "balance",
+                "--scenarios",
+                "standard",
+                "--option",
+                "platform_turns=3,5",
+                "--pair",
+                "random:random",
+                "--games",
+                "2",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert "balance.png" in capsys.readouterr().out and (out / "balance.png").exists()
     assert main(["balance", "--option", "no_such_option=1", "--out", str(out), "--games", "1"]) == 2
     assert "no_such_option" in capsys.readouterr().err
@@ -403,6 +496,7 @@ def test_cold_warm_up_compiles_the_scripted_player_in_a_helper_process(monkeypat
     scripted heuristics in a helper process and the rules here; the compiled
     game then plays (the helper's part comes from the cache or is compiled here)."""
     from hotspot.arena import match
+
     assert isinstance(match.is_cached(match.play_match), bool)
     monkeypatch.setattr(match, "is_cached", lambda dispatcher: False)
     match.warm_up(compiled=True, workers=2)
@@ -413,14 +507,17 @@ def test_cold_warm_up_compiles_the_scripted_player_in_a_helper_process(monkeypat
 # ------------------------------------------------------------ options and draws (D19 revised, D22)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("no_such_option=1", r"unknown rules option 'no_such_option'; valid options: .*combat_table \(d13, diagonal\)"),
-    ("combat_table=d14", r"rules option combat_table: 'd14' is not a valid value; valid: d13, diagonal"),
-    ("losses=automatic,nobody", r"rules option losses: 'nobody' is not a valid value; valid: automatic, owner"),
-    ("platform_turns=0", r"rules option platform_turns: 0 is not a valid value; valid: integer in \[1, 1000\]"),
-    ("cia_enabled=maybe", r"rules option cia_enabled: 'maybe' is not a valid value; valid: true or false"),
-    ("turn_limit=10,15", r"'turn_limit' is no longer a rules option.*--max-turns"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("no_such_option=1", r"unknown rules option 'no_such_option'; valid options: .*combat_table \(d13, diagonal\)"),
+        ("combat_table=d14", r"rules option combat_table: 'd14' is not a valid value; valid: d13, diagonal"),
+        ("losses=automatic,nobody", r"rules option losses: 'nobody' is not a valid value; valid: automatic, owner"),
+        ("platform_turns=0", r"rules option platform_turns: 0 is not a valid value; valid: integer in \[1, 1000\]"),
+        ("cia_enabled=maybe", r"rules option cia_enabled: 'maybe' is not a valid value; valid: true or false"),
+        ("turn_limit=10,15", r"'turn_limit' is no longer a rules option.*--max-turns"),
+    ],
+)
 def test_balance_options_are_checked_against_rules_options(text, message):
     """`--option NAME=V1,V2` is checked against RulesOptions.describe(): an
     unknown name or a bad value is refused with one line listing the valid
@@ -434,15 +531,25 @@ def test_balance_accepts_the_d22_string_options(tmp_path):
     """D22's string-valued options sweep like any other; each game row records
     its options and its max_turns."""
     from hotspot.core.rules_data import CHOICE_OPTIONS
+
     for name, values in CHOICE_OPTIONS.items():
         assert parse_option(f"{name}={','.join(values)}") == (name, list(values))
     out = tmp_path / "d22"
-    summary = run_balance(scenarios=["standard"], options=[parse_option("combat_table=d13,diagonal"),
-                                                           parse_option("losses=automatic")],
-                          pairs=[("random", "random")], games=2, out=out, workers=1, progress=False, plot=False,
-                          max_turns=30)
-    assert [c["rules"] for c in summary["cells"]] == [{"combat_table": "d13", "losses": "automatic"},
-                                                     {"combat_table": "diagonal", "losses": "automatic"}]
+    summary = run_balance(
+        scenarios=["standard"],
+        options=[parse_option("combat_table=d13,diagonal"), parse_option("losses=automatic")],
+        pairs=[("random", "random")],
+        games=2,
+        out=out,
+        workers=1,
+        progress=False,
+        plot=False,
+        max_turns=30,
+    )
+    assert [c["rules"] for c in summary["cells"]] == [
+        {"combat_table": "d13", "losses": "automatic"},
+        {"combat_table": "diagonal", "losses": "automatic"},
+    ]
     rows = list(read_rows(out / "games.jsonl").values())
     assert sorted(r["rules"]["combat_table"] for r in rows) == ["d13", "d13", "diagonal", "diagonal"]
     assert all(r["max_turns"] == 30 and r["rules"]["losses"] == "automatic" for r in rows)
@@ -473,9 +580,18 @@ def _row(tech, zieg, winner):
     """A games.jsonl row of pairing a:b with only what the tables read (winner: a side, None for a draw)."""
     agent = {"technocrat": tech, "ziegler": zieg}.get(winner)
     other = None if winner is None else (zieg if winner == "technocrat" else tech)
-    return {"pairing": "a:b", "technocrat": tech, "ziegler": zieg, "winner": winner,
-            "winner_agent": agent, "loser_agent": other, "truncated": winner is None, "turns": 10,
-            "actions_count": 100, "wall_s": 0.0}
+    return {
+        "pairing": "a:b",
+        "technocrat": tech,
+        "ziegler": zieg,
+        "winner": winner,
+        "winner_agent": agent,
+        "loser_agent": other,
+        "truncated": winner is None,
+        "turns": 10,
+        "actions_count": 100,
+        "wall_s": 0.0,
+    }
 
 
 def test_draws_are_half_a_point_in_their_own_column():
@@ -483,8 +599,15 @@ def test_draws_are_half_a_point_in_their_own_column():
     in its own column, half a point to each side in the win rates, the
     head-to-head score and Bradley-Terry; Wilson intervals use that score."""
     from hotspot.arena.tournament import head_to_head, ratings_table, side_table
-    rows = ([_row("a", "b", "technocrat")] * 6 + [_row("a", "b", "ziegler")] * 2 + [_row("a", "b", None)] * 2
-            + [_row("b", "a", "technocrat")] * 3 + [_row("b", "a", None)] * 4 + [_row("b", "a", "ziegler")] * 3)
+
+    rows = (
+        [_row("a", "b", "technocrat")] * 6
+        + [_row("a", "b", "ziegler")] * 2
+        + [_row("a", "b", None)] * 2
+        + [_row("b", "a", "technocrat")] * 3
+        + [_row("b", "a", None)] * 4
+        + [_row("b", "a", "ziegler")] * 3
+    )
     specs = plan_arena([("a", "b")], 10, max_turns=50)
     sides = {(s["technocrat"], s["ziegler"]): s for s in side_table(rows, specs)}
     ab = sides[("a", "b")]
@@ -528,8 +651,25 @@ def test_arena_reports_draws_and_max_turns(tmp_path, capsys):
     past turn 2, so every game is a draw, shown in the draws column, scored
     half a point, with no win at the limit."""
     out = tmp_path / "draws"
-    assert main(["arena", "--pairings", "scripted:scripted", "--games", "3", "--out", str(out), "--workers", "1",
-                 "--no-progress", "--max-turns", "2"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "--pairings",
+                "scripted:scripted",
+                "--games",
+                "3",
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--no-progress",
+                "--max-turns",
+                "2",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "draws" in text and "stopped after turn 2" in text
     saved = json.loads((out / "summary.json").read_text())
@@ -552,10 +692,22 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
     from hotspot.arena import read_rows
     from hotspot.core import Game
     from hotspot.core.scenario import load_scenario
+
     out = tmp_path / "search"
-    s = search_deployment("ziegler", opponent="random", agent="scripted", candidates=3, random_candidates=1,
-                          games=2, finalists=1, final_games=3, out=out, workers=1, progress=False,
-                          max_turns=30)
+    s = search_deployment(
+        "ziegler",
+        opponent="random",
+        agent="scripted",
+        candidates=3,
+        random_candidates=1,
+        games=2,
+        finalists=1,
+        final_games=3,
+        out=out,
+        workers=1,
+        progress=False,
+        max_turns=30,
+    )
     assert [len(r["candidates"]) for r in s["rounds"]] == [3, 2, 1]
     best = load_scenario(str(out / "best.json"))
     assert best["deploy"] == ["technocrat_platforms", "technocrat_units"]  # the Ziegler part is preset
@@ -572,6 +724,7 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
 
 def test_deployment_search_refuses_bad_arguments(tmp_path):
     from hotspot.arena.deployment import search_deployment
+
     with pytest.raises(ArenaError, match="side must be one of"):
         search_deployment("neither", out=tmp_path)
     with pytest.raises(ArenaError, match="finalists"):
@@ -587,7 +740,25 @@ def test_random_seed_too_long_to_read_is_refused_by_name(tmp_path, capsys):
     name = "random:" + "9" * 5000
     with pytest.raises(ArenaError, match="more than 4300 digits"):
         run_arena(agents=["random"], games=1, scenario=name, out=tmp_path / "a", workers=1, progress=False)
-    assert main(["balance", "--scenarios", name, "--games", "1", "--pair", "random:random", "--workers", "1",
-                 "--no-progress", "--no-plot", "--out", str(tmp_path / "b")]) == 2
+    assert (
+        main(
+            [
+                "balance",
+                "--scenarios",
+                name,
+                "--games",
+                "1",
+                "--pair",
+                "random:random",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--no-plot",
+                "--out",
+                str(tmp_path / "b"),
+            ]
+        )
+        == 2
+    )
     assert "more than 4300 digits" in capsys.readouterr().err
     assert not (tmp_path / "a" / "games.jsonl").exists()

@@ -9,24 +9,54 @@ skipped, lost or mixed without a word.
 * zero or negative counts are refused, by the command line and the API.
 
 The games are tiny (random agents, a few games of at most 4 turns)."""
+
 import json
 import re
 
 import pytest
 
-from hotspot.arena import (ArenaError, DamagedFileError, GameSpec, RowError, RunConfigError, game_seed,
-                           play_game, record_from_row, run_arena, run_balance, scan_games)
+from hotspot.arena import (
+    ArenaError,
+    DamagedFileError,
+    GameSpec,
+    RowError,
+    RunConfigError,
+    game_seed,
+    play_game,
+    record_from_row,
+    run_arena,
+    run_balance,
+    scan_games,
+)
 from hotspot.arena.folder import RUN_FILE, check_row, read_rows
 from hotspot.cli import main
 from hotspot.core.game import Game
 
-ARENA = dict(pairings=[("random", "random")], games=3, scenario="random", seed=4, workers=1, progress=False,
-             max_turns=4)
+ARENA = dict(
+    pairings=[("random", "random")], games=3, scenario="random", seed=4, workers=1, progress=False, max_turns=4
+)
 
 
 def _cli(out, *extra):
-    return ["arena", "--pairings", "random:random", "--games", "3", "--scenario", "random", "--seed", "4",
-            "--workers", "1", "--max-turns", "4", "--no-progress", "--out", str(out), *extra]
+    return [
+        "arena",
+        "--pairings",
+        "random:random",
+        "--games",
+        "3",
+        "--scenario",
+        "random",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--max-turns",
+        "4",
+        "--no-progress",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def _snapshot(folder):
@@ -79,7 +109,7 @@ DAMAGE = [  # (what is done to the row's line, the problem reported)
     (lambda r: json.dumps(dict(r, seed=-1)).encode(), "field 'seed' must be an integer"),
     (lambda r: json.dumps(dict(r, rules=[])).encode(), "field 'rules' must be an object"),
     (lambda r: json.dumps(dict(r, max_turns=0)).encode(), "field 'max_turns'"),
-    (lambda r: json.dumps(dict(r, actions=r["actions"] + [10 ** 30])).encode(), "actions["),
+    (lambda r: json.dumps(dict(r, actions=r["actions"] + [10**30])).encode(), "actions["),
     (lambda r: json.dumps(dict(r, actions=r["actions"][:-1])).encode(), "field 'actions_count'"),
     (lambda r: json.dumps(dict(r, wall_s=float("nan"))).encode(), "NaN is not a JSON value"),
     (lambda r: json.dumps(dict(r, wall_s=-1.0)).encode(), "field 'wall_s'"),
@@ -117,8 +147,14 @@ def test_a_row_that_does_not_load_is_refused_before_replay(row):
     with pytest.raises(RowError, match=r"actions\[0\]"):
         record_from_row(bad)
     with pytest.raises(RowError, match="scenario"):
-        record_from_row(dict(row, scenario="no-such-scenario", setup="no-such-scenario",
-                             key=row["key"].replace('"standard"', '"no-such-scenario"')))
+        record_from_row(
+            dict(
+                row,
+                scenario="no-such-scenario",
+                setup="no-such-scenario",
+                key=row["key"].replace('"standard"', '"no-such-scenario"'),
+            )
+        )
     assert Game.from_record(record_from_row(row)).is_terminal()
 
 
@@ -147,7 +183,7 @@ def test_drop_damaged_drops_the_lines_and_replays_their_games(tmp_path, arena, c
     planned game: the same rows as a run never damaged."""
     clean = read_rows(arena / "games.jsonl")
     lines = _lines(arena)
-    lines[0] = lines[0][:20]                         # garbled
+    lines[0] = lines[0][:20]  # garbled
     (arena / "games.jsonl").write_bytes(b"\n".join(lines[:2]) + b"\n" + lines[2][:-1])  # last line cut
     summary = run_arena(out=arena, drop_damaged=True, **ARENA)
     assert "dropped" in capsys.readouterr().err and "line 1" in str(summary["result"].dropped[0])
@@ -188,23 +224,34 @@ def test_same_configuration_resumes_without_replaying(arena):
     """Rule: a rerun with the folder's configuration plays nothing and changes
     no game (run.json records the configuration when the run starts)."""
     config = json.loads((arena / RUN_FILE).read_text())["config"]
-    assert config == {"kind": "arena", "pairings": ["random:random"], "scenario": "random", "scenario_files": {},
-                      "rules": {}, "seed": 4, "max_turns": 4, "games": 3}
+    assert config == {
+        "kind": "arena",
+        "pairings": ["random:random"],
+        "scenario": "random",
+        "scenario_files": {},
+        "rules": {},
+        "seed": 4,
+        "max_turns": 4,
+        "games": 3,
+    }
     games_before = (arena / "games.jsonl").read_bytes()
     again = run_arena(out=arena, **dict(ARENA, workers=2, chunk=1))  # how it runs is not what it plays
     assert again["result"].played == 0 and again["result"].reused == 3
     assert (arena / "games.jsonl").read_bytes() == games_before
 
 
-@pytest.mark.parametrize("change,setting,old,new", [
-    (dict(seed=5), "seed", "4", "5"),
-    (dict(scenario="standard"), "scenario", '"random"', '"standard"'),
-    (dict(max_turns=6), "max_turns", "4", "6"),
-    (dict(max_turns=None), "max_turns", "4", "null"),
-    (dict(rules={"platform_turns": 5}), "rules", "{}", '{"platform_turns": 5}'),
-    (dict(pairings=[("random", "scripted")]), "pairings", '["random:random"]', '["random:scripted"]'),
-    (dict(games=2), "games", "3", "2"),
-])
+@pytest.mark.parametrize(
+    "change,setting,old,new",
+    [
+        (dict(seed=5), "seed", "4", "5"),
+        (dict(scenario="standard"), "scenario", '"random"', '"standard"'),
+        (dict(max_turns=6), "max_turns", "4", "6"),
+        (dict(max_turns=None), "max_turns", "4", "null"),
+        (dict(rules={"platform_turns": 5}), "rules", "{}", '{"platform_turns": 5}'),
+        (dict(pairings=[("random", "scripted")]), "pairings", '["random:random"]', '["random:scripted"]'),
+        (dict(games=2), "games", "3", "2"),
+    ],
+)
 def test_another_configuration_is_refused_naming_the_setting(arena, change, setting, old, new):
     """Rule: a run in a folder that holds another configuration is refused with
     the setting that differs, the folder's value and the new one; nothing in
@@ -265,8 +312,12 @@ def test_an_old_folder_without_run_json(arena):
     the setting, when they are not: rows of another run are not mixed in."""
     (arena / RUN_FILE).unlink()
     before = _snapshot(arena)
-    for change, setting in ((dict(seed=5), "seed"), (dict(max_turns=6), "max_turns"),
-                            (dict(games=2), "games"), (dict(scenario="standard"), "scenario")):
+    for change, setting in (
+        (dict(seed=5), "seed"),
+        (dict(max_turns=6), "max_turns"),
+        (dict(games=2), "games"),
+        (dict(scenario="standard"), "scenario"),
+    ):
         with pytest.raises(RunConfigError, match=f"no run.json.*{setting}: games.jsonl has"):
             run_arena(out=arena, **dict(ARENA, **change))
         assert _snapshot(arena) == before
@@ -292,8 +343,11 @@ def test_balance_remembers_its_grid(tmp_path):
     again = run_balance(out=out, options=[("platform_turns", [4, 3])], **kwargs)
     assert again["result"].played == 0
     before = _snapshot(out)
-    with pytest.raises(RunConfigError, match=r"options: \{\"platform_turns\": \[3, 4\]\} in the folder, "
-                                              r"\{\"platform_turns\": \[3, 5\]\} now"):
+    with pytest.raises(
+        RunConfigError,
+        match=r"options: \{\"platform_turns\": \[3, 4\]\} in the folder, "
+        r"\{\"platform_turns\": \[3, 5\]\} now",
+    ):
         run_balance(out=out, options=[("platform_turns", [3, 5])], **kwargs)
     with pytest.raises(RunConfigError, match='kind: "balance" in the folder, "arena" now'):
         run_arena(out=out, pairings=[("random", "random")], games=1, workers=1, progress=False, max_turns=4)
@@ -304,9 +358,21 @@ def test_deployment_search_remembers_its_settings(tmp_path):
     """Rule: a deployment search refuses another configuration before it
     rewrites a candidate, naming the setting."""
     from hotspot.arena.deployment import search_deployment
+
     out = tmp_path / "search"
-    kwargs = dict(opponent="random", agent="random", candidates=2, random_candidates=2, games=1, finalists=1,
-                  final_games=1, out=out, workers=1, progress=False, max_turns=4)
+    kwargs = dict(
+        opponent="random",
+        agent="random",
+        candidates=2,
+        random_candidates=2,
+        games=1,
+        finalists=1,
+        final_games=1,
+        out=out,
+        workers=1,
+        progress=False,
+        max_turns=4,
+    )
     search_deployment("ziegler", **kwargs)
     before = _snapshot(out)
     with pytest.raises(RunConfigError, match="seed: 0 in the folder, 1 now"):
@@ -323,8 +389,21 @@ def test_cli_balance_refuses_and_drops_damaged_lines(tmp_path, capsys):
     """Rule: ``hotspot balance`` refuses a damaged line (exit 2, its number on
     stderr, nothing changed) and ``--drop-damaged`` drops it."""
     out = tmp_path / "balance"
-    args = ["balance", "--pair", "random:random", "--games", "2", "--workers", "1", "--no-plot", "--max-turns",
-            "4", "--no-progress", "--out", str(out)]
+    args = [
+        "balance",
+        "--pair",
+        "random:random",
+        "--games",
+        "2",
+        "--workers",
+        "1",
+        "--no-plot",
+        "--max-turns",
+        "4",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     with open(out / "games.jsonl", "ab") as f:
         f.write(b"[]\n")
@@ -340,19 +419,22 @@ def test_cli_balance_refuses_and_drops_damaged_lines(tmp_path, capsys):
 # ------------------------------------------------------------ counts
 
 
-@pytest.mark.parametrize("args,name", [
-    (["arena", "--games", "0"], "--games"),
-    (["arena", "--games", "-3"], "--games"),
-    (["arena", "--workers", "0"], "--workers"),
-    (["arena", "--max-games", "0"], "--max-games"),
-    (["arena", "--chunk", "-1"], "--chunk"),
-    (["balance", "--games", "0"], "--games"),
-    (["balance", "--max-actions", "0"], "--max-actions"),
-    (["balance", "--search-deployment", "ziegler", "--final-games", "0"], "--final-games"),
-    (["balance", "--search-deployment", "ziegler", "--finalists", "-2"], "--finalists"),
-    (["balance", "--search-deployment", "ziegler", "--candidates", "1"], "--candidates"),
-    (["balance", "--search-deployment", "ziegler", "--random-candidates", "-1"], "--random-candidates"),
-])
+@pytest.mark.parametrize(
+    "args,name",
+    [
+        (["arena", "--games", "0"], "--games"),
+        (["arena", "--games", "-3"], "--games"),
+        (["arena", "--workers", "0"], "--workers"),
+        (["arena", "--max-games", "0"], "--max-games"),
+        (["arena", "--chunk", "-1"], "--chunk"),
+        (["balance", "--games", "0"], "--games"),
+        (["balance", "--max-actions", "0"], "--max-actions"),
+        (["balance", "--search-deployment", "ziegler", "--final-games", "0"], "--final-games"),
+        (["balance", "--search-deployment", "ziegler", "--finalists", "-2"], "--finalists"),
+        (["balance", "--search-deployment", "ziegler", "--candidates", "1"], "--candidates"),
+        (["balance", "--search-deployment", "ziegler", "--random-candidates", "-1"], "--random-candidates"),
+    ],
+)
 def test_cli_refuses_counts_below_one(tmp_path, capsys, args, name):
     """Rule: a count that is zero or negative (below 2 candidates; below 0
     random candidates) is refused by the command line: exit code 2, one
@@ -366,15 +448,18 @@ def test_cli_refuses_counts_below_one(tmp_path, capsys, args, name):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("call,name", [
-    (lambda out: run_arena(out=out, **dict(ARENA, games=0)), "games"),
-    (lambda out: run_arena(out=out, **dict(ARENA, games=-3)), "games"),
-    (lambda out: run_arena(out=out, **dict(ARENA, games=2.5)), "games"),
-    (lambda out: run_arena(out=out, max_games=0, **ARENA), "max_games"),
-    (lambda out: run_arena(out=out, **dict(ARENA, workers=0)), "workers"),
-    (lambda out: run_balance(out=out, pairs=[("random", "random")], games=0, progress=False), "games"),
-    (lambda out: run_balance(out=out, pairs=[("random", "random")], games=1, max_actions=0), "max_actions"),
-])
+@pytest.mark.parametrize(
+    "call,name",
+    [
+        (lambda out: run_arena(out=out, **dict(ARENA, games=0)), "games"),
+        (lambda out: run_arena(out=out, **dict(ARENA, games=-3)), "games"),
+        (lambda out: run_arena(out=out, **dict(ARENA, games=2.5)), "games"),
+        (lambda out: run_arena(out=out, max_games=0, **ARENA), "max_games"),
+        (lambda out: run_arena(out=out, **dict(ARENA, workers=0)), "workers"),
+        (lambda out: run_balance(out=out, pairs=[("random", "random")], games=0, progress=False), "games"),
+        (lambda out: run_balance(out=out, pairs=[("random", "random")], games=1, max_actions=0), "max_actions"),
+    ],
+)
 def test_api_refuses_counts_below_one(tmp_path, call, name):
     """Rule: the Python API refuses zero or negative counts with an ArenaError
     (a ValueError) naming the argument, and writes nothing."""
@@ -386,6 +471,7 @@ def test_api_refuses_counts_below_one(tmp_path, call, name):
 
 def test_deployment_search_api_refuses_zero_games(tmp_path):
     from hotspot.arena.deployment import search_deployment
+
     with pytest.raises(ArenaError, match="final_games must be a positive integer, got 0"):
         search_deployment("ziegler", final_games=0, out=tmp_path / "s")
     assert not (tmp_path / "s").exists()

@@ -8,6 +8,7 @@ probe ``fog-*`` turns D20 (9.5, 14.2, 14.3) off for one side (R9.5b); the
 draw classes read the final position by 15.2 and 15.5 (engineers, Ziegler
 combat units of D6, the Central Crustal of D2).
 """
+
 from __future__ import annotations
 
 import csv
@@ -38,10 +39,21 @@ def _rows(path):
 @pytest.fixture(scope="module")
 def grid(tmp_path_factory):
     out = tmp_path_factory.mktemp("grid")
-    summary = run_balance(scenarios=["open"], technocrats=["random", "scripted"], zieglers=["random", "scripted"],
-                          precision=0.12, step=10, games=40, probes=parse_probes("fog-technocrat"),
-                          probe_pairs=[("scripted", "scripted")], out=out, workers=1, progress=False,
-                          max_turns=60, report=True)
+    summary = run_balance(
+        scenarios=["open"],
+        technocrats=["random", "scripted"],
+        zieglers=["random", "scripted"],
+        precision=0.12,
+        step=10,
+        games=40,
+        probes=parse_probes("fog-technocrat"),
+        probe_pairs=[("scripted", "scripted")],
+        out=out,
+        workers=1,
+        progress=False,
+        max_turns=60,
+        report=True,
+    )
     return out, summary
 
 
@@ -49,7 +61,11 @@ def test_skill_grid_plays_every_pairing_and_mirrors_the_seeds(grid):
     out, summary = grid
     base = [c for c in summary["cells"] if c["probe"] is None]
     assert {(c["technocrat"], c["ziegler"]) for c in base} == {
-        ("random", "random"), ("random", "scripted"), ("scripted", "random"), ("scripted", "scripted")}
+        ("random", "random"),
+        ("random", "scripted"),
+        ("scripted", "random"),
+        ("scripted", "scripted"),
+    }
     rows = _rows(out / "games.jsonl")
     seeds = {}
     for row in rows:  # game i has the same seed (set-up dice and game dice) in every cell
@@ -67,13 +83,18 @@ def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):
     out, summary = grid
     rows = _rows(out / "games.jsonl")
     for c in summary["cells"]:
-        mine = sorted((r for r in rows if r["technocrat"] == c["technocrat"] and r["ziegler"] == c["ziegler"]
-                       and r["rules"] == c["rules"]), key=lambda r: r["index"])
+        mine = sorted(
+            (
+                r
+                for r in rows
+                if r["technocrat"] == c["technocrat"] and r["ziegler"] == c["ziegler"] and r["rules"] == c["rules"]
+            ),
+            key=lambda r: r["index"],
+        )
         assert c["games"] % 10 == 0 and 10 <= c["games"] <= 40
 
         def half(n, mine=mine):
-            score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if r["winner"] is None else 0.0
-                        for r in mine[:n])
+            score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if r["winner"] is None else 0.0 for r in mine[:n])
             lo, hi = wilson_interval(score, n)
             return (hi - lo) / 2
 
@@ -89,22 +110,45 @@ def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):
 
 def test_a_rerun_resumes_to_the_same_table_without_playing(grid):
     out, summary = grid
-    again = run_balance(scenarios=["open"], technocrats=["random", "scripted"], zieglers=["random", "scripted"],
-                        precision=0.12, step=10, games=40, probes=parse_probes("fog-technocrat"),
-                        probe_pairs=[("scripted", "scripted")], out=out, workers=1, progress=False, max_turns=60)
+    again = run_balance(
+        scenarios=["open"],
+        technocrats=["random", "scripted"],
+        zieglers=["random", "scripted"],
+        precision=0.12,
+        step=10,
+        games=40,
+        probes=parse_probes("fog-technocrat"),
+        probe_pairs=[("scripted", "scripted")],
+        out=out,
+        workers=1,
+        progress=False,
+        max_turns=60,
+    )
     assert again["played_now"] == 0
     strip = ("cell",)
-    assert [{k: v for k, v in c.items() if k not in strip} for c in again["cells"]] == \
-        [{k: v for k, v in c.items() if k not in strip} for c in summary["cells"]]
+    assert [{k: v for k, v in c.items() if k not in strip} for c in again["cells"]] == [
+        {k: v for k, v in c.items() if k not in strip} for c in summary["cells"]
+    ]
 
 
 def test_a_looser_precision_reads_the_same_folder(grid):
     """Rows of steps a looser run does not reach are games of the plan, not foreign rows."""
     out, summary = grid
-    loose = run_balance(scenarios=["open"], technocrats=["random", "scripted"], zieglers=["random", "scripted"],
-                        precision=0.45, step=10, games=40, probes=parse_probes("fog-technocrat"),
-                        probe_pairs=[("scripted", "scripted")], out=out, workers=1, progress=False, max_turns=60,
-                        plot=False)
+    loose = run_balance(
+        scenarios=["open"],
+        technocrats=["random", "scripted"],
+        zieglers=["random", "scripted"],
+        precision=0.45,
+        step=10,
+        games=40,
+        probes=parse_probes("fog-technocrat"),
+        probe_pairs=[("scripted", "scripted")],
+        out=out,
+        workers=1,
+        progress=False,
+        max_turns=60,
+        plot=False,
+    )
     assert loose["played_now"] == 0
     assert all(c["games"] == 10 for c in loose["cells"])
 
@@ -122,16 +166,33 @@ def test_probe_cells_play_the_base_seeds_under_the_probe_rules(grid):
 
 
 def test_probe_delta_is_paired_game_by_game():
-    cells = [{"cell": 0, "scenario": "open", "rules": {}, "base_rules": {}, "probe": None,
-              "technocrat": "a", "ziegler": "b"},
-             {"cell": 1, "scenario": "open", "rules": {"x": 1}, "base_rules": {}, "probe": "fog-ziegler",
-              "technocrat": "a", "ziegler": "b"}]
+    cells = [
+        {
+            "cell": 0,
+            "scenario": "open",
+            "rules": {},
+            "base_rules": {},
+            "probe": None,
+            "technocrat": "a",
+            "ziegler": "b",
+        },
+        {
+            "cell": 1,
+            "scenario": "open",
+            "rules": {"x": 1},
+            "base_rules": {},
+            "probe": "fog-ziegler",
+            "technocrat": "a",
+            "ziegler": "b",
+        },
+    ]
 
     def row(rules, i, winner):
         return {"scenario": "open", "rules": rules, "technocrat": "a", "ziegler": "b", "index": i, "winner": winner}
 
-    rows = [row({}, i, "technocrat") for i in range(4)] + [row({"x": 1}, i, w) for i, w in
-                                                          enumerate(["technocrat", "ziegler", None, "ziegler"])]
+    rows = [row({}, i, "technocrat") for i in range(4)] + [
+        row({"x": 1}, i, w) for i, w in enumerate(["technocrat", "ziegler", None, "ziegler"])
+    ]
     rows.append(row({}, 9, "ziegler"))  # unpaired: left out
     (d,) = probe_deltas(cells, rows)
     assert d["games"] == 4 and d["base_score"] == 1.0 and d["probe_score"] == pytest.approx(1.5 / 4)
@@ -141,14 +202,28 @@ def test_probe_delta_is_paired_game_by_game():
 
 def _cell(t, z, p, n=1000):
     half = 1.96 * math.sqrt(p * (1 - p) / n)
-    return {"technocrat": t, "ziegler": z, "technocrat_win_rate": p, "games": n, "ci_low": p - half,
-            "ci_high": p + half, "scenario": "open", "rules": {}, "draws": 0, "mean_turns": 10.0}
+    return {
+        "technocrat": t,
+        "ziegler": z,
+        "technocrat_win_rate": p,
+        "games": n,
+        "ci_low": p - half,
+        "ci_high": p + half,
+        "scenario": "open",
+        "rules": {},
+        "draws": 0,
+        "mean_turns": 10.0,
+    }
 
 
 def test_skill_reading_follows_the_numbers():
     """Strength is measured, not the order given: the strong agent is listed first."""
-    cells = [_cell("strong", "strong", 0.80), _cell("strong", "weak", 0.95),
-             _cell("weak", "strong", 0.30), _cell("weak", "weak", 0.60)]
+    cells = [
+        _cell("strong", "strong", 0.80),
+        _cell("strong", "weak", 0.95),
+        _cell("weak", "strong", 0.30),
+        _cell("weak", "weak", 0.60),
+    ]
     grid = skill_summary(cells, ["strong", "weak"], ["strong", "weak"])
     assert grid["technocrat_order"] == ["weak", "strong"] and grid["ziegler_order"] == ["weak", "strong"]
     assert grid["technocrat_gain"]["value"] == pytest.approx((0.50 + 0.35) / 2)
@@ -157,8 +232,9 @@ def test_skill_reading_follows_the_numbers():
     assert grid["diagonal_trend"] == "grows" and grid["diagonal_change"]["value"] == pytest.approx(0.20)
     text = skill_text(grid)
     assert "The Technocrat gains more from skill" in text and "edge grows" in text
-    even = skill_summary([_cell("s", "s", 0.5), _cell("s", "w", 0.6), _cell("w", "s", 0.4), _cell("w", "w", 0.5)],
-                         ["s", "w"], ["s", "w"])
+    even = skill_summary(
+        [_cell("s", "s", 0.5), _cell("s", "w", 0.6), _cell("w", "s", 0.4), _cell("w", "w", 0.5)], ["s", "w"], ["s", "w"]
+    )
     assert even["gains_more"] is None and even["diagonal_trend"] == "no clear change"
 
 
@@ -171,8 +247,9 @@ def test_report_page_has_every_section(grid):
         assert f'src="{image}"' in page and (out / image).stat().st_size > 1000
 
 
-def _position(engineers_on_central: bool, ziegler_on_central: bool, engineers: bool = True,
-              anyone_on_central: bool = True):
+def _position(
+    engineers_on_central: bool, ziegler_on_central: bool, engineers: bool = True, anyone_on_central: bool = True
+):
     states = blank_state()
     k = place_piece(states, ONE_HEX, [C(3, 4)], controller=TECHNOCRAT)
     assert k > 0
@@ -200,17 +277,22 @@ def test_knobs_are_checked_with_a_one_line_error():
     assert parse_knob("platform_turns=3..6") == Knob("platform_turns", 3, 6)
     assert parse_knob("attack.technocrat_crawler=1..4").name == "attack.technocrat_crawler"
     assert "forces.ziegler.hovercraft" in knob_names()
-    for bad, words in [("platform_turns=6..3", "not within"), ("platform_turns=0..3", "not within"),
-                       ("bogus=1..2", "valid knobs: "), ("platform_turns=3", "NAME=LOW..HIGH"),
-                       ("attack.nobody=1..2", "unknown knob")]:
+    for bad, words in [
+        ("platform_turns=6..3", "not within"),
+        ("platform_turns=0..3", "not within"),
+        ("bogus=1..2", "valid knobs: "),
+        ("platform_turns=3", "NAME=LOW..HIGH"),
+        ("attack.nobody=1..2", "unknown knob"),
+    ]:
         with pytest.raises(ArenaError, match=words) as info:
             parse_knob(bad)
         assert "\n" not in str(info.value)
 
 
 def test_knob_values_reach_the_scenario():
-    data = apply_values(load_scenario("open"), {"platform_turns": 5, "attack.technocrat_crawler": 2,
-                                                "forces.ziegler.hovercraft": 8})
+    data = apply_values(
+        load_scenario("open"), {"platform_turns": 5, "attack.technocrat_crawler": 2, "forces.ziegler.hovercraft": 8}
+    )
     assert data["rules"]["platform_turns"] == 5
     assert data["rules"]["attack"]["technocrat_crawler"] == 2
     assert data["forces"]["ziegler"]["hovercraft"] == 8
@@ -218,9 +300,18 @@ def test_knob_values_reach_the_scenario():
 
 def test_calibration_searches_confirms_and_resumes(tmp_path):
     pytest.importorskip("optuna")
-    kwargs = dict(pairs=[("scripted", "scripted")], trials=3, games=8, confirm_games=8, finalists=2, out=tmp_path,
-                  workers=1,
-                  progress=False, max_turns=40, seed=1)
+    kwargs = dict(
+        pairs=[("scripted", "scripted")],
+        trials=3,
+        games=8,
+        confirm_games=8,
+        finalists=2,
+        out=tmp_path,
+        workers=1,
+        progress=False,
+        max_turns=40,
+        seed=1,
+    )
     summary = run_calibration("open", [parse_knob("forces.technocrat.engineers=1..3")], **kwargs)
     assert len(summary["trials"]) == 3
     assert summary["trials"][0]["values"] == {"forces.technocrat.engineers": 3}  # the scenario's own value first
@@ -241,20 +332,23 @@ def test_calibration_searches_confirms_and_resumes(tmp_path):
     assert [t["objective"] for t in again["trials"]] == [t["objective"] for t in summary["trials"]]
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["--precision", "0.7"], "--precision"),
-    (["--precision", "abc"], "--precision"),
-    (["--probe", "x-ray"], "unknown probe 'x-ray'; valid probes: " + ", ".join(PROBES)),
-    (["--technocrat", "nobody"], "nobody"),
-    (["--technocrat", "random", "--pair", "random:random"], "not both"),
-    (["--probe", "fog-ziegler", "--option", "sees_through_fog=neither,both"], "which --option varies"),
-    (["--calibrate", "platform_turns=9..2"], "not within"),
-    (["--calibrate", "speed=1..2"], "valid knobs"),
-    (["--calibrate", "platform_turns=3..4", "--precision", "0.05"], "not --precision"),
-    (["--calibrate", "platform_turns=3..4", "--target", "1.5"], "target must be"),
-    (["--calibrate", "platform_turns=3..4", "--confirm-pair", "random:nobody"], "nobody"),
-    (["--step", "0"], "--step"),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["--precision", "0.7"], "--precision"),
+        (["--precision", "abc"], "--precision"),
+        (["--probe", "x-ray"], "unknown probe 'x-ray'; valid probes: " + ", ".join(PROBES)),
+        (["--technocrat", "nobody"], "nobody"),
+        (["--technocrat", "random", "--pair", "random:random"], "not both"),
+        (["--probe", "fog-ziegler", "--option", "sees_through_fog=neither,both"], "which --option varies"),
+        (["--calibrate", "platform_turns=9..2"], "not within"),
+        (["--calibrate", "speed=1..2"], "valid knobs"),
+        (["--calibrate", "platform_turns=3..4", "--precision", "0.05"], "not --precision"),
+        (["--calibrate", "platform_turns=3..4", "--target", "1.5"], "target must be"),
+        (["--calibrate", "platform_turns=3..4", "--confirm-pair", "random:nobody"], "nobody"),
+        (["--step", "0"], "--step"),
+    ],
+)
 def test_bad_flags_are_refused_in_one_line_and_change_nothing(tmp_path, capsys, argv, words):
     out = tmp_path / "out"
     with pytest.raises(SystemExit) if argv[0] in ("--precision", "--step") else _no_raise():
@@ -298,10 +392,21 @@ def test_max_games_stops_between_steps_and_a_rerun_finishes_the_same_grid(tmp_pa
     """--max-games cuts a sequential run anywhere; the reruns give the rows and
     the table of the uninterrupted run (the fixture's)."""
     out, summary = grid
-    kwargs = dict(scenarios=["open"], technocrats=["random", "scripted"], zieglers=["random", "scripted"],
-                  precision=0.12, step=10, games=40, probes=parse_probes("fog-technocrat"),
-                  probe_pairs=[("scripted", "scripted")], out=tmp_path, workers=1, progress=False, max_turns=60,
-                  plot=False)
+    kwargs = dict(
+        scenarios=["open"],
+        technocrats=["random", "scripted"],
+        zieglers=["random", "scripted"],
+        precision=0.12,
+        step=10,
+        games=40,
+        probes=parse_probes("fog-technocrat"),
+        probe_pairs=[("scripted", "scripted")],
+        out=tmp_path,
+        workers=1,
+        progress=False,
+        max_turns=60,
+        plot=False,
+    )
     rounds = 0
     while True:
         part = run_balance(max_games=17, **kwargs)
@@ -311,8 +416,9 @@ def test_max_games_stops_between_steps_and_a_rerun_finishes_the_same_grid(tmp_pa
             break
         assert "rerun the same command" in part["text"]
     assert rounds > 2
-    assert sorted(r["key"] for r in _rows(tmp_path / "games.jsonl")) == \
-        sorted(r["key"] for r in _rows(out / "games.jsonl"))
-    assert [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in part["cells"]] == \
-        [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in summary["cells"]]
-
+    assert sorted(r["key"] for r in _rows(tmp_path / "games.jsonl")) == sorted(
+        r["key"] for r in _rows(out / "games.jsonl")
+    )
+    assert [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in part["cells"]] == [
+        (c["games"], c["stopped"], c["technocrat_win_rate"]) for c in summary["cells"]
+    ]

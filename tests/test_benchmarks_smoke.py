@@ -7,6 +7,7 @@ that the scripts finish and that their JSON has the expected keys.  They
 never assert anything about timings: tiny numbers mean nothing.  The
 OpenSpiel rows are only expected when ``pyspiel`` is installed.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -26,14 +27,19 @@ HAVE_PYSPIEL = importlib.util.find_spec("pyspiel") is not None
 # generous: on a fresh checkout the first script to run compiles the core
 TIMEOUT_S = 1200
 
-MACHINE_KEYS = {"platform", "cpu_model", "cpu_count", "usable_cores", "numba_num_threads", "python",
-                "numba", "numpy"}
+MACHINE_KEYS = {"platform", "cpu_model", "cpu_count", "usable_cores", "numba_num_threads", "python", "numba", "numpy"}
 DOC_KEYS = {"benchmark", "tiny", "machine", "command", "time_utc", "config", "rows", "summary", "notes"}
 
 
 def run(args, cwd=ROOT):
-    proc = subprocess.run([sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True,
-                          timeout=TIMEOUT_S, env=dict(os.environ))
+    proc = subprocess.run(
+        [sys.executable, *map(str, args)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        env=dict(os.environ),
+    )
     assert proc.returncode == 0, f"{args} failed ({proc.returncode}):\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}"
     return proc
 
@@ -72,10 +78,21 @@ def positive(x):
 
 def test_bench_core(tiny):
     doc, stdout = tiny("core")
-    check_doc(doc, "core",
-              {"reference_batch", "threads_all", "ref_actions_per_s_1_thread", "ref_actions_per_s_2_threads",
-               "ref_actions_per_s_all_threads", "scaling_2_vs_1", "scaling_all_vs_1", "actions_per_game"},
-              {"batch", "threads", "actions_per_s", "games_per_s", "actions_per_game", "samples"})
+    check_doc(
+        doc,
+        "core",
+        {
+            "reference_batch",
+            "threads_all",
+            "ref_actions_per_s_1_thread",
+            "ref_actions_per_s_2_threads",
+            "ref_actions_per_s_all_threads",
+            "scaling_2_vs_1",
+            "scaling_all_vs_1",
+            "actions_per_game",
+        },
+        {"batch", "threads", "actions_per_s", "games_per_s", "actions_per_game", "samples"},
+    )
     assert {r["batch"] for r in doc["rows"]} == set(doc["config"]["batches"])
     assert 1 in {r["threads"] for r in doc["rows"]}
     assert all(positive(r["actions_per_s"]) for r in doc["rows"])
@@ -84,8 +101,12 @@ def test_bench_core(tiny):
 
 def test_bench_nojit(tiny):
     doc, stdout = tiny("nojit")
-    check_doc(doc, "nojit", {"nojit_actions_per_s", "jit_actions_per_s", "speedup_jit_vs_nojit", "same_work"},
-              {"mode", "jit_disabled", "actions_per_s", "actions_per_call", "batch", "max_actions"})
+    check_doc(
+        doc,
+        "nojit",
+        {"nojit_actions_per_s", "jit_actions_per_s", "speedup_jit_vs_nojit", "same_work"},
+        {"mode", "jit_disabled", "actions_per_s", "actions_per_call", "batch", "max_actions"},
+    )
     assert [r["jit_disabled"] for r in doc["rows"]] == [True, False]
     assert positive(doc["summary"]["speedup_jit_vs_nojit"])
     assert "compiled / uncompiled" in stdout
@@ -93,13 +114,33 @@ def test_bench_nojit(tiny):
 
 def test_bench_env(tiny):
     doc, stdout = tiny("env")
-    check_doc(doc, "env",
-              {"num_envs", "env_steps_per_s", "env_atomic_actions_per_s", "env_atomic_per_step",
-               "vector_steps_per_s_all_threads", "vector_atomic_actions_per_s_all_threads",
-               "vector_atomic_per_step", "core_actions_per_s_1_thread", "core_actions_per_s_all_threads",
-               "vector_vs_core_all_threads", "vector_vs_core_1_thread"},
-              {"what", "batch", "threads", "steps_per_s", "atomic_actions_per_s", "atomic_per_step",
-               "vs_core_1_thread", "vs_core_same_threads"})
+    check_doc(
+        doc,
+        "env",
+        {
+            "num_envs",
+            "env_steps_per_s",
+            "env_atomic_actions_per_s",
+            "env_atomic_per_step",
+            "vector_steps_per_s_all_threads",
+            "vector_atomic_actions_per_s_all_threads",
+            "vector_atomic_per_step",
+            "core_actions_per_s_1_thread",
+            "core_actions_per_s_all_threads",
+            "vector_vs_core_all_threads",
+            "vector_vs_core_1_thread",
+        },
+        {
+            "what",
+            "batch",
+            "threads",
+            "steps_per_s",
+            "atomic_actions_per_s",
+            "atomic_per_step",
+            "vs_core_1_thread",
+            "vs_core_same_threads",
+        },
+    )
     whats = {r["what"] for r in doc["rows"]}
     assert {"HotspotEnv", "HotspotVectorEnv", "HotspotVectorEnv compact", "core play_random_batch"} <= whats
     assert 0 <= doc["summary"]["vector_sampler_share_all_threads"] < 1
@@ -110,10 +151,20 @@ def test_bench_env(tiny):
 
 def test_bench_openspiel(tiny):
     doc, stdout = tiny("openspiel")
-    check_doc(doc, "openspiel",
-              {"available", "core_batch", "core_actions_per_s_1_thread", "chess_actions_per_s",
-               "backgammon_actions_per_s", "core_vs_chess", "core_vs_backgammon"},
-              {"what", "game", "actions_per_s", "games_per_s", "actions_per_game", "core_vs_this"})
+    check_doc(
+        doc,
+        "openspiel",
+        {
+            "available",
+            "core_batch",
+            "core_actions_per_s_1_thread",
+            "chess_actions_per_s",
+            "backgammon_actions_per_s",
+            "core_vs_chess",
+            "core_vs_backgammon",
+        },
+        {"what", "game", "actions_per_s", "games_per_s", "actions_per_game", "core_vs_this"},
+    )
     assert doc["summary"]["available"] is HAVE_PYSPIEL
     games = {r["game"] for r in doc["rows"]}
     assert "hotspot" in games
@@ -127,10 +178,20 @@ def test_bench_openspiel(tiny):
 
 def test_bench_memory(tiny):
     doc, _ = tiny("memory")
-    check_doc(doc, "memory",
-              {"state_bytes", "state_target_bytes", "state_within_target", "games", "peak_rss_delta_bytes",
-               "peak_rss_bytes_per_game", "tracemalloc_peak_bytes"},
-              {"what", "bytes", "per_game"})
+    check_doc(
+        doc,
+        "memory",
+        {
+            "state_bytes",
+            "state_target_bytes",
+            "state_within_target",
+            "games",
+            "peak_rss_delta_bytes",
+            "peak_rss_bytes_per_game",
+            "tracemalloc_peak_bytes",
+        },
+        {"what", "bytes", "per_game"},
+    )
     state_bytes = doc["summary"]["state_bytes"]
     assert positive(state_bytes) and doc["worker"]["state_bytes"] == state_bytes
     assert doc["worker"]["batch_nbytes"] == state_bytes * doc["summary"]["games"]
@@ -138,10 +199,18 @@ def test_bench_memory(tiny):
 
 def test_bench_compile(tiny):
     doc, _ = tiny("compile")
-    check_doc(doc, "compile",
-              {"fresh_cache", "first_process_first_step_s", "second_process_first_step_s",
-               "target_second_start_s", "second_start_within_target"},
-              {"phase", "first_process_s", "second_process_s"})
+    check_doc(
+        doc,
+        "compile",
+        {
+            "fresh_cache",
+            "first_process_first_step_s",
+            "second_process_first_step_s",
+            "target_second_start_s",
+            "second_start_within_target",
+        },
+        {"phase", "first_process_s", "second_process_s"},
+    )
     assert doc["summary"]["fresh_cache"] is False  # tiny uses the project's cache
     phases = [r["phase"] for r in doc["rows"]]
     assert "step" in phases and "TIME TO FIRST STEP (from spawn)" in phases
@@ -152,25 +221,49 @@ def test_bench_profile(tiny):
     """Issue 11: where an action's time goes (mask, apply, choice) and the
     measurements behind the two-thread scaling."""
     doc, stdout = tiny("profile")
-    check_doc(doc, "profile",
-              {"apply_ns", "mask_ns", "choice_ns", "total_ns", "mask_by_phase_class", "scaling_2_threads",
-               "scaling_2_threads_dynamic", "scaling_2_processes", "static_imbalance"},
-              {"actions", "seconds", "actions_per_s"})
+    check_doc(
+        doc,
+        "profile",
+        {
+            "apply_ns",
+            "mask_ns",
+            "choice_ns",
+            "total_ns",
+            "mask_by_phase_class",
+            "scaling_2_threads",
+            "scaling_2_threads_dynamic",
+            "scaling_2_processes",
+            "static_imbalance",
+        },
+        {"actions", "seconds", "actions_per_s"},
+    )
     s = doc["summary"]
     # at tiny sizes the parts are differences of a few milliseconds' timings (the copy's
     # time taken off): noise on a shared machine can make one negative, so only finite here
     assert all(math.isfinite(s[k]) for k in ("total_ns", "apply_ns", "mask_ns", "choice_ns"))
     # the parts add up to the whole by construction (differences of the replays)
     assert abs(s["apply_ns"] + s["mask_ns"] + s["choice_ns"] - s["total_ns"]) < 1e-6 * s["total_ns"] + 1e-9
-    assert {r["class"] for r in s["mask_by_phase_class"]} <= {"crustal movement", "unit movement", "combat",
-                                                              "control", "set-up", "loss choice"}
+    assert {r["class"] for r in s["mask_by_phase_class"]} <= {
+        "crustal movement",
+        "unit movement",
+        "combat",
+        "control",
+        "set-up",
+        "loss choice",
+    }
     assert s["static_imbalance"] >= 1.0
     assert "Where an atomic action's time goes" in stdout
     # issue 23: the scripted play-out profile, by phase class (timings at tiny sizes are noise)
     sp = s["scripted"]
     assert sp["decisions"] > 100 and sp["games"] == 2
-    assert {r["class"] for r in sp["by_class"]} <= {"set-up", "crustal movement", "unit movement", "combat",
-                                                     "control", "loss choice"}
+    assert {r["class"] for r in sp["by_class"]} <= {
+        "set-up",
+        "crustal movement",
+        "unit movement",
+        "combat",
+        "control",
+        "loss choice",
+    }
     assert abs(sum(r["share_of_decisions"] for r in sp["by_class"]) - 1.0) < 1e-9
     assert "A scripted decision on open" in stdout
 
@@ -179,8 +272,12 @@ def test_bench_playout(tiny):
     """Issue 23: the play-out players against a reference, the same games on
     the same seeds (the tiny run: this tree against itself)."""
     doc, stdout = tiny("playout")
-    check_doc(doc, "playout", {"reference", "random_ratio", "scripted_ratio", "ismcts_ratio"},
-              {"workload", "this", "reference", "ratio", "same_games"})
+    check_doc(
+        doc,
+        "playout",
+        {"reference", "random_ratio", "scripted_ratio", "ismcts_ratio"},
+        {"workload", "this", "reference", "ratio", "same_games"},
+    )
     assert [r["workload"] for r in doc["rows"]] == ["random", "scripted", "ismcts"]
     assert all(r["same_games"] for r in doc["rows"])  # the same code plays the same games
     assert all(positive(r["this"]) and positive(r["reference"]) for r in doc["rows"])
@@ -191,8 +288,12 @@ def test_bench_legality(tiny):
     """Issue 23: the fast legal-action list agrees with action_error before
     every action of random and scripted games (the run fails otherwise)."""
     doc, stdout = tiny("legality")
-    check_doc(doc, "legality", {"random_games", "scripted_games", "actions_checked", "disagreements"},
-              {"kind", "games", "actions_checked", "disagreements"})
+    check_doc(
+        doc,
+        "legality",
+        {"random_games", "scripted_games", "actions_checked", "disagreements"},
+        {"kind", "games", "actions_checked", "disagreements"},
+    )
     s = doc["summary"]
     assert s["disagreements"] == 0
     assert s["random_games"] == 200 and s["scripted_games"] == 6
@@ -225,8 +326,12 @@ def test_bench_strength(tmp_path):
     out = tmp_path / "strength.json"
     run([BENCH / "bench_strength.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs", "--workers", "1"])
     doc = json.loads(out.read_text())
-    check_doc(doc, "bench_strength", {"scripted", "learned", "search"},
-              {"agent", "opponent", "side", "games", "win_rate", "ci_low", "ci_high", "verdict"})
+    check_doc(
+        doc,
+        "bench_strength",
+        {"scripted", "learned", "search"},
+        {"agent", "opponent", "side", "games", "win_rate", "ci_low", "ci_high", "verdict"},
+    )
     claims = doc["claims"]
     assert {r["side"] for r in claims["search"]["rows"]} == {"technocrat", "ziegler"}
     assert claims["search"]["baseline"] and claims["search"]["scenario"] == "random"
@@ -235,19 +340,25 @@ def test_bench_strength(tmp_path):
     for claim in claims.values():
         for r in claim["rows"] + claim["baseline"]:
             assert r["games"] == 1 and 0.0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1.0
-            assert r["verdict"] in (("see score",) if claim["rule"] == "score" else
-                                    ("holds", "does not hold", "undecided"))
+            assert r["verdict"] in (
+                ("see score",) if claim["rule"] == "score" else ("holds", "does not hold", "undecided")
+            )
     assert (tmp_path / "runs" / "search" / "games.jsonl").exists()
     for claim in claims.values():
-        played = {f"{r['agent']}:{r['opponent']}" if r["side"] == "technocrat" else f"{r['opponent']}:{r['agent']}"
-                  for r in claim["rows"] + claim["baseline"]}
+        played = {
+            f"{r['agent']}:{r['opponent']}" if r["side"] == "technocrat" else f"{r['opponent']}:{r['agent']}"
+            for r in claim["rows"] + claim["baseline"]
+        }
         assert set(claim["games"]) == played
         for cell in claim["games"].values():
             assert len(cell["seeds"]) == len(cell["turns"]) == len(cell["winners"]) == 1
             assert set(cell["winners"]) <= set("TZ-") and cell["turns"][0] >= 1
     rows = {(r["agent"], r["side"]): r for r in claims["search"]["rows"]}
     cell = claims["search"]["games"]["mcts(max_candidates=4,simulations=2):scripted"]
-    assert rows[("mcts(max_candidates=4,simulations=2)", "technocrat")]["win_rate"] == {"T": 1.0, "Z": 0.0, "-": 0.5}[cell["winners"]]
+    assert (
+        rows[("mcts(max_candidates=4,simulations=2)", "technocrat")]["win_rate"]
+        == {"T": 1.0, "Z": 0.0, "-": 0.5}[cell["winners"]]
+    )
 
 
 def test_bench_ladder(tmp_path):
@@ -257,13 +368,27 @@ def test_bench_ladder(tmp_path):
     judged, an unavailable agent left out with a note; ladder.json and
     ladder.md written, every game kept in the arena folder; a rerun resumes."""
     out = tmp_path / "ladder.json"
-    args = [BENCH / "bench_ladder.py", "--tiny", "--agents", "random,scripted,no-such-agent", "--out", out,
-            "--runs-dir", tmp_path / "runs", "--workers", "1"]
+    args = [
+        BENCH / "bench_ladder.py",
+        "--tiny",
+        "--agents",
+        "random,scripted,no-such-agent",
+        "--out",
+        out,
+        "--runs-dir",
+        tmp_path / "runs",
+        "--workers",
+        "1",
+    ]
     proc = run(args)
     assert "note: no-such-agent left out" in proc.stdout
     doc = json.loads(out.read_text())
-    check_doc(doc, "bench_ladder", {"standard", "open"},
-              {"scenario", "agent", "elo", "elo_se", "elo_low", "elo_high", "games", "score", "seconds_per_game"})
+    check_doc(
+        doc,
+        "bench_ladder",
+        {"standard", "open"},
+        {"scenario", "agent", "elo", "elo_se", "elo_low", "elo_high", "games", "score", "seconds_per_game"},
+    )
     assert doc["config"]["agents"] == ["random", "scripted"] and doc["config"]["games_per_side"] == 2
     assert doc["skipped"] == [{"agent": "no-such-agent", "why": "not registered"}]
     for scenario in ("standard", "open"):
@@ -299,16 +424,42 @@ def test_bench_game_lengths(tmp_path):
     out = tmp_path / "game_lengths.json"
     proc = run([BENCH / "bench_game_lengths.py", "--tiny", "--out", out])
     doc = json.loads(out.read_text())
-    check_doc(doc, "game_lengths",
-              {"default_max_turns", "cap", "games_per_cell", "longest_game_with_a_winner",
-               "worst_cell_truncated_share", "truncated_share_at_default", "games_unfinished_at_cap"},
-              {"scenario", "pair", "games", "technocrat_wins", "ziegler_wins", "unfinished_at_cap", "p50", "p90",
-               "p99", "max", "truncated_share", "histogram"})
+    check_doc(
+        doc,
+        "game_lengths",
+        {
+            "default_max_turns",
+            "cap",
+            "games_per_cell",
+            "longest_game_with_a_winner",
+            "worst_cell_truncated_share",
+            "truncated_share_at_default",
+            "games_unfinished_at_cap",
+        },
+        {
+            "scenario",
+            "pair",
+            "games",
+            "technocrat_wins",
+            "ziegler_wins",
+            "unfinished_at_cap",
+            "p50",
+            "p90",
+            "p99",
+            "max",
+            "truncated_share",
+            "histogram",
+        },
+    )
     from hotspot.core.limits import DEFAULT_MAX_TURNS
+
     assert doc["summary"]["default_max_turns"] == DEFAULT_MAX_TURNS
     cells = {(r["scenario"], r["pair"]) for r in doc["rows"]}
-    assert cells == {(s, p) for s in ("standard", "random")
-                     for p in ("scripted:scripted", "scripted:random", "random:scripted", "random:random")}
+    assert cells == {
+        (s, p)
+        for s in ("standard", "random")
+        for p in ("scripted:scripted", "scripted:random", "random:scripted", "random:random")
+    }
     for r in doc["rows"]:
         assert r["technocrat_wins"] + r["ziegler_wins"] + r["unfinished_at_cap"] == r["games"]
         assert r["p50"] <= r["p90"] <= r["p99"] <= r["max"] <= doc["config"]["cap"]
@@ -324,6 +475,7 @@ def test_measured_game_lengths_back_the_default_max_turns():
     is what the default max_turns was chosen from: no game that ended with a
     winner ended after it, so the default cuts only games that never end."""
     from hotspot.core.limits import DEFAULT_MAX_TURNS
+
     doc = json.loads((BENCH / "results" / "game_lengths.json").read_text())
     assert doc["tiny"] is False and doc["summary"]["default_max_turns"] == DEFAULT_MAX_TURNS
     assert doc["summary"]["longest_game_with_a_winner"] < DEFAULT_MAX_TURNS
@@ -337,11 +489,14 @@ def test_bench_balance(tmp_path):
     open under the defaults and each D22 reading, keeps every game's seed and
     result, and runs the deployment search for both sides."""
     out = tmp_path / "balance.json"
-    proc = run([BENCH / "bench_balance.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs",
-                "--workers", "1"])
+    proc = run([BENCH / "bench_balance.py", "--tiny", "--out", out, "--runs-dir", tmp_path / "runs", "--workers", "1"])
     doc = json.loads(out.read_text())
-    check_doc(doc, "bench_balance", {"cells", "deployment_search"},
-              {"scenario", "rules", "games", "technocrat_win_rate", "ci_low", "ci_high", "draws"})
+    check_doc(
+        doc,
+        "bench_balance",
+        {"cells", "deployment_search"},
+        {"scenario", "rules", "games", "technocrat_win_rate", "ci_low", "ci_high", "draws"},
+    )
     assert {r["scenario"] for r in doc["rows"]} == {"standard", "open"}
     assert len(doc["rows"]) == 2 * (1 + len(doc["config"]["options"]))
     assert len(doc["games"]) == len(doc["rows"])
@@ -361,8 +516,12 @@ def test_soak(tmp_path):
     out = tmp_path / "soak.json"
     run([ROOT / "soak" / "soak.py", "--tiny", "--out", out])
     doc = json.loads(out.read_text())
-    check_doc(doc, "soak", {"games", "actions_checked", "violations"},
-              {"policy", "games", "actions_checked", "violations", "batches"})
+    check_doc(
+        doc,
+        "soak",
+        {"games", "actions_checked", "violations"},
+        {"policy", "games", "actions_checked", "violations", "batches"},
+    )
     assert doc["summary"]["violations"] == 0
     assert doc["summary"]["games"] == {"random": 16, "scripted": 4}
     for row in doc["rows"]:
@@ -389,11 +548,35 @@ def test_fuzz_tiny(tmp_path):
     out = tmp_path / "fuzz.json"
     proc = run(["-m", "fuzz", "--tiny", "--jobs", "2", "--out", out])
     doc = json.loads(out.read_text())
-    check_doc(doc, "fuzz", {"targets", "examples", "failures", "crashed", "ok"},
-              {"target", "examples", "outcomes", "accepted", "refused", "failures", "failure_examples", "wall_s",
-               "child_wall_s", "died"})
-    public = {"state_bytes", "record", "scenario_file", "actions", "env_step", "vector_env_step",
-              "pettingzoo_step", "cli_args", "saved_game", "play_load"}
+    check_doc(
+        doc,
+        "fuzz",
+        {"targets", "examples", "failures", "crashed", "ok"},
+        {
+            "target",
+            "examples",
+            "outcomes",
+            "accepted",
+            "refused",
+            "failures",
+            "failure_examples",
+            "wall_s",
+            "child_wall_s",
+            "died",
+        },
+    )
+    public = {
+        "state_bytes",
+        "record",
+        "scenario_file",
+        "actions",
+        "env_step",
+        "vector_env_step",
+        "pettingzoo_step",
+        "cli_args",
+        "saved_game",
+        "play_load",
+    }
     assert {r["target"] for r in doc["rows"]} == public
     assert doc["summary"]["ok"] and doc["summary"]["failures"] == 0 and doc["summary"]["crashed"] == []
     assert all(r["examples"] == 10 and sum(r["outcomes"].values()) == 10 for r in doc["rows"])
@@ -405,13 +588,14 @@ def test_rewriting_benchmarks_md_keeps_the_hand_written_part():
     BENCHMARKS.md and keeps everything from its hand-written marker on (the
     analysis, the soak and the fuzzing results are not lost)."""
     import sys
+
     sys.path.insert(0, str(BENCH))
     try:
         import run_all
     finally:
         sys.path.remove(str(BENCH))
     current = (ROOT / "BENCHMARKS.md").read_text(encoding="utf-8")
-    tail = current[current.index(run_all.HAND_WRITTEN_MARKER):]
+    tail = current[current.index(run_all.HAND_WRITTEN_MARKER) :]
     assert "## Soak" in tail and "## Fuzzing" in tail
     assert run_all.benchmarks_md(None).endswith(tail)
 
@@ -424,8 +608,16 @@ def test_committed_long_fuzz_run_meets_the_issue():
     doc = json.loads((BENCH / "results" / "fuzz.json").read_text())
     assert doc["benchmark"] == "fuzz" and not doc["tiny"]
     targets = {r["target"]: r for r in doc["rows"]}
-    assert set(targets) == {"state_bytes", "record", "scenario_file", "actions", "env_step", "vector_env_step",
-                            "pettingzoo_step", "cli_args"}
+    assert set(targets) == {
+        "state_bytes",
+        "record",
+        "scenario_file",
+        "actions",
+        "env_step",
+        "vector_env_step",
+        "pettingzoo_step",
+        "cli_args",
+    }
     for name, row in targets.items():
         assert row["examples"] >= 100_000, name
         assert row["failures"] == 0 and not row["failure_examples"] and row["died"] is None, name
@@ -439,8 +631,20 @@ def test_train_expert(tmp_path):
     fits (the policy's held-out cross-entropy and top-1) and the rating."""
     from hotspot.agents.policy_net import load_expert
     from hotspot.agents.value_net import load_net
+
     out = tmp_path / "train_expert.json"
-    run([ROOT / "training" / "train_expert.py", "--tiny", "--workers", "1", "--out", out, "--net-dir", tmp_path / "nets"])
+    run(
+        [
+            ROOT / "training" / "train_expert.py",
+            "--tiny",
+            "--workers",
+            "1",
+            "--out",
+            out,
+            "--net-dir",
+            tmp_path / "nets",
+        ]
+    )
     doc = json.loads(out.read_text())
     assert doc["benchmark"] == "train_expert" and doc["tiny"] is True
     gens = doc["rows"]
@@ -463,9 +667,22 @@ def test_bench_setup_search(tmp_path):
     out = tmp_path / "setup_search.json"
     proc = run([BENCH / "bench_setup_search.py", "--tiny", "--out", out])
     doc = json.loads(out.read_text())
-    check_doc(doc, "bench_setup_search", {"ziegler", "technocrat"},
-              {"side", "games", "plan_score", "search_score", "difference", "difference_ci_low",
-               "difference_ci_high", "verdict", "search_s_mean"})
+    check_doc(
+        doc,
+        "bench_setup_search",
+        {"ziegler", "technocrat"},
+        {
+            "side",
+            "games",
+            "plan_score",
+            "search_score",
+            "difference",
+            "difference_ci_low",
+            "difference_ci_high",
+            "verdict",
+            "search_s_mean",
+        },
+    )
     for row in doc["rows"]:
         games = doc["raw"][row["side"]]
         assert len(games) == row["games"] == doc["config"]["games_per_side"]
@@ -484,18 +701,59 @@ def test_bench_skill_ladder(tmp_path):
     short resumes, playing only the games it lacks; the stopping rule's three
     reasons."""
     out, runs, plot = tmp_path / "skill_ladder.json", tmp_path / "runs", tmp_path / "skill_ladder.png"
-    args = [BENCH / "bench_skill_ladder.py", "--tiny", "--agent", "ismcts(deploy_candidates=0)", "--budgets", "2,1",
-            "--batch", "1", "--max-games", "2", "--max-turns", "2", "--workers", "1", "--out", runs, "--json", out,
-            "--plot", plot]
+    args = [
+        BENCH / "bench_skill_ladder.py",
+        "--tiny",
+        "--agent",
+        "ismcts(deploy_candidates=0)",
+        "--budgets",
+        "2,1",
+        "--batch",
+        "1",
+        "--max-games",
+        "2",
+        "--max-turns",
+        "2",
+        "--workers",
+        "1",
+        "--out",
+        runs,
+        "--json",
+        out,
+        "--plot",
+        plot,
+    ]
     proc = run(args)
     doc = json.loads(out.read_text())
-    check_doc(doc, "bench_skill_ladder", {"monotone", "target", "rungs", "elo", "games"},
-              {"lower", "higher", "lower_spec", "higher_spec", "games_per_side", "games", "score", "ci_low", "ci_high",
-               "as_technocrat", "as_ziegler", "draws", "stop", "seconds_per_game", "elo_gap", "meets_target"})
+    check_doc(
+        doc,
+        "bench_skill_ladder",
+        {"monotone", "target", "rungs", "elo", "games"},
+        {
+            "lower",
+            "higher",
+            "lower_spec",
+            "higher_spec",
+            "games_per_side",
+            "games",
+            "score",
+            "ci_low",
+            "ci_high",
+            "as_technocrat",
+            "as_ziegler",
+            "draws",
+            "stop",
+            "seconds_per_game",
+            "elo_gap",
+            "meets_target",
+        },
+    )
     assert doc["config"]["budgets"] == [1, 2] and doc["config"]["max_turns"] == 2
     (rung,) = doc["rows"]
-    assert (rung["lower_spec"], rung["higher_spec"]) == ("ismcts(deploy_candidates=0,iterations=1)",
-                                                         "ismcts(deploy_candidates=0,iterations=2)")
+    assert (rung["lower_spec"], rung["higher_spec"]) == (
+        "ismcts(deploy_candidates=0,iterations=1)",
+        "ismcts(deploy_candidates=0,iterations=2)",
+    )
     assert rung["games_per_side"] == 2 and rung["games"] == 4 and rung["stop"] in ("decided", "max games")
     assert 0.0 <= rung["ci_low"] <= rung["score"] <= rung["ci_high"] <= 1.0
     for seat in ("as_technocrat", "as_ziegler"):
@@ -538,8 +796,12 @@ def test_bench_decision_time(tiny):
     decision <= 2 s, a game <= 10 s) judged in the summary; ``best`` is
     resolved to its spec."""
     doc, out = tiny("decision_time")
-    check_doc(doc, "bench_decision_time", {"agent", "max_decision_s", "mean_game_s", "decision_target_holds"},
-              {"agent", "side", "games", "decisions", "searched_decisions", "median_s", "p99_s", "max_s"})
+    check_doc(
+        doc,
+        "bench_decision_time",
+        {"agent", "max_decision_s", "mean_game_s", "decision_target_holds"},
+        {"agent", "side", "games", "decisions", "searched_decisions", "median_s", "p99_s", "max_s"},
+    )
     assert {r["side"] for r in doc["rows"]} == {"technocrat", "ziegler"}
     for r in doc["rows"]:
         assert r["agent"] == doc["summary"]["agent"] == doc["config"]["agent"] != "best"
@@ -554,8 +816,12 @@ def test_bench_kill_resume(tiny):
     duplicate, no foreign row), and a second writer is refused every time; a
     tiny run kills a few times and finds no failure."""
     doc, _ = tiny("kill_resume")
-    check_doc(doc, "kill_resume", {"kills", "refused", "second_writers", "failures", "duplicates", "foreign", "holds"},
-              {"command", "rounds", "kills", "failures"})
+    check_doc(
+        doc,
+        "kill_resume",
+        {"kills", "refused", "second_writers", "failures", "duplicates", "foreign", "holds"},
+        {"command", "rounds", "kills", "failures"},
+    )
     assert doc["summary"]["kills"] >= 4
     assert doc["summary"]["failures"] == 0 and doc["failures"] == []
     assert doc["summary"]["duplicates"] == 0 and doc["summary"]["foreign"] == 0
@@ -567,8 +833,12 @@ def test_bench_web_load(tiny):
     load and advance against one server; no 5xx, no dropped connection, and
     every saved game loads back to the state it replays to (a tiny run)."""
     doc, _ = tiny("web_load")
-    check_doc(doc, "web_load", {"clients", "requests", "errors", "lost_games", "loads_checked", "click_p99_ms"},
-              {"request", "n", "p50_ms", "p99_ms"})
+    check_doc(
+        doc,
+        "web_load",
+        {"clients", "requests", "errors", "lost_games", "loads_checked", "click_p99_ms"},
+        {"request", "n", "p50_ms", "p99_ms"},
+    )
     assert doc["summary"]["errors"] == 0 and doc["summary"]["lost_games"] == 0, doc["errors_seen"]
     assert doc["summary"]["server_alive"] and doc["summary"]["requests"] > 0
     assert doc["summary"]["loads_checked"] > 0

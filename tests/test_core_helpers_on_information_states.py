@@ -11,6 +11,7 @@ UNKNOWN_SQUADS, piece damage -1):
 * ``hexgrid.hex_distance`` is the axial distance, ``direction_between`` the
   neighbour table read backwards.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,13 +20,22 @@ import hotspot.core as hc
 from helpers import C
 from hotspot.core.collisions import in_zone_of_contact, pieces_in_contact
 from hotspot.core.crustal_movement import NUM_MANEUVERS, maneuver_cells, maneuver_geometry
-from hotspot.core.hexgrid import (AXIAL_Q, AXIAL_R, NEIGHBOUR, NUM_CELLS, axial, col_row,
-                                  direction_between, hex_distance)
+from hotspot.core.hexgrid import AXIAL_Q, AXIAL_R, NEIGHBOUR, NUM_CELLS, axial, col_row, direction_between, hex_distance
 from hotspot.core.observation import observe
 from hotspot.core.pieces import facing, facing_of
 from hotspot.core.placement import blank_state, place_piece, place_unit
-from hotspot.core.rules_data import (NO_PIECE, ONE_HEX, T_CRAWLER, T_ENGINEER, TECHNOCRAT,
-                                     UNIT_SIDE, UNKNOWN_SQUADS, UNKNOWN_UNIT, Z_INFANTRY, ZIEGLER)
+from hotspot.core.rules_data import (
+    NO_PIECE,
+    ONE_HEX,
+    T_CRAWLER,
+    T_ENGINEER,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    UNKNOWN_SQUADS,
+    UNKNOWN_UNIT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 from hotspot.core.stacking import room_for, room_left
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 from hotspot.core.units import UNKNOWN_FACTOR, attack_of, defense_of, side_seen_by, type_factor, unit_side
@@ -81,7 +91,8 @@ def test_geometry_helpers_agree_with_the_pieces():
             assert facing(s, k) in (-1, facing_of(c[0], c[1]))
             for m in range(NUM_MANEUVERS):
                 assert maneuver_cells(s, k, m) == maneuver_geometry(
-                    s["piece_kind"][k], c[0], c[1], c[2], s["piece_moves"][k] > 0, m)
+                    s["piece_kind"][k], c[0], c[1], c[2], s["piece_moves"][k] > 0, m
+                )
                 checked += 1
             for cell in range(NUM_CELLS):
                 assert in_zone_of_contact(s, k, cell) == (pieces_in_contact(s, k, cell, buf) > 0)

@@ -1,6 +1,7 @@
 """Determinism: the same seed gives the same game alone, in a batch, in another
 process, replayed from a record, and with compilation disabled (numba's
 ``NUMBA_DISABLE_JIT``) -- the brief's determinism standard and issue 2's tests."""
+
 import json
 import os
 import subprocess
@@ -26,8 +27,14 @@ def _run_script(seeds, scenario, max_actions, disable_jit):
     env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
     if disable_jit:
         env["NUMBA_DISABLE_JIT"] = "1"
-    out = subprocess.run([sys.executable, str(SCRIPT), scenario, ",".join(map(str, seeds)), str(max_actions)],
-                         env=env, capture_output=True, text=True, timeout=1500, check=True)
+    out = subprocess.run(
+        [sys.executable, str(SCRIPT), scenario, ",".join(map(str, seeds)), str(max_actions)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=1500,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -93,6 +100,7 @@ def test_random_choice_is_the_kth_legal_action_in_index_order():
     one action in the last partial word, sparse, dense)."""
     from hotspot.core.dice import splitmix64
     from hotspot.core.rollout import random_choice
+
     gen = np.random.default_rng(7)
     masks = [np.zeros(NUM_ACTIONS, bool), np.ones(NUM_ACTIONS, bool)]
     for a in (0, 7, 8, NUM_ACTIONS - 2, NUM_ACTIONS - 1):

@@ -7,6 +7,7 @@ words for each id (section "The decisions D1..D22", an anchor ``dNN`` each).
 These tests fail when a document, docstring or comment cites an id that has
 no entry there, or links to a decision anchor that does not exist.
 """
+
 import re
 from pathlib import Path
 
@@ -56,8 +57,9 @@ def test_every_cited_decision_is_explained_in_rules_md():
     """Each decision id cited anywhere has an entry in docs/rules.md that says what it decides."""
     explained = entries()
     missing = {f"D{n}": files[:3] for n, files in sorted(citations().items()) if n not in explained}
-    assert not missing, ("decisions cited without an entry in docs/rules.md "
-                         f"(add one to 'The decisions D1..D22', anchor dNN): {missing}")
+    assert not missing, (
+        f"decisions cited without an entry in docs/rules.md (add one to 'The decisions D1..D22', anchor dNN): {missing}"
+    )
     for number, text in explained.items():
         words = len(re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).split())
         assert words >= 15, f"docs/rules.md: the entry of D{number} is {words} words long; say what it decides"

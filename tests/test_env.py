@@ -1,6 +1,7 @@
 """The environments (issue 3): Gymnasium's env checker, registration, the
 vector env agreeing game for game with single envs, 10,000 random steps
 through each environment checked against the core, and bad input."""
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -11,8 +12,7 @@ from hotspot import IllegalActionError
 from hotspot.agents import RandomAgent
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_PLAYER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER,
-                                     ZIEGLER_WIN)
+from hotspot.core.rules_data import ONGOING, PHASE_OVER, PHASE_PLAYER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN
 from hotspot.env.hotspot_env import HotspotEnv
 from hotspot.env.vector_env import HotspotVectorEnv
 
@@ -147,6 +147,7 @@ def test_pettingzoo_api_test_and_random_steps():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     api_test(HotspotAECEnv(scenario="random", random_pool=4), num_cycles=300)
     env = HotspotAECEnv(scenario="random", random_pool=8)
     env.reset(seed=5)
@@ -210,8 +211,14 @@ def test_bad_input_raises_and_env_stays_usable():
         HotspotEnv(opponent="grandmaster")
     with pytest.raises(ValueError, match="render_mode"):
         HotspotEnv(render_mode="video")
-    for name, bad in (("illegal_action", "ignore"), ("observation", "pixels"), ("reward_shaping", -1.0),
-                      ("reward_shaping", float("nan")), ("shaping_gamma", 0.0), ("shaping_gamma", True)):
+    for name, bad in (
+        ("illegal_action", "ignore"),
+        ("observation", "pixels"),
+        ("reward_shaping", -1.0),
+        ("reward_shaping", float("nan")),
+        ("shaping_gamma", 0.0),
+        ("shaping_gamma", True),
+    ):
         with pytest.raises(ValueError, match=name):
             HotspotEnv(**{name: bad})
         with pytest.raises(ValueError, match=name):
@@ -251,6 +258,7 @@ def test_rgb_render_shows_the_board():
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     colours = {tuple(c) for c in img.reshape(-1, 3)[::7]}
     from hotspot.env.rendering import COLOURS
+
     for name in ("molten", "central", "crustal", "platform", "ziegler", "technocrat"):
         assert COLOURS[name] in colours, name
     text = HotspotEnv(render_mode="ansi")
@@ -341,6 +349,7 @@ def test_pettingzoo_truncation_rewards_zero_to_both():
     reward 0 each when max_turns stops the game."""
     pytest.importorskip("pettingzoo")
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     env = HotspotAECEnv(max_turns=1)
     rng = np.random.default_rng(1)
     for seed in range(20):
@@ -369,13 +378,14 @@ def test_env_plays_the_setup_phases_of_open(side):
     from hotspot.core.actions import A_SETUP_CHOOSE
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, RULEBOOK_FORCES
     from hotspot.features.encoding import GLOBAL_FEATURES
+
     env = HotspotEnv(scenario="open", side=side, opponent="random", max_turns=60)
     obs, info = env.reset(seed=4)
     s = env.states[0]
     assert int(s["phase"]) == (PHASE_Z_SETUP if side == "ziegler" else PHASE_T_SETUP)
     mask = info["action_mask"]
     assert mask.any() and not mask[:A_SETUP_CHOOSE].any()  # only set-up actions (D21)
-    pools = obs["globals"][GLOBAL_FEATURES.index("pool_0"):GLOBAL_FEATURES.index("pool_7") + 1]
+    pools = obs["globals"][GLOBAL_FEATURES.index("pool_0") : GLOBAL_FEATURES.index("pool_7") + 1]
     side_pools = slice(0, 3) if side == "ziegler" else slice(3, 8)
     assert (pools[side_pools] == RULEBOOK_FORCES[side_pools]).all()
     assert obs["globals"][GLOBAL_FEATURES.index(f"phase_{int(s['phase'])}")] == 1
@@ -393,6 +403,7 @@ def test_pettingzoo_api_test_on_open():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     api_test(HotspotAECEnv(scenario="open", max_turns=30), num_cycles=400)
 
 
@@ -419,13 +430,13 @@ def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer():
     env = HotspotEnv()
     obs, info = env.reset(seed=3)
     before = env.states.tobytes()
-    for seed in (-1, 1.5, "3", True, [3], 10 ** 5000 * -1):
+    for seed in (-1, 1.5, "3", True, [3], 10**5000 * -1):
         with pytest.raises(ValueError, match="seed must be a non-negative integer"):
             env.reset(seed=seed)
         assert env.states.tobytes() == before
     again, _ = env.reset(seed=np.int64(3))
     assert all((again[k] == obs[k]).all() for k in obs)
-    env.reset(seed=10 ** 5000)
+    env.reset(seed=10**5000)
 
 
 def test_vector_env_seed_lists_and_bad_seeds():
@@ -464,6 +475,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     the compiled check and raised numba's or numpy's errors), and the game is
     unchanged (issue 10, found by the fuzzer, fuzz/)."""
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     env = HotspotAECEnv(illegal_action="raise")
     env.reset(seed=1)
     legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
@@ -471,7 +483,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     for action in (str(legal), float(legal), None, [legal], True, np.float64(legal)):
         with pytest.raises(TypeError, match="an action is an integer"):
             env.step(action)
-    for action in (2 ** 70, -1, np.uint64(2 ** 64 - 1), 10 ** 5000):
+    for action in (2**70, -1, np.uint64(2**64 - 1), 10**5000):
         with pytest.raises(IllegalActionError):
             env.step(action)
     assert env.states.tobytes() == before

@@ -17,6 +17,7 @@
   (Ng et al. 1999), whose terms telescope;
 * the ``train`` extra pins no exact torch version.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -36,8 +37,18 @@ from hotspot.core.game import explain_error
 from hotspot.env.hotspot_env import HotspotEnv
 from hotspot.env.vector_env import HotspotVectorEnv
 from hotspot.features.bounds import IMAGE_SCALE
-from hotspot.features.encoding import (ACTIONS_CAP, GLOBAL_FEATURES, PIECE_FEATURES, PLANE_NAMES, TURN_CAP,
-                                       UNIT_FEATURES, encode, encode_info_state, new_observation, scratch_state)
+from hotspot.features.encoding import (
+    ACTIONS_CAP,
+    GLOBAL_FEATURES,
+    PIECE_FEATURES,
+    PLANE_NAMES,
+    TURN_CAP,
+    UNIT_FEATURES,
+    encode,
+    encode_info_state,
+    new_observation,
+    scratch_state,
+)
 from hotspot.features.shaping import potential
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -64,8 +75,9 @@ def test_gymnasium_check_env_passes_on_the_default_env(seed):
     ordinary step (it raised IllegalActionError on about a quarter of seeds)."""
     side = ("technocrat", "ziegler")[seed % 2]
     scenario = ("standard", "open")[seed // 2 % 2]
-    env = gym.make("hotspot/Hotspot-v0", side=side, scenario=scenario,
-                   render_mode=(None, "ansi", "rgb_array")[seed % 3]).unwrapped
+    env = gym.make(
+        "hotspot/Hotspot-v0", side=side, scenario=scenario, render_mode=(None, "ansi", "rgb_array")[seed % 3]
+    ).unwrapped
     env.reset(seed=seed)
     env.action_space.seed(seed)
     with warnings.catch_warnings(record=True) as caught:
@@ -90,6 +102,7 @@ def test_vector_env_passes_gymnasium_passive_checks():
     spaces are valid spaces, and reset and step return observations inside
     the batched space (in every form), with no checker warning."""
     from gymnasium.utils.passive_env_checker import check_obs, check_observation_space
+
     for mode in MODES:
         venv = HotspotVectorEnv(4, observation=mode, max_turns=1)
         with warnings.catch_warnings(record=True) as caught:
@@ -113,6 +126,7 @@ def test_stable_baselines3_check_env():
     flat form (MlpPolicy) and the image form (MultiInputPolicy's CNN)."""
     pytest.importorskip("stable_baselines3")
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
     sb3_check_env(gym.make("hotspot/Hotspot-v0").unwrapped)
     for mode in ("flat", "image"):
         with warnings.catch_warnings(record=True) as caught:
@@ -123,8 +137,13 @@ def test_stable_baselines3_check_env():
 
 def _is_image_space(space) -> bool:
     """SB3's ``is_image_space`` (preprocessing.py): a 3-D uint8 Box in [0, 255]."""
-    return (isinstance(space, spaces.Box) and len(space.shape) == 3 and space.dtype == np.uint8
-            and bool(np.all(space.low == 0)) and bool(np.all(space.high == 255)))
+    return (
+        isinstance(space, spaces.Box)
+        and len(space.shape) == 3
+        and space.dtype == np.uint8
+        and bool(np.all(space.low == 0))
+        and bool(np.all(space.high == 255))
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -250,16 +269,27 @@ def test_bounds_are_the_real_ranges_of_the_rules():
         assert box.high.max() < info.max and box.low.min() > info.min, name
 
 
-@pytest.mark.parametrize("scenario,side,fog", [("standard", "technocrat", True), ("open", "ziegler", True),
-                                               ("open", "technocrat", False), ("random", "ziegler", False)])
+@pytest.mark.parametrize(
+    "scenario,side,fog",
+    [
+        ("standard", "technocrat", True),
+        ("open", "ziegler", True),
+        ("open", "technocrat", False),
+        ("random", "ziegler", False),
+    ],
+)
 def test_every_observation_lies_in_its_space(scenario, side, fog):
     """Random games (set-up phases of ``open`` included, fog on and off,
     illegal-action ends too): every observation lies in its space, and its
     flat and image forms in theirs."""
     env = HotspotEnv(side=side, scenario=scenario, fog=fog, random_pool=8, opponent="random")
     flat = HotspotEnv(observation="flat").observation_space
-    image = spaces.Dict({"board": spaces.Box(0, 255, env.bounds.image_shape, np.uint8),
-                         "features": spaces.Box(0.0, 1.0, (env.bounds.features_size,), np.float32)})
+    image = spaces.Dict(
+        {
+            "board": spaces.Box(0, 255, env.bounds.image_shape, np.uint8),
+            "features": spaces.Box(0.0, 1.0, (env.bounds.features_size,), np.float32),
+        }
+    )
     rng = np.random.default_rng(len(scenario) + fog)
     obs, info = env.reset(seed=1)
     episodes = 0
@@ -295,6 +325,7 @@ def test_encode_clips_what_the_rules_leave_unbounded():
     assert o["board"][PLANE_NAMES.index("own_damage")].max() == rating
     assert env.bounds.contains(o)
     from hotspot.core.observation import observe
+
     raw, info = new_observation(), scratch_state()
     observe(s[0], 1, True, info[0])
     encode_info_state(info[0], 1, True, raw["board"], raw["units"], raw["pieces"], raw["globals"])
@@ -309,8 +340,12 @@ def test_flat_and_image_forms_are_the_documented_normalisations():
     env = HotspotEnv(side="ziegler")
     obs, _ = env.reset(seed=4)
     b = env.bounds
-    expected = np.concatenate([((obs[k].astype(np.float64) - b.low[k]) / (b.high[k] - b.low[k])).ravel()
-                               for k in ("board", "units", "pieces", "globals")])
+    expected = np.concatenate(
+        [
+            ((obs[k].astype(np.float64) - b.low[k]) / (b.high[k] - b.low[k])).ravel()
+            for k in ("board", "units", "pieces", "globals")
+        ]
+    )
     flat = b.flat(obs)
     assert flat.dtype == np.float32 and flat.shape == (b.flat_size,)
     np.testing.assert_allclose(flat, expected, rtol=1e-6)
@@ -318,8 +353,8 @@ def test_flat_and_image_forms_are_the_documented_normalisations():
     high = b.high["board"][:, :1, :1].astype(np.float64)
     small = np.floor(255 * obs["board"].astype(np.float64) / high + 0.5)
     assert (img["board"][:, ::IMAGE_SCALE, ::IMAGE_SCALE] == small).all()
-    assert (img["board"][:, IMAGE_SCALE - 1::IMAGE_SCALE, 1::IMAGE_SCALE] == small).all()
-    np.testing.assert_array_equal(img["features"], flat[obs["board"].size:])
+    assert (img["board"][:, IMAGE_SCALE - 1 :: IMAGE_SCALE, 1::IMAGE_SCALE] == small).all()
+    np.testing.assert_array_equal(img["features"], flat[obs["board"].size :])
     batch = {k: np.stack([v, v]) for k, v in obs.items()}
     assert (b.flat(batch) == flat).all() and (b.image(batch)["board"][1] == img["board"]).all()
 
@@ -351,6 +386,7 @@ def test_pettingzoo_factories_pass_api_seed_and_render_tests():
     from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
     from hotspot.env import pettingzoo as pz
+
     wrapped = pz.env()
     assert isinstance(wrapped, OrderEnforcingWrapper) and wrapped.metadata["name"] == "hotspot_v0"
     assert isinstance(pz.raw_env(), pz.HotspotAECEnv)
@@ -368,6 +404,7 @@ def test_pettingzoo_illegal_action_loses_for_the_mover():
     pytest.importorskip("pettingzoo")
     from hotspot.env.pettingzoo import env as make_env
     from hotspot.env.pettingzoo import raw_env
+
     aec = raw_env()
     aec.reset(seed=2)
     mover = aec.agent_selection
@@ -546,4 +583,3 @@ def test_train_extra_installs_anywhere():
     assert not any("==" in req for req in extras["train"])
     assert any(req.startswith("stable-baselines3") for req in extras["train"])
     assert "download.pytorch.org/whl/cpu" in (ROOT / "README.md").read_text()
-

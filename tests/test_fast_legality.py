@@ -10,6 +10,7 @@ the mask (the same games on the same seeds).
 The longer run, 10^6 random and 10^4 scripted games, is
 ``benchmarks/bench_legality.py``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,8 +23,16 @@ from hotspot.core.crustal_movement import KIND_MANEUVERS, NUM_MANEUVERS, maneuve
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.hexgrid import NEIGHBOUR, NUM_CELLS, ON_MAP
 from hotspot.core.rollout import random_choice, random_legal_action
-from hotspot.core.rules_data import (CHOICE_OPTIONS, NUM_PIECE_KINDS, ONE_HEX, PHASE_OVER,
-                                     PLATFORM, TRIANGULAR, TWO_HEX, LONG)
+from hotspot.core.rules_data import (
+    CHOICE_OPTIONS,
+    NUM_PIECE_KINDS,
+    ONE_HEX,
+    PHASE_OVER,
+    PLATFORM,
+    TRIANGULAR,
+    TWO_HEX,
+    LONG,
+)
 
 
 def _checked_games(states, rng, scripted, max_actions):
@@ -41,8 +50,12 @@ def _options():
     variants = [{}]
     for name, values in CHOICE_OPTIONS.items():
         variants += [{name: v} for v in values[1:]]
-    variants += [{"forbid_molten_entry": True}, {"cia_enabled": False},
-                 {"two_hex_turn_after_collision": False}, {"counter_cap": 16}]
+    variants += [
+        {"forbid_molten_entry": True},
+        {"cia_enabled": False},
+        {"two_hex_turn_after_collision": False},
+        {"counter_cap": 16},
+    ]
     return variants
 
 
@@ -58,9 +71,11 @@ def test_legal_list_is_what_action_error_accepts_random_play(scenario, rules):
     assert checked > 32 * 50  # the games were played, not cut at once
 
 
-@pytest.mark.parametrize("rules", [{}, {"losses": "owner"}, {"forward_into_blocked": "refuse"},
-                                   {"stress_timing": "moving_side", "counter_cap": 16}],
-                         ids=["defaults", "losses=owner", "refuse", "moving_side,cap"])
+@pytest.mark.parametrize(
+    "rules",
+    [{}, {"losses": "owner"}, {"forward_into_blocked": "refuse"}, {"stress_timing": "moving_side", "counter_cap": 16}],
+    ids=["defaults", "losses=owner", "refuse", "moving_side,cap"],
+)
 @pytest.mark.parametrize("scenario", ["standard", "open"])
 def test_legal_list_is_what_action_error_accepts_scripted_play(scenario, rules):
     """The same check after every action of 16 scripted games (their set-up plans, 3.2, 3.3, D21)."""
@@ -107,8 +122,13 @@ def test_kind_maneuvers_are_the_maneuvers_the_geometry_gives():
             c1 = NEIGHBOUR[c0, d]
             c2 = NEIGHBOUR[c0, (d + 1) % 6]
             back = NEIGHBOUR[c0, (d + 3) % 6]
-            shapes = {ONE_HEX: (c0, -1, -1), PLATFORM: (c0, -1, -1), TRIANGULAR: (c0, c1, c2),
-                      TWO_HEX: (c0, back, -1), LONG: (c0, back, NEIGHBOUR[back, (d + 3) % 6] if back >= 0 else -1)}
+            shapes = {
+                ONE_HEX: (c0, -1, -1),
+                PLATFORM: (c0, -1, -1),
+                TRIANGULAR: (c0, c1, c2),
+                TWO_HEX: (c0, back, -1),
+                LONG: (c0, back, NEIGHBOUR[back, (d + 3) % 6] if back >= 0 else -1),
+            }
             for kind, (a, b, c) in shapes.items():
                 if min(a, b if kind != ONE_HEX and kind != PLATFORM else 0) < 0:
                     continue

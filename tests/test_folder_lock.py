@@ -8,6 +8,7 @@ folder and the holder's pid, having changed nothing; the OS releases the lock
 when the holder dies, however it dies (SIGKILL included), so a rerun resumes
 without cleaning anything by hand; readers never take the lock.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,11 +26,13 @@ from hotspot.arena.folder import LOCK_FILE, FolderLockedError, read_rows, writer
 from hotspot.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-HOLD = ("import sys, time\n"
-        "from hotspot.arena.folder import writer_lock\n"
-        "with writer_lock(sys.argv[1]):\n"
-        "    print('held', flush=True)\n"
-        "    time.sleep(120)\n")
+HOLD = (
+    "import sys, time\n"
+    "from hotspot.arena.folder import writer_lock\n"
+    "with writer_lock(sys.argv[1]):\n"
+    "    print('held', flush=True)\n"
+    "    time.sleep(120)\n"
+)
 
 
 def _env():
@@ -38,8 +41,7 @@ def _env():
 
 def _holder(folder: Path) -> subprocess.Popen:
     """A process that holds ``folder``'s writer lock until it is killed."""
-    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(folder)], stdout=subprocess.PIPE, text=True,
-                            env=_env())
+    proc = subprocess.Popen([sys.executable, "-c", HOLD, str(folder)], stdout=subprocess.PIPE, text=True, env=_env())
     assert proc.stdout.readline().strip() == "held"
     return proc
 
@@ -48,21 +50,104 @@ def _snapshot(folder: Path) -> dict:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-ARENA = ["arena", "--pairings", "random:random", "--games", "3", "--scenario", "random", "--seed", "4",
-         "--workers", "1", "--max-turns", "4", "--no-progress"]
+ARENA = [
+    "arena",
+    "--pairings",
+    "random:random",
+    "--games",
+    "3",
+    "--scenario",
+    "random",
+    "--seed",
+    "4",
+    "--workers",
+    "1",
+    "--max-turns",
+    "4",
+    "--no-progress",
+]
 WRITERS = {
     "arena": ARENA,
-    "balance": ["balance", "--scenarios", "random:1", "--pair", "random:random", "--games", "3", "--workers", "1",
-                "--max-turns", "4", "--no-progress", "--no-plot"],
-    "balance --precision": ["balance", "--scenarios", "random:1", "--technocrat", "random", "--ziegler", "random",
-                            "--precision", "0.2", "--step", "2", "--games", "4", "--workers", "1", "--max-turns", "4",
-                            "--no-progress", "--no-plot"],
-    "calibrate": ["balance", "--scenarios", "open", "--pair", "random:random", "--calibrate", "platform_turns=3..4",
-                  "--trials", "1", "--games", "1", "--finalists", "1", "--confirm-games", "1", "--workers", "1",
-                  "--max-turns", "3", "--no-progress"],
-    "search-deployment": ["balance", "--search-deployment", "ziegler", "--opponent", "random", "--agent", "random",
-                          "--candidates", "2", "--finalists", "1", "--games", "1", "--final-games", "1",
-                          "--workers", "1", "--max-turns", "3", "--no-progress"],
+    "balance": [
+        "balance",
+        "--scenarios",
+        "random:1",
+        "--pair",
+        "random:random",
+        "--games",
+        "3",
+        "--workers",
+        "1",
+        "--max-turns",
+        "4",
+        "--no-progress",
+        "--no-plot",
+    ],
+    "balance --precision": [
+        "balance",
+        "--scenarios",
+        "random:1",
+        "--technocrat",
+        "random",
+        "--ziegler",
+        "random",
+        "--precision",
+        "0.2",
+        "--step",
+        "2",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--max-turns",
+        "4",
+        "--no-progress",
+        "--no-plot",
+    ],
+    "calibrate": [
+        "balance",
+        "--scenarios",
+        "open",
+        "--pair",
+        "random:random",
+        "--calibrate",
+        "platform_turns=3..4",
+        "--trials",
+        "1",
+        "--games",
+        "1",
+        "--finalists",
+        "1",
+        "--confirm-games",
+        "1",
+        "--workers",
+        "1",
+        "--max-turns",
+        "3",
+        "--no-progress",
+    ],
+    "search-deployment": [
+        "balance",
+        "--search-deployment",
+        "ziegler",
+        "--opponent",
+        "random",
+        "--agent",
+        "random",
+        "--candidates",
+        "2",
+        "--finalists",
+        "1",
+        "--games",
+        "1",
+        "--final-games",
+        "1",
+        "--workers",
+        "1",
+        "--max-turns",
+        "3",
+        "--no-progress",
+    ],
 }
 
 
@@ -84,8 +169,7 @@ def test_a_second_writer_is_refused_at_once_and_changes_nothing(tmp_path, capsys
         assert "\n" not in err and "Traceback" not in err
         assert str(out.resolve()) in err and f"pid {holder.pid}" in err and "another run is writing" in err
         after = _snapshot(out)
-        assert {k: v for k, v in after.items() if k != LOCK_FILE} == {k: v for k, v in before.items()
-                                                                      if k != LOCK_FILE}
+        assert {k: v for k, v in after.items() if k != LOCK_FILE} == {k: v for k, v in before.items() if k != LOCK_FILE}
         assert after[LOCK_FILE] == f"{holder.pid}\n".encode()  # the holder's, not rewritten by the refused run
     finally:
         holder.kill()
@@ -111,10 +195,11 @@ def test_the_lock_is_reentrant_within_a_process(tmp_path):
     same folder: the process does not refuse itself, and the lock is held
     until the outer block ends."""
     with writer_lock(tmp_path):
-        with writer_lock(tmp_path / "." ):
+        with writer_lock(tmp_path / "."):
             pass
-        proc = subprocess.run([sys.executable, "-c", HOLD, str(tmp_path)], capture_output=True, text=True,
-                              env=_env(), timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "-c", HOLD, str(tmp_path)], capture_output=True, text=True, env=_env(), timeout=120
+        )
         assert proc.returncode != 0 and "another run is writing" in proc.stderr
     holder = _holder(tmp_path)  # released: another process takes it
     holder.kill()
@@ -143,16 +228,56 @@ def _rows(out: Path) -> int:
 
 
 def _run_cli(args, **kw):
-    return subprocess.Popen([sys.executable, "-m", "hotspot.cli", *args], env=_env(), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, **kw)
+    return subprocess.Popen(
+        [sys.executable, "-m", "hotspot.cli", *args],
+        env=_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
 
 
 KILLED = {  # runs of a few seconds, a row written after every game (--chunk 1)
-    "arena": ["arena", "--pairings", "random:random", "--games", "200", "--scenario", "random", "--seed", "4",
-              "--workers", "1", "--max-turns", "40", "--chunk", "1", "--no-progress"],
-    "balance --precision": ["balance", "--scenarios", "open", "--technocrat", "scripted", "--ziegler", "scripted",
-                            "--precision", "0.005", "--step", "50", "--games", "300", "--workers", "1",
-                            "--chunk", "1", "--no-progress", "--no-plot"],
+    "arena": [
+        "arena",
+        "--pairings",
+        "random:random",
+        "--games",
+        "200",
+        "--scenario",
+        "random",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--max-turns",
+        "40",
+        "--chunk",
+        "1",
+        "--no-progress",
+    ],
+    "balance --precision": [
+        "balance",
+        "--scenarios",
+        "open",
+        "--technocrat",
+        "scripted",
+        "--ziegler",
+        "scripted",
+        "--precision",
+        "0.005",
+        "--step",
+        "50",
+        "--games",
+        "300",
+        "--workers",
+        "1",
+        "--chunk",
+        "1",
+        "--no-progress",
+        "--no-plot",
+    ],
 }
 
 
@@ -177,8 +302,13 @@ def test_killed_writers_resume_to_the_uninterrupted_rows(tmp_path, command):
         while proc.poll() is None and _rows(out) < target and time.monotonic() < deadline:
             time.sleep(0.02)
         if (out / LOCK_FILE).exists() and proc.poll() is None:
-            second = subprocess.run([sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
-                                    env=_env(), capture_output=True, text=True, timeout=120)
+            second = subprocess.run(
+                [sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
+                env=_env(),
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
             if proc.poll() is None:  # still the holder: the second writer must have been refused
                 assert second.returncode == 2 and "another run is writing" in second.stderr, second.stderr
                 refused += 1
@@ -194,6 +324,5 @@ def test_killed_writers_resume_to_the_uninterrupted_rows(tmp_path, command):
     rows = read_rows(out / "games.jsonl")
     assert set(rows) == set(expected)
     for key, row in expected.items():
-        assert {k: v for k, v in rows[key].items() if k != "wall_s"} == {k: v for k, v in row.items()
-                                                                        if k != "wall_s"}
+        assert {k: v for k, v in rows[key].items() if k != "wall_s"} == {k: v for k, v in row.items() if k != "wall_s"}
     assert kills + refused > 0  # the test did interrupt something

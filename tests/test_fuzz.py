@@ -19,6 +19,7 @@ The last tests check the harness itself: a wrong exception type, an exception
 from inside a library, a changed state, a crash and a hang are all reported
 as failures naming the target and the input.
 """
+
 from __future__ import annotations
 
 import json
@@ -33,9 +34,18 @@ ROOT = Path(__file__).resolve().parent.parent
 FUZZ = [sys.executable, "-m", "fuzz"]  # run from the repository's root
 SEED = 1
 # examples per target: a few hundred, sized so that the file runs in ~2 minutes once compiled
-EXAMPLES = {"state_bytes": 300, "record": 300, "scenario_file": 300, "actions": 500, "env_step": 300,
-            "vector_env_step": 250, "pettingzoo_step": 300, "cli_args": 300, "saved_game": 300,
-            "play_load": 200}
+EXAMPLES = {
+    "state_bytes": 300,
+    "record": 300,
+    "scenario_file": 300,
+    "actions": 500,
+    "env_step": 300,
+    "vector_env_step": 250,
+    "pettingzoo_step": 300,
+    "cli_args": 300,
+    "saved_game": 300,
+    "play_load": 200,
+}
 # generous: on a fresh checkout the first target compiles the core
 TIMEOUT_S = 900
 
@@ -45,16 +55,23 @@ import fuzz  # noqa: E402
 
 def run_fuzz(tmp_path, *args, timeout=TIMEOUT_S):
     out = tmp_path / "fuzz.json"
-    proc = subprocess.run([*FUZZ, *map(str, args), "--out", str(out),
-                           "--workdir", str(tmp_path / "work")],
-                          cwd=ROOT, capture_output=True, text=True, timeout=timeout, env=dict(os.environ))
+    proc = subprocess.run(
+        [*FUZZ, *map(str, args), "--out", str(out), "--workdir", str(tmp_path / "work")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ),
+    )
     doc = json.loads(out.read_text()) if out.exists() else None
     return proc, doc
 
 
 def describe_failures(row) -> str:
-    return "\n".join(f"{f['kind']}: {f['message'][:800]}\n  input: {(f['input'] or {}).get('repr', '')[:400]}"
-                     for f in row["failure_examples"])
+    return "\n".join(
+        f"{f['kind']}: {f['message'][:800]}\n  input: {(f['input'] or {}).get('repr', '')[:400]}"
+        for f in row["failure_examples"]
+    )
 
 
 def test_every_target_is_tested():
@@ -105,6 +122,7 @@ def test_refused_accepts_only_deliberate_documented_exceptions():
     call with another documented type re-raises it; an IndexError never passes."""
     from hotspot.core.integrity import from_bytes
     from hotspot.core.state import StateError
+
     with pytest.raises(StateError) as info:
         from_bytes(b"\x00" * 7)
     assert fuzz.refused(info.value, StateError) == "refused:StateError"
@@ -149,9 +167,11 @@ def test_a_hang_is_a_failure_naming_target_and_input(tmp_path):
 def test_replay_runs_a_saved_input_again(tmp_path):
     """--replay runs a last_input.json once and prints its outcome (exit 0: the contract holds)."""
     saved = tmp_path / "last_input.json"
-    saved.write_text(json.dumps({"target": "actions", "example": 0, "seed": 0,
-                                 "input": fuzz.describe((0, ("value", 10**30, "int"), False))}))
-    proc = subprocess.run([*FUZZ, "--replay", str(saved)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=TIMEOUT_S)
+    saved.write_text(
+        json.dumps(
+            {"target": "actions", "example": 0, "seed": 0, "input": fuzz.describe((0, ("value", 10**30, "int"), False))}
+        )
+    )
+    proc = subprocess.run([*FUZZ, "--replay", str(saved)], cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "outcome: refused:IllegalActionError" in proc.stdout

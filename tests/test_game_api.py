@@ -1,4 +1,5 @@
 """The Python facade (issue 2, item 7) and bad input (brief: clear errors, nothing lost)."""
+
 import numpy as np
 import pytest
 
@@ -125,6 +126,7 @@ def test_a_concession_during_the_set_up_leaves_a_valid_state(moves):
     forces not yet placed are dropped with the game's end, so that every
     invariant holds and the state's bytes load back (they were refused)."""
     from hotspot.core.integrity import FAULTS, state_fault
+
     game = Game("open", seed=3)
     for _ in range(moves):  # set-up choices, hexes and facings (an item may be pending)
         game.apply_action(int(game.legal_actions()[0]))
@@ -222,6 +224,7 @@ def test_batch_rollouts_take_max_turns():
     from hotspot.core import init, set_max_turns
     from hotspot.core.rollout import play_random_batch
     from hotspot.core.rules_data import ONGOING, PHASE_OVER
+
     states = init("standard", seeds=range(16))
     assert (states["max_turns"] == 0).all()  # the core: no limit unless asked
     play_random_batch(states, np.arange(1, 17, dtype=np.uint64), 10**6, max_turns=1)
@@ -247,6 +250,7 @@ def test_version_2_state_bytes_still_load():
     exactly as the same position in the current layout."""
     import numpy as np
     from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE, STATE_VERSION
+
     game = Game("standard", seed=5)
     for _ in range(30):
         game.apply_action(int(game.legal_actions()[0]))
@@ -277,9 +281,10 @@ def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
     from hotspot.core.record import GameRecord, RecordError
     from hotspot.core.scenario import ScenarioError, load_scenario
     from hotspot.env.hotspot_env import HotspotEnv
+
     game = Game("standard", seed=1)
     before = game.to_bytes()
-    for a in (2 ** 70, -(2 ** 70), 10 ** 400):
+    for a in (2**70, -(2**70), 10**400):
         with pytest.raises(IllegalActionError):
             game.apply_action(a)
         assert game.why_illegal(a) is not None
@@ -287,14 +292,16 @@ def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
     env = HotspotEnv(illegal_action="raise")
     env.reset(seed=0)
     with pytest.raises(IllegalActionError):
-        env.step(2 ** 70)
+        env.step(2**70)
     env = HotspotEnv(illegal_action="lose")
     env.reset(seed=0)
-    _, reward, terminated, _, info = env.step(2 ** 70)
+    _, reward, terminated, _, info = env.step(2**70)
     assert terminated and reward == -1.0 and "illegal_action" in info
-    bad_files = {"latin1.json": "{\"format\": \"caf\xe9\"}".encode("latin-1"),
-                 "deep.json": b"[" * 100_000 + b"]" * 100_000,
-                 "digits.json": b"{\"format\": " + b"9" * 5000 + b"}"}
+    bad_files = {
+        "latin1.json": '{"format": "caf\xe9"}'.encode("latin-1"),
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "digits.json": b'{"format": ' + b"9" * 5000 + b"}",
+    }
     for name, data in bad_files.items():
         path = tmp_path / name
         path.write_bytes(data)
@@ -310,7 +317,7 @@ def test_integers_too_long_to_print_get_their_documented_errors():
     IllegalActionError, a list holding one a TypeError, and the game is unchanged."""
     game = Game("standard", seed=1)
     before = game.to_bytes()
-    huge = 10 ** 5000
+    huge = 10**5000
     with pytest.raises(IllegalActionError, match="bits"):
         game.apply_action(huge)
     with pytest.raises(IllegalActionError):
@@ -323,6 +330,7 @@ def test_integers_too_long_to_print_get_their_documented_errors():
 def test_game_from_bytes_refuses_a_batch_with_state_error():
     """Game.from_bytes takes the bytes of one state: a batch is a StateError (issue 10)."""
     from hotspot.core.state import StateError
+
     data = Game("standard", seed=1).to_bytes()
     with pytest.raises(StateError, match="batch of 2"):
         Game.from_bytes(data + data)
@@ -333,10 +341,11 @@ def test_seeds_are_non_negative_integers_a_record_can_save():
     (at most 4300 digits): others are ScenarioErrors naming the seed, as is a
     'random:SEED' name whose seed is too long to read (issue 10)."""
     from hotspot.core.scenario import ScenarioError, load_scenario
-    for seed in (10 ** 5000, -(10 ** 5000), -1, 1.5, "7", True):
+
+    for seed in (10**5000, -(10**5000), -1, 1.5, "7", True):
         with pytest.raises(ScenarioError, match="seed"):
             Game("standard", seed=seed)
-    game = Game("standard", seed=10 ** 4000)  # large but savable: the record round trips
+    game = Game("standard", seed=10**4000)  # large but savable: the record round trips
     assert Game.from_record(GameRecord.from_dict(game.record.to_dict())).to_bytes() == game.to_bytes()
     with pytest.raises(ScenarioError, match="more than 4300 digits"):
         load_scenario("random:" + "9" * 5000)
@@ -351,7 +360,7 @@ def test_record_fields_of_the_wrong_type_are_record_errors():
     data["scenario"] = 5
     with pytest.raises(RecordError, match="'scenario'"):
         GameRecord.from_dict(data)
-    record = GameRecord(None, 0, [10 ** 5000], initial_state=game.record.initial_state)
+    record = GameRecord(None, 0, [10**5000], initial_state=game.record.initial_state)
     with pytest.raises(RecordError, match="actions\\[0\\]"):
         Game.from_record(record)
 
@@ -366,6 +375,7 @@ def test_file_names_with_a_nul_are_refused_by_the_loaders(tmp_path):
     """A path the OS cannot take (a NUL character) is the loader's documented
     error naming it, not Python's ValueError (issue 10, found by the fuzzer, fuzz/)."""
     from hotspot.core.scenario import ScenarioError, load_scenario
+
     with pytest.raises(ScenarioError, match="not a usable file name"):
         load_scenario(str(tmp_path / "a\x00b.json"))
     with pytest.raises(RecordError, match="not a usable file name"):

@@ -5,6 +5,7 @@ the game unchanged, undo of the person's own last decision only while no die
 has been rolled since (2.3), save and resume giving the same continued game,
 damaged or altered saves refused, what a side may see (D20), and the
 JSON-ready state for a web front end."""
+
 from __future__ import annotations
 
 import json
@@ -66,6 +67,7 @@ def test_same_settings_and_decisions_same_game():
 def test_a_session_between_agents_is_the_arenas_game(technocrat, ziegler):
     """The agents are seeded and move as in the arena: the same seed, the same game."""
     from hotspot.arena.match import GameSpec, play_game
+
     row = play_game(GameSpec("t", technocrat, ziegler, 0, 17, scenario="open", max_turns=200))
     session = Session.new(technocrat=technocrat, ziegler=ziegler, scenario="open", seed=17, max_turns=200)
     session.advance()
@@ -178,6 +180,7 @@ def test_damaged_or_altered_saves_are_refused(tmp_path):
     refused(json.dumps(edited), "checksum")
     # a move of the agent altered and the checksum made again: the agent decides otherwise
     from hotspot.human.session import _checksum
+
     actions = [d.action for d in session.history]
     game = Game(session.scenario, seed=9)
     for i, a in enumerate(actions):
@@ -192,8 +195,7 @@ def test_damaged_or_altered_saves_are_refused(tmp_path):
         Session.load(tmp_path / "missing.json")
 
 
-@pytest.mark.parametrize("text, words", [("[" * 100_000 + "]" * 100_000, "nested too deep"),
-                                         ("9" * 5000, "bad JSON")])
+@pytest.mark.parametrize("text, words", [("[" * 100_000 + "]" * 100_000, "nested too deep"), ("9" * 5000, "bad JSON")])
 def test_a_hostile_save_is_refused_in_one_line(tmp_path, text, words):
     """A save nested deeper than the parser goes, or holding an integer of
     thousands of digits, is refused with a one-line error naming the file
@@ -248,11 +250,17 @@ def test_any_junk_in_a_save_is_refused_clearly():
     """A save altered in any field (its checksum made again) loads, if it still
     describes a game, or is refused with a ``SessionError``: no other error escapes."""
     from hotspot.human.session import _checksum
+
     session = Session.new(technocrat="human", ziegler="scripted", scenario="open", seed=9)
     _play_on(session, random.Random(5), decisions=3)
     good = session.to_json()
-    places = [("settings", k) for k in good["settings"]] + [("scenario", "rules"), ("scenario", "pieces"),
-                                                            ("actions",), ("scenario",), ("settings",)]
+    places = [("settings", k) for k in good["settings"]] + [
+        ("scenario", "rules"),
+        ("scenario", "pieces"),
+        ("actions",),
+        ("scenario",),
+        ("settings",),
+    ]
     for place in places:
         for junk in JUNK:
             data = json.loads(json.dumps(good))
@@ -298,6 +306,7 @@ def test_a_person_may_concede_at_any_time(tmp_path):
     assert loaded.conceded == 1 and loaded.result() == session.result() and _state(loaded) == before
     # a save whose concession names no side is refused (checksum made again)
     from hotspot.human.session import _checksum
+
     body = {k: v for k, v in session.to_json().items() if k != "checksum"}
     body["conceded"] = "nobody"
     with pytest.raises(SessionError, match="conceded must be"):

@@ -4,6 +4,7 @@ whole game against the scripted agent by typed lines, the set-up of ``open``
 included (3.2, 3.3, D21); refused lines change nothing; save, quit and
 ``--load`` continue the same game; a damaged save is refused and the game
 goes on; ``hotspot play`` without a human side still plays by itself."""
+
 from __future__ import annotations
 
 import io
@@ -124,14 +125,31 @@ def test_autosave_after_every_decision(tmp_path):
 
 def test_play_without_a_person_reads_no_input(monkeypatch, capsys):
     """`hotspot play` (two random players) and agents only: no prompt, a result."""
+
     class NoInput:
         def readline(self):
             raise AssertionError("hotspot play read input")
+
     monkeypatch.setattr("sys.stdin", NoInput())
     assert main(["play", "--quiet"]) == 0
     assert "Result:" in capsys.readouterr().out
-    assert main(["play", "--technocrat", "scripted", "--ziegler", "random", "--scenario", "open",
-                 "--max-turns", "20", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "play",
+                "--technocrat",
+                "scripted",
+                "--ziegler",
+                "random",
+                "--scenario",
+                "open",
+                "--max-turns",
+                "20",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert "Result:" in capsys.readouterr().out
     assert main(["play", "--technocrat", "nobody"]) == 2
     assert "unknown agent 'nobody'" in capsys.readouterr().err

@@ -6,6 +6,7 @@
 test below breaks one invariant of a real position and checks that the
 check names it, and that the loaders refuse it with ``StateError``.
 """
+
 from __future__ import annotations
 
 import base64
@@ -18,8 +19,17 @@ from hotspot.core import integrity as I
 from hotspot.core.hexgrid import CENTRAL_CELLS, cell_of
 from hotspot.core.placement import position_errors
 from hotspot.core.record import GameRecord, RecordError
-from hotspot.core.rules_data import (NO_PIECE, NO_UNIT, PHASE_OVER, PHASE_T_SETUP, PHASE_Z_SETUP,
-                                     PLATFORM, T_ENGINEER, TWO_HEX, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_OVER,
+    PHASE_T_SETUP,
+    PHASE_Z_SETUP,
+    PLATFORM,
+    T_ENGINEER,
+    TWO_HEX,
+    Z_INFANTRY,
+)
 from hotspot.core.integrity import from_bytes
 from hotspot.core.state import STATE_DTYPE, StateError, to_bytes
 
@@ -47,8 +57,9 @@ def states_of(game):
 
 
 def first_piece(s, kind=None):
-    return next(k for k in range(1, 32) if s["piece_kind"][k] != NO_PIECE
-                and (kind is None or s["piece_kind"][k] == kind))
+    return next(
+        k for k in range(1, 32) if s["piece_kind"][k] != NO_PIECE and (kind is None or s["piece_kind"][k] == kind)
+    )
 
 
 def first_unit(s, t=None):
@@ -243,6 +254,7 @@ def test_setup_invariants(sound):
     with pytest.raises(StateError, match="no legal action"):
         from_bytes(to_bytes(bad))
     from hotspot.core.setup import pools_fit
+
     assert pools_fit(bad[0]) == 0  # the Ziegler crustal hexes are what cannot be placed
 
 

@@ -8,6 +8,7 @@ fields) share one version instead of one each, which had dominated the cold
 compile time.  ``@jit(inline=True)`` wrappers are inlined into compiled
 callers and stay callable from Python.
 """
+
 import os
 
 import numpy as np
@@ -27,8 +28,12 @@ def add_scaled(a, b, scale):
 @jit(cache=False)
 def many_call_sites(x8, x16):
     # literals, int8 and int16 record-like values, and int64: one version of add_scaled
-    return (add_scaled(1, x8[0], 2) + add_scaled(x16[0], 3, 1) + add_scaled(x8[1], x16[1], x8[2])
-            + add_scaled(np.int64(4), 5, 0))
+    return (
+        add_scaled(1, x8[0], 2)
+        + add_scaled(x16[0], 3, 1)
+        + add_scaled(x8[1], x16[1], x8[2])
+        + add_scaled(np.int64(4), 5, 0)
+    )
 
 
 @jit(inline=True)
@@ -41,8 +46,10 @@ def calls_wrapper(a):
     return thin_wrapper(a, 1)
 
 
-@pytest.mark.skipif(not __import__("hotspot.core._jit", fromlist=["HOOK"]).HOOK,
-                    reason="the general-types hook is off on this numba (or HOTSPOT_NUMBA_HOOK=0)")
+@pytest.mark.skipif(
+    not __import__("hotspot.core._jit", fromlist=["HOOK"]).HOOK,
+    reason="the general-types hook is off on this numba (or HOTSPOT_NUMBA_HOOK=0)",
+)
 def test_one_version_per_general_argument_types():
     x8 = np.array([1, 2, 3], dtype=np.int8)
     x16 = np.array([7, -2], dtype=np.int16)
@@ -64,7 +71,7 @@ def test_inline_wrapper_works_compiled_and_from_python():
 
 
 # ----------------------------------------------------------------- the cache (issue 10)
-CACHE_PROBE = '''
+CACHE_PROBE = """
 import json, sys
 from pathlib import Path
 import numba
@@ -74,7 +81,7 @@ import hotspot.core._jit as J
 print(json.dumps({"cache_dir": str(J.CACHE_DIR), "numba_cache_dir": numba.config.CACHE_DIR,
                   "value": int(probe_mod.f(41)),
                   "cache_path": probe_mod.f._cache._cache_path}))
-'''
+"""
 
 
 def _probe(tmp_path, **env):
@@ -82,13 +89,15 @@ def _probe(tmp_path, **env):
     import json
     import subprocess
     import sys
+
     mod = tmp_path / "mod"
     mod.mkdir(exist_ok=True)
     (mod / "probe_mod.py").write_text("from hotspot.core._jit import jit\n\n\n@jit\ndef f(x):\n    return x + 1\n")
     full = dict(os.environ)
     full.update(env)
-    proc = subprocess.run([sys.executable, "-c", CACHE_PROBE, str(mod)], env=full, capture_output=True,
-                          text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", CACHE_PROBE, str(mod)], env=full, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -99,6 +108,7 @@ def test_cache_lives_in_the_user_cache_folder_keyed_by_version(tmp_path):
     CACHE_DIR setting is left as the user had it (unset) for other code."""
     import numba
     from hotspot.core._jit import source_stamp
+
     out = _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg"), NUMBA_CACHE_DIR="")
     base = tmp_path / "xdg" / "hotspot" / "numba"
     assert out["value"] == 42
@@ -123,6 +133,7 @@ def test_numba_cache_dir_overrides_and_is_kept(tmp_path):
 def test_importing_and_compiling_writes_nothing_into_the_package(tmp_path):
     """No numba cache file is created, changed or deleted inside the package."""
     import hotspot
+
     pkg = os.path.dirname(hotspot.__file__)
 
     def cache_files():
@@ -133,13 +144,14 @@ def test_importing_and_compiling_writes_nothing_into_the_package(tmp_path):
                     path = os.path.join(root, name)
                     found[path] = os.stat(path).st_mtime_ns
         return found
+
     before = cache_files()
     _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg2"), NUMBA_CACHE_DIR="")
     assert cache_files() == before
 
 
 # ----------------------------------------------------------------- numba's private API (issue 11)
-FALLBACK_PROBE = '''
+FALLBACK_PROBE = """
 import json
 import numpy as np
 import hotspot.core._jit as J
@@ -154,17 +166,17 @@ def caller(x8):
 
 print(json.dumps({"hook": J.HOOK, "value": int(caller(np.array([5], dtype=np.int8))),
                   "versions": len(add.signatures)}))
-'''
+"""
 
 
 def _fallback_probe(**env):
     import json
     import subprocess
     import sys
+
     full = dict(os.environ)
     full.update(env)
-    proc = subprocess.run([sys.executable, "-c", FALLBACK_PROBE], env=full, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run([sys.executable, "-c", FALLBACK_PROBE], env=full, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -177,6 +189,7 @@ def test_without_the_private_hook_the_same_code_compiles_and_agrees():
     assert off["versions"] >= 2  # numba's own specializations per call-site types (int8, int64, literals)
     on = _fallback_probe()
     import hotspot.core._jit as J
+
     assert on["hook"] is J.HOOK and on["value"] == 11
     if J.HOOK:
         assert on["versions"] == 1
@@ -186,6 +199,7 @@ def test_the_hook_is_installed_only_on_checked_numba_versions(monkeypatch):
     import numba
 
     import hotspot.core._jit as J
+
     lo, hi = J.HOOK_NUMBA_VERSIONS
     monkeypatch.setattr(numba, "__version__", f"{hi[0]}.{hi[1] + 1}.0")
     assert J.hook_enabled() is False
@@ -201,10 +215,14 @@ def test_private_numba_attributes_are_read_only_in_the_jit_module():
     from pathlib import Path
 
     import hotspot
+
     root = Path(hotspot.__file__).parent
     private = re.compile(r"\._cache\b|_cache_file|_index_path|get_call_template|_compiler\b|numba\.core\.")
-    offenders = [str(p.relative_to(root)) for p in root.rglob("*.py")
-                 if p.name != "_jit.py" and private.search(p.read_text(encoding="utf-8"))]
+    offenders = [
+        str(p.relative_to(root))
+        for p in root.rglob("*.py")
+        if p.name != "_jit.py" and private.search(p.read_text(encoding="utf-8"))
+    ]
     assert offenders == []
 
 
@@ -217,6 +235,7 @@ def _hotspot_modules():
     import warnings
 
     import hotspot
+
     out = {"hotspot": hotspot}
     for info in pkgutil.walk_packages(hotspot.__path__, "hotspot."):
         if info.name.endswith("__main__"):
@@ -233,6 +252,7 @@ def _hotspot_modules():
 def _compiled_functions(modules):
     """{(module, qualname): dispatcher} of every compiled function a hotspot module defines."""
     from numba.core.dispatcher import Dispatcher
+
     found = {}
     for module in modules.values():
         for value in vars(module).values():
@@ -246,6 +266,7 @@ def _origin(module: str, name: str, depth: int = 0):
     import ast
 
     from hotspot.core._jit import module_file
+
     path = module_file(module)
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in tree.body:
@@ -273,6 +294,7 @@ def _module_level_imports(module: str) -> set:
     import ast
 
     from hotspot.core._jit import module_file
+
     path = module_file(module)
     out = set()
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
@@ -296,6 +318,7 @@ def test_the_cache_key_is_made_of_exactly_what_is_compiled():
     from numba.core.dispatcher import Dispatcher
 
     from hotspot.core._jit import COMPILED_MODULES
+
     modules = _hotspot_modules()
     functions = _compiled_functions(modules)
     defining = {module for module, _ in functions}
@@ -318,8 +341,9 @@ def test_the_cache_key_is_made_of_exactly_what_is_compiled():
                 if value.__name__.startswith("hotspot"):
                     constants.add(value.__name__)
                 continue
-            if not str(getattr(value, "__module__", "hotspot")).startswith("hotspot") and \
-                    (callable(value) or isinstance(value, type)):
+            if not str(getattr(value, "__module__", "hotspot")).startswith("hotspot") and (
+                callable(value) or isinstance(value, type)
+            ):
                 continue  # numpy, numba, math, builtins
             origin = _origin(module, name)
             if origin is not None:
@@ -328,8 +352,9 @@ def test_the_cache_key_is_made_of_exactly_what_is_compiled():
     for module in sorted(constants - defining):  # what those constants are computed from
         wanted |= {m for m in _module_level_imports(module) if m in modules}
     assert len(set(COMPILED_MODULES)) == len(COMPILED_MODULES)
-    assert set(COMPILED_MODULES) == wanted, (f"missing: {sorted(wanted - set(COMPILED_MODULES))}; "
-                                             f"not compiled: {sorted(set(COMPILED_MODULES) - wanted)}")
+    assert set(COMPILED_MODULES) == wanted, (
+        f"missing: {sorted(wanted - set(COMPILED_MODULES))}; not compiled: {sorted(set(COMPILED_MODULES) - wanted)}"
+    )
     assert {"hotspot.core.rules_data", "hotspot.core.state"} <= constants  # tables and layout, no function
 
 
@@ -338,6 +363,7 @@ def _package_copy(tmp_path):
     import shutil
 
     import hotspot
+
     src = os.path.dirname(hotspot.__file__)
     root = tmp_path / "hotspot"
     for dirpath, dirnames, files in os.walk(src):
@@ -355,6 +381,7 @@ def test_the_key_changes_with_compiled_code_only(tmp_path):
     compiled) keeps the key; an edit to a compiled module, or to a module of
     the constants compiled code reads, changes it."""
     from hotspot.core._jit import COMPILED_MODULES, source_stamp
+
     root = _package_copy(tmp_path)
     before = source_stamp(root)
     assert before == source_stamp()  # the copy is the package

@@ -2,6 +2,7 @@
 scenarios, saved games, run folders and the web app's requests parse through
 it, so each refuses deep nesting, huge numbers, non-JSON constants and bad
 UTF-8 with a one-line error naming the file, and never a traceback."""
+
 from __future__ import annotations
 
 import re
@@ -29,7 +30,7 @@ def test_limits_hold_and_strings_do_not_count_as_nesting():
     assert loads('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}')
     assert loads("[" * MAX_DEPTH + "]" * MAX_DEPTH) is not None
     assert loads('{"s": "a\\"[{"}') == {"s": 'a"[{'}
-    assert loads(str(10 ** 19)) == 10 ** 19  # a 64-bit seed reads
+    assert loads(str(10**19)) == 10**19  # a 64-bit seed reads
     for text, words in HOSTILE.values():
         with pytest.raises(JSONInputError, match=re.escape(words)) as info:
             loads(text)
@@ -41,8 +42,12 @@ def test_every_loader_refuses_hostile_files_in_one_line(tmp_path, name):
     text, words = HOSTILE[name]
     path = tmp_path / "hostile.json"
     path.write_bytes(text if isinstance(text, bytes) else text.encode())
-    for load, error in ((GameRecord.load, RecordError), (load_scenario, ScenarioError), (Session.load, SessionError),
-                        (read_json, JSONInputError)):
+    for load, error in (
+        (GameRecord.load, RecordError),
+        (load_scenario, ScenarioError),
+        (Session.load, SessionError),
+        (read_json, JSONInputError),
+    ):
         with pytest.raises(error) as info:
             load(str(path))
         message = str(info.value)

@@ -5,6 +5,7 @@ may see (D20), resamples from an information state, and OpenSpiel's own bots
 play it, through ``evaluate_bots`` and as arena agents.
 
 Skipped, saying why, where OpenSpiel is not installed."""
+
 import json
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed (pip install \"hotspot[openspiel]\")")
+pyspiel = pytest.importorskip("pyspiel", reason='OpenSpiel is not installed (pip install "hotspot[openspiel]")')
 
 import hotspot.env.openspiel as hs  # noqa: E402  (registers python_hotspot)
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
@@ -73,8 +74,10 @@ def test_seed_parameter_fixes_the_dice():
 def test_rules_options_as_game_parameters():
     """Every rules option is a parameter; a value other than the rulebook's
     overrides the scenario's, a table is merged over the scenario's own."""
-    game = pyspiel.load_game("python_hotspot(scenario=balanced,combat_table=diagonal,platform_turns=5,"
-                             "cia_enabled=false,attack=technocrat_crawler:4)")
+    game = pyspiel.load_game(
+        "python_hotspot(scenario=balanced,combat_table=diagonal,platform_turns=5,"
+        "cia_enabled=false,attack=technocrat_crawler:4)"
+    )
     rules = game.scenario["rules"]
     assert rules["combat_table"] == "diagonal" and rules["platform_turns"] == 5 and rules["cia_enabled"] is False
     assert rules["attack"] == {"technocrat_crawler": 4}
@@ -94,10 +97,18 @@ def test_pyspiel_random_simulation_test_passes():
     preset and the open scenario; without its serialization step, which
     OpenSpiel cannot run for a sampled-stochastic game written in Python (it
     asks the game for its C++ random generator state: see the next test)."""
-    pyspiel.random_sim_test(pyspiel.load_game("python_hotspot(scenario=standard,max_turns=2,seed=1)"),
-                            num_sims=2, serialize=False, verbose=False)
-    pyspiel.random_sim_test(pyspiel.load_game("python_hotspot(scenario=open,max_turns=1,seed=2)"),
-                            num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_hotspot(scenario=standard,max_turns=2,seed=1)"),
+        num_sims=2,
+        serialize=False,
+        verbose=False,
+    )
+    pyspiel.random_sim_test(
+        pyspiel.load_game("python_hotspot(scenario=open,max_turns=1,seed=2)"),
+        num_sims=1,
+        serialize=False,
+        verbose=False,
+    )
 
 
 def test_serialization_round_trips():
@@ -128,7 +139,7 @@ def test_serialization_round_trips():
     else:  # a later OpenSpiel that supports it
         assert str(pyspiel.deserialize_game_and_state(text)[1]) == str(states[5])
     # a resampled state serializes too (its record starts from the determinized position)
-    r = states[-1].resample_from_infostate(states[-1].current_player(), pyspiel.UniformProbabilitySampler(0., 1.))
+    r = states[-1].resample_from_infostate(states[-1].current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
     assert str(game.deserialize_state(r.serialize())) == str(r)
 
 
@@ -148,12 +159,14 @@ def _hide_differently(state, side, rng):
         if t == NO_UNIT or UNIT_SIDE[t] == side or s["unit_cell"][u] < 0:
             continue
         cell = s["unit_cell"][u]
-        seen = any(s["unit_type"][v] and UNIT_SIDE[s["unit_type"][v]] == side and s["unit_cell"][v] == cell
-                   for v in range(MAX_UNITS)) or (side == ZIEGLER and cell in s["revealed"])  # R13.3b
+        seen = any(
+            s["unit_type"][v] and UNIT_SIDE[s["unit_type"][v]] == side and s["unit_cell"][v] == cell
+            for v in range(MAX_UNITS)
+        ) or (side == ZIEGLER and cell in s["revealed"])  # R13.3b
         if not seen and s["unit_squads"][u] > 1:
             s["unit_squads"][u] = 1
             changed = True
-    s["rng"] = np.uint64(rng.integers(1, 2 ** 62))
+    s["rng"] = np.uint64(rng.integers(1, 2**62))
     return twin, changed
 
 
@@ -184,6 +197,7 @@ def test_information_state_hides_the_other_sides_counters_and_damage():
     assert "?" in state.observation_string(ZIEGLER)
     full = pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS)
     from open_spiel.python.observation import make_observation
+
     assert "?" not in make_observation(game, full).string_from(state, ZIEGLER)
 
 
@@ -191,17 +205,23 @@ def test_observer_api():
     """make_observation gives the information-state tensor's named pieces (the
     environments' observation) and refuses what it does not provide."""
     from open_spiel.python.observation import make_observation
+
     game = pyspiel.load_game("python_hotspot(scenario=standard)")
     state = game.new_initial_state()
     obs = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
     obs.set_from(state, TECHNOCRAT)
-    assert {k: v.shape for k, v in obs.dict.items()} == {"board": (19, 21, 15), "units": (96, 10),
-                                                         "pieces": (32, 15), "globals": (33,)}
+    assert {k: v.shape for k, v in obs.dict.items()} == {
+        "board": (19, 21, 15),
+        "units": (96, 10),
+        "pieces": (32, 15),
+        "globals": (33,),
+    }
     assert np.array_equal(obs.tensor, np.asarray(state.information_state_tensor(TECHNOCRAT), np.float32))
     assert obs.string_from(state, TECHNOCRAT) == state.information_state_string(TECHNOCRAT)
     with pytest.raises(Exception, match="public-only"):
-        make_observation(game, pyspiel.IIGObservationType(perfect_recall=False,
-                                                         private_info=pyspiel.PrivateInfoType.NONE))
+        make_observation(
+            game, pyspiel.IIGObservationType(perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE)
+        )
 
 
 def test_resample_from_infostate_keeps_the_information_state():
@@ -210,7 +230,7 @@ def test_resample_from_infostate_keeps_the_information_state():
     actions for the player to move and the same history; they vary in what
     the player cannot see."""
     game = pyspiel.load_game("python_hotspot(scenario=open,max_turns=4,seed=6)")
-    sampler = pyspiel.UniformProbabilitySampler(0., 1.)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     rng = np.random.default_rng(1)
     varied = 0
     for state in _random_states(game, 6, 700, every=70):
@@ -261,8 +281,12 @@ def test_arena_agents_are_legal_deterministic_and_honest():
     the same seed, from the information state alone: a twin game that differs
     only in what the side may not see gets the same action (D20)."""
     from hotspot.core.game import Game
-    for spec in ("openspiel-ismcts(iterations=4)", "openspiel-mcts(iterations=4)",
-                 "openspiel-ismcts(iterations=2,rollout=python)"):
+
+    for spec in (
+        "openspiel-ismcts(iterations=4)",
+        "openspiel-mcts(iterations=4)",
+        "openspiel-ismcts(iterations=2,rollout=python)",
+    ):
         rng = np.random.default_rng(2)
         game = Game("standard", seed=3, max_turns=2)
         driver = make_agent("random", seed=4)
@@ -273,7 +297,7 @@ def test_arena_agents_are_legal_deterministic_and_honest():
             mask = game.legal_action_mask()
             if mask.sum() > 1:
                 twin, _ = _hide_differently(os_game.state_from_game(game), side, rng)
-                assert (twin.game.observation(side).tobytes() == game.observation(side).tobytes())
+                assert twin.game.observation(side).tobytes() == game.observation(side).tobytes()
                 a1 = make_agent(spec, seed=5).act(game.observation(side), mask.copy(), side)
                 a2 = make_agent(spec, seed=5).act(twin.game.observation(side), mask.copy(), side)
                 assert mask[a1] and a1 == a2
@@ -285,6 +309,7 @@ def test_arena_agents_are_legal_deterministic_and_honest():
 def test_think_ms_bounds_the_search():
     """With think_ms the search stops once the budget is spent (after at least two simulations)."""
     from hotspot.core.game import Game
+
     game = Game("standard", seed=3, max_turns=20)
     agent = make_agent("openspiel-ismcts(think_ms=30)", seed=1)
     while game.legal_action_mask().sum() < 3:
@@ -301,12 +326,22 @@ def test_think_ms_bounds_the_search():
 def test_arena_hosts_openspiel_ismcts(tmp_path):
     """The arena plays openspiel-ismcts against hotspot's ismcts and keeps every game with its seed."""
     from hotspot.arena.tournament import run_arena
-    summary = run_arena(pairings=[("openspiel-ismcts(iterations=2)", "ismcts(iterations=2)")], games=1,
-                        scenario="standard", seed=0, out=tmp_path / "run", workers=1, progress=False,
-                        max_turns=1)
+
+    summary = run_arena(
+        pairings=[("openspiel-ismcts(iterations=2)", "ismcts(iterations=2)")],
+        games=1,
+        scenario="standard",
+        seed=0,
+        out=tmp_path / "run",
+        workers=1,
+        progress=False,
+        max_turns=1,
+    )
     rows = [json.loads(line) for line in (tmp_path / "run" / "games.jsonl").read_text().splitlines()]
-    assert len(rows) == 2 and {r["technocrat"] for r in rows} == {"openspiel-ismcts(iterations=2)",
-                                                                    "ismcts(iterations=2)"}
+    assert len(rows) == 2 and {r["technocrat"] for r in rows} == {
+        "openspiel-ismcts(iterations=2)",
+        "ismcts(iterations=2)",
+    }
     assert all("seed" in r and r["actions"] for r in rows)
     assert summary["sides"]
 
@@ -314,8 +349,21 @@ def test_arena_hosts_openspiel_ismcts(tmp_path):
 def test_benchmark_tiny(tmp_path):
     """benchmarks/bench_openspiel_bots.py --tiny runs and writes its JSON document."""
     out = tmp_path / "bots.json"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_openspiel_bots.py"), "--tiny", "--out", str(out),
-                    "--runs-dir", str(tmp_path / "runs")], check=True, cwd=ROOT, capture_output=True, timeout=600)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_openspiel_bots.py"),
+            "--tiny",
+            "--out",
+            str(out),
+            "--runs-dir",
+            str(tmp_path / "runs"),
+        ],
+        check=True,
+        cwd=ROOT,
+        capture_output=True,
+        timeout=600,
+    )
     doc = json.loads(out.read_text())
     assert doc["benchmark"] == "bench_openspiel_bots" and doc["tiny"] is True
     assert {"overall", "per_seat"} <= set(doc["summary"])
@@ -328,6 +376,7 @@ def test_registered_parameters_match_the_agents():
     import inspect
 
     from hotspot.agents.specs import params_of
+
     for name, cls in (("openspiel-ismcts", hs.OpenSpielISMCTSAgent), ("openspiel-mcts", hs.OpenSpielMCTSAgent)):
         declared = params_of(name)
         signature = inspect.signature(cls).parameters
@@ -339,11 +388,13 @@ def test_registered_parameters_match_the_agents():
 
 def test_without_openspiel_the_agents_are_listed_but_unavailable():
     """Without pyspiel the agents stay registered, unavailable, and the agent list still prints."""
-    code = ("import sys; sys.modules['pyspiel'] = None\n"
-            "from hotspot.arena.registry import available_agents, is_available\n"
-            "assert not is_available('openspiel-ismcts') and 'openspiel-mcts' not in available_agents()\n"
-            "from hotspot.cli import main\n"
-            "assert main(['arena', '--list-agents']) == 0\n")
+    code = (
+        "import sys; sys.modules['pyspiel'] = None\n"
+        "from hotspot.arena.registry import available_agents, is_available\n"
+        "assert not is_available('openspiel-ismcts') and 'openspiel-mcts' not in available_agents()\n"
+        "from hotspot.cli import main\n"
+        "assert main(['arena', '--list-agents']) == 0\n"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert "openspiel-ismcts not available" in out.stdout

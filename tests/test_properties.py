@@ -10,6 +10,7 @@
   the core refuses every action the mask leaves out, leaving the state
   unchanged.
 """
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -54,9 +55,11 @@ def _random_game(setup_seed, dice_seed, agent_seed, check, max_actions=3000):
 @given(setup=st.integers(0, 10_000), dice=st.integers(0, 2**40), agent=st.integers(1, 2**40))
 def test_board_and_stacking_invariants(setup, dice, agent):
     """6.2 one piece a hex, 9.1/9.2 stacking and 8.2 no unit on molten rock hold after every action."""
+
     def check(states, mask, a):
         errors = position_errors(states)
         assert errors == [], errors
+
     states, n = _random_game(setup, dice, agent, check)
     assert position_errors(states) == []
     assert n > 0
@@ -79,6 +82,7 @@ def test_attack_factors_never_grow_except_by_combining(setup, dice, agent):
             if grew.size:
                 assert A_COMBINE <= prev_action < A_MANEUVER, (prev_action, grew)
         last.update(u=per_unit, t=totals, a=a)
+
     _random_game(setup, dice, agent, check)
 
 
@@ -102,4 +106,5 @@ def test_mask_matches_core(setup, dice, agent):
         b = int(refused[a % refused.size])
         assert step(s, b, ev, ev_n) != 0
         assert states.tobytes() == before
+
     _random_game(setup, dice, agent, check, max_actions=400)

@@ -14,6 +14,7 @@ and prints where it was) and fails the same way, and the blocks after it run
 in a new child. Run as a script (``python tests/test_readme.py SPEC
 RESULTS``) this file is that child.
 """
+
 import argparse
 import faulthandler
 import json
@@ -60,9 +61,11 @@ def document_name(path: Path) -> str:
 
 
 # (document, heading, code, number of the block in its document), in document order.
-BLOCKS = [(document_name(path), heading, code, n + 1)
-          for path in DOCUMENTS
-          for n, (heading, code) in enumerate(python_blocks(path.read_text(encoding="utf-8"), path.name))]
+BLOCKS = [
+    (document_name(path), heading, code, n + 1)
+    for path in DOCUMENTS
+    for n, (heading, code) in enumerate(python_blocks(path.read_text(encoding="utf-8"), path.name))
+]
 
 
 def _slug(text: str) -> str:
@@ -76,10 +79,12 @@ def block_id(index: int) -> str:
 
 # --- the child: runs the blocks it is given, writing one JSON line per event --
 
+
 def run_blocks(spec_path: str, results_path: str) -> None:
     spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
     home = Path.cwd()
     with open(results_path, "a", encoding="utf-8") as out:
+
         def report(**row):
             out.write(json.dumps(row) + "\n")
             out.flush()
@@ -106,6 +111,7 @@ def run_blocks(spec_path: str, results_path: str) -> None:
 
 # --- the tests --------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def block_results(tmp_path_factory):
     """{block index: its result row}, from as many children as it takes."""
@@ -116,15 +122,30 @@ def block_results(tmp_path_factory):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
     rows, tails, left = {}, {}, list(range(len(BLOCKS)))
     while left:
-        spec = {"timeout": BLOCK_TIMEOUT,
-                "blocks": [{"index": i, "document": BLOCKS[i][0], "heading": BLOCKS[i][1], "code": BLOCKS[i][2],
-                            "number": BLOCKS[i][3]} for i in left]}
+        spec = {
+            "timeout": BLOCK_TIMEOUT,
+            "blocks": [
+                {
+                    "index": i,
+                    "document": BLOCKS[i][0],
+                    "heading": BLOCKS[i][1],
+                    "code": BLOCKS[i][2],
+                    "number": BLOCKS[i][3],
+                }
+                for i in left
+            ],
+        }
         spec_path = work / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         try:
-            child = subprocess.run([sys.executable, __file__, str(spec_path), str(results_path)], cwd=work,
-                                   env=env, capture_output=True, text=True,
-                                   timeout=BLOCK_TIMEOUT * len(left) + 120)
+            child = subprocess.run(
+                [sys.executable, __file__, str(spec_path), str(results_path)],
+                cwd=work,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=BLOCK_TIMEOUT * len(left) + 120,
+            )
             tail = f"stderr:\n{child.stderr[-3000:]}\nstdout:\n{child.stdout[-1000:]}"
         except subprocess.TimeoutExpired as exc:  # only if faulthandler could not stop it
             tail = f"the child was killed after {exc.timeout} s"
@@ -150,8 +171,10 @@ def test_documented_python_block_runs_to_its_end(block_results, index):
     if row["status"] == "raised":
         pytest.fail(f"{where} raised:\n{row['error']}")
     if row["status"] == "started":
-        pytest.fail(f"{where} did not finish: stopped after {BLOCK_TIMEOUT} s (a game that never ends?) "
-                    f"or its interpreter died; the child's last output:\n{row['tail']}")
+        pytest.fail(
+            f"{where} did not finish: stopped after {BLOCK_TIMEOUT} s (a game that never ends?) "
+            f"or its interpreter died; the child's last output:\n{row['tail']}"
+        )
     assert row["status"] == "finished", f"{where} was not run; the child's last output:\n{row['tail']}"
 
 
@@ -170,6 +193,7 @@ def test_every_python_block_is_found():
 def cli_commands() -> list[str]:
     """The subcommands of ``hotspot`` as its parser knows them (new ones included)."""
     from hotspot.cli import build_parser
+
     parser = build_parser()
     subparsers = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     assert len(subparsers) == 1, "hotspot's parser should have one set of subcommands"
@@ -251,8 +275,13 @@ def test_make_board_still_draws_the_picture(tmp_path):
         pytest.skip("plays a game between the compiled scripted players")
     out = tmp_path / "board.png"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    subprocess.run([sys.executable, str(ROOT / "docs" / "make_board.py"), str(out)], check=True, env=env,
-                   capture_output=True, timeout=BLOCK_TIMEOUT)
+    subprocess.run(
+        [sys.executable, str(ROOT / "docs" / "make_board.py"), str(out)],
+        check=True,
+        env=env,
+        capture_output=True,
+        timeout=BLOCK_TIMEOUT,
+    )
     drawn, shown = out.read_bytes(), (ROOT / "docs" / "board.png").read_bytes()
     assert drawn[:8] == b"\x89PNG\r\n\x1a\n"
     assert drawn[16:24] == shown[16:24], "width and height differ from docs/board.png"

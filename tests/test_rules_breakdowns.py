@@ -3,31 +3,54 @@
 Counters hold 1, 2 or 3 squads; during his own regular movement phase a
 player may break a counter down and combine counters.  Squads are conserved.
 """
+
 import numpy as np
 import pytest
 
 from helpers import A_COMBINE, A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
-from hotspot.core.errors import (ERR_CANNOT_COMBINE, ERR_CANNOT_SPLIT, ERR_NOT_INFANTRY,
-                                 ERR_NOTHING_SELECTED, ERR_WRONG_PHASE)
+from hotspot.core.errors import (
+    ERR_CANNOT_COMBINE,
+    ERR_CANNOT_SPLIT,
+    ERR_NOT_INFANTRY,
+    ERR_NOTHING_SELECTED,
+    ERR_WRONG_PHASE,
+)
 from hotspot.core.events import EV_COMBAT
-from hotspot.core.rules_data import (CRT_C, NO_UNIT, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_MOVE,
-                                     PHASE_Z_SECOND, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    CRT_C,
+    NO_UNIT,
+    PHASE_T_COMBAT,
+    PHASE_T_MOVE,
+    PHASE_Z_MOVE,
+    PHASE_Z_SECOND,
+    T_INFANTRY,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 from hotspot.core.units import infantry_counters
 
 
 def squads_in(g, hex_, unit_type):
     from helpers import C
+
     s = g.s
-    return sum(int(s["unit_squads"][u]) for u in range(len(s["unit_type"]))
-               if s["unit_type"][u] == unit_type and s["unit_cell"][u] == C(hex_))
+    return sum(
+        int(s["unit_squads"][u])
+        for u in range(len(s["unit_type"]))
+        if s["unit_type"][u] == unit_type and s["unit_cell"][u] == C(hex_)
+    )
 
 
 def counters_in(g, hex_, unit_type):
     from helpers import C
+
     s = g.s
-    return sorted(int(s["unit_squads"][u]) for u in range(len(s["unit_type"]))
-                  if s["unit_type"][u] == unit_type and s["unit_cell"][u] == C(hex_))
+    return sorted(
+        int(s["unit_squads"][u])
+        for u in range(len(s["unit_type"]))
+        if s["unit_type"][u] == unit_type and s["unit_cell"][u] == C(hex_)
+    )
 
 
 def ground():

@@ -6,6 +6,7 @@ Map geometry (D1, odd-q): in an even column, NE of (c, r) is (c+1, r-1); in an
 odd column it is (c+1, r).  Zones of contact (7.1) are the hexes adjacent to
 a piece.
 """
+
 import pytest
 
 from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, C, N, NE, S, SE, Pos, nb
@@ -13,9 +14,18 @@ from hotspot.core.crustal_movement import M_FORWARD, M_STEP, M_TURN_LEFT, M_TURN
 from hotspot.core.errors import ERR_NOTHING_SELECTED, ERR_PIECE_DONE
 from hotspot.core.events import EV_COLLISION, EV_DAMAGE
 from hotspot.core.hexgrid import CENTRAL_CELLS
-from hotspot.core.rules_data import (CHART_CRUSTAL_DAMAGE, LONG, ONE_HEX, PHASE_T_CRUSTAL,
-                                     PHASE_Z_CRUSTAL, PLATFORM, TECHNOCRAT,
-                                     TRIANGULAR, TWO_HEX, T_ENGINEER)
+from hotspot.core.rules_data import (
+    CHART_CRUSTAL_DAMAGE,
+    LONG,
+    ONE_HEX,
+    PHASE_T_CRUSTAL,
+    PHASE_Z_CRUSTAL,
+    PLATFORM,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    T_ENGINEER,
+)
 from hotspot.core.state import PF_DONE
 
 
@@ -275,6 +285,7 @@ def test_d10_option_two_hex_cannot_complete_turn_after_colliding():
     assert len(g.events(EV_COLLISION)) == 1
     assert g.damage_rolls(mover) == 1 and g.damage_rolls(other) == 1
     from hotspot.core.placement import position_errors
+
     assert position_errors(g.states) == []
 
 

@@ -4,17 +4,34 @@ Most positions: a two-hex crustal (3,4)-(3,5) (or the strip of column 3);
 Ziegler defenders stand in (3,4), Technocrat attackers step N into it from
 (3,5) in phase F, then the combat is resolved in phase G.
 """
+
 import pytest
 
 from helpers import A_END_PHASE, A_SELECT_UNIT, C, N, S, Pos, strip
 from hotspot.core.combat import odds_column
 from hotspot.core.errors import ERR_COMBATS_PENDING, ERR_NOT_A_COMBAT
-from hotspot.core.events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT,
-                                 EV_RETREAT, EV_SQUAD_LOST)
-from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, CRT, CRT_C, CRT_NE, CRT_TABLES, CRT_X,
-                                     ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_COMBAT,
-                                     PHASE_Z_MOVE, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
-                                     T_INFANTRY, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.events import ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT, EV_SQUAD_LOST
+from hotspot.core.rules_data import (
+    CHART_CRT,
+    CHART_STRESS,
+    CRT,
+    CRT_C,
+    CRT_NE,
+    CRT_TABLES,
+    CRT_X,
+    ONE_HEX,
+    PHASE_T_COMBAT,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_MOVE,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TWO_HEX,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 from hotspot.core.state import UF_ATTACKING
 
 COLUMNS = ("1:3", "1:2", "1:1", "2:1", "3:1", "4:1")
@@ -27,18 +44,30 @@ def z_spare(g):
 
 
 # -------------------------------------------------------------- 12.4 / D14
-@pytest.mark.parametrize("attack, defense, column", [
-    (4, 1, 5),    # 12.4 example: heavy beamer vs one-squad infantry: 4-1
-    (4, 2, 3),    # 12.4 example: 4-2 is 2-1
-    (11, 3, 4),   # 12.4 example: 11-3 rounds in the defender's favour to 3-1
-    (2, 5, 0),    # D14 example: 1:3
-    (1, 1, 2), (2, 1, 3), (3, 1, 4), (5, 3, 2), (7, 2, 4), (8, 2, 5), (9, 4, 3),
-    (3, 5, 1),    # 1:ceil(5/3) = 1:2
-    (2, 4, 1), (2, 6, 0), (3, 7, 0), (4, 7, 1),
-    (1, 10, 0),   # worse than 1:3 is 1:3
-    (20, 1, 5),   # better than 4:1 is 4:1
-    (99, 3, 5),
-])
+@pytest.mark.parametrize(
+    "attack, defense, column",
+    [
+        (4, 1, 5),  # 12.4 example: heavy beamer vs one-squad infantry: 4-1
+        (4, 2, 3),  # 12.4 example: 4-2 is 2-1
+        (11, 3, 4),  # 12.4 example: 11-3 rounds in the defender's favour to 3-1
+        (2, 5, 0),  # D14 example: 1:3
+        (1, 1, 2),
+        (2, 1, 3),
+        (3, 1, 4),
+        (5, 3, 2),
+        (7, 2, 4),
+        (8, 2, 5),
+        (9, 4, 3),
+        (3, 5, 1),  # 1:ceil(5/3) = 1:2
+        (2, 4, 1),
+        (2, 6, 0),
+        (3, 7, 0),
+        (4, 7, 1),
+        (1, 10, 0),  # worse than 1:3 is 1:3
+        (20, 1, 5),  # better than 4:1 is 4:1
+        (99, 3, 5),
+    ],
+)
 def test_odds_rounding_and_clamping(attack, defense, column):
     """12.4, 16.0, D14: A >= D: floor(A/D):1, else 1:ceil(D/A), rounded in the
     defender's favour; clamped to 1:3 .. 4:1."""
@@ -64,11 +93,14 @@ def _attack(attackers, defenders, roll, via_combat=True, **options):
     return g, ats, ds
 
 
-@pytest.mark.parametrize("attackers, defenders, att, dfn, column", [
-    ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 1)], 4, 1, 5),
-    ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 2)], 4, 2, 3),
-    ([(T_HEAVY_BEAMER, 1), (T_CRAWLER, 1), (T_INFANTRY, 2)], [(Z_INFANTRY, 3)], 11, 3, 4),
-])
+@pytest.mark.parametrize(
+    "attackers, defenders, att, dfn, column",
+    [
+        ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 1)], 4, 1, 5),
+        ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 2)], 4, 2, 3),
+        ([(T_HEAVY_BEAMER, 1), (T_CRAWLER, 1), (T_INFANTRY, 2)], [(Z_INFANTRY, 3)], 11, 3, 4),
+    ],
+)
 def test_odds_examples_of_12_4_in_play(attackers, defenders, att, dfn, column):
     """12.4 examples, played: the attacker totals his attack factors in the hex,
     the defender his defense factors (D4: Ziegler squad 1, Technocrat squad 2;
@@ -91,12 +123,12 @@ CRT_D13 = {
 # a position for each column: (attackers, defenders); every defender keeps a
 # counter after a "C" so that C and X differ
 CRT_SETUP = {
-    0: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 3), (Z_INFANTRY, 3)]),       # 2 vs 6
-    1: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 3), (Z_INFANTRY, 1)]),       # 2 vs 4
-    2: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 2)]),                        # 2 vs 2
-    3: ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 2)]),                    # 4 vs 2
-    4: ([(T_CRAWLER, 1), (T_INFANTRY, 3)], [(Z_INFANTRY, 3)]),        # 9 vs 3
-    5: ([(T_INFANTRY, 3), (T_INFANTRY, 3)], [(Z_INFANTRY, 3)]),       # 12 vs 3
+    0: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 3), (Z_INFANTRY, 3)]),  # 2 vs 6
+    1: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 3), (Z_INFANTRY, 1)]),  # 2 vs 4
+    2: ([(T_INFANTRY, 1)], [(Z_INFANTRY, 2)]),  # 2 vs 2
+    3: ([(T_HEAVY_BEAMER, 1)], [(Z_INFANTRY, 2)]),  # 4 vs 2
+    4: ([(T_CRAWLER, 1), (T_INFANTRY, 3)], [(Z_INFANTRY, 3)]),  # 9 vs 3
+    5: ([(T_INFANTRY, 3), (T_INFANTRY, 3)], [(Z_INFANTRY, 3)]),  # 12 vs 3
 }
 
 
@@ -137,11 +169,13 @@ def test_combat_results_table(column, roll):
 # strict continuation of their diagonals (the first C and the first X each
 # move one column left per row)
 CRT_DIAGONAL = dict(CRT_D13)
-CRT_DIAGONAL.update({
-    4: ("NE", "C", "C", "X", "X", "X"),
-    5: ("C", "C", "X", "X", "X", "X"),
-    6: ("C", "X", "X", "X", "X", "X"),
-})
+CRT_DIAGONAL.update(
+    {
+        4: ("NE", "C", "C", "X", "X", "X"),
+        5: ("C", "C", "X", "X", "X", "X"),
+        6: ("C", "X", "X", "X", "X", "X"),
+    }
+)
 
 
 def test_combat_tables_of_the_rules_option():
@@ -149,8 +183,9 @@ def test_combat_tables_of_the_rules_option():
     the printed rows 1-3 are the same in both; CRT is the default (D13)."""
     names = {"NE": CRT_NE, "C": CRT_C, "X": CRT_X}
     for table, rows in ((0, CRT_D13), (1, CRT_DIAGONAL)):
-        assert [[int(x) for x in CRT_TABLES[table][r - 1]] for r in range(1, 7)] == \
-            [[names[x] for x in rows[r]] for r in range(1, 7)]
+        assert [[int(x) for x in CRT_TABLES[table][r - 1]] for r in range(1, 7)] == [
+            [names[x] for x in rows[r]] for r in range(1, 7)
+        ]
     assert (CRT == CRT_TABLES[0]).all()
     assert (CRT_TABLES[0][:3] == CRT_TABLES[1][:3]).all()
 
@@ -340,9 +375,9 @@ def test_retreat_overstack_removes_weakest_retreating_units_then_stress():
     _side = g.piece(ONE_HEX, [(3, 6)])
     g.piece(ONE_HEX, [(14, 20)])
     _zs = g.units(Z_INFANTRY, (3, 4), 4, squads=3)  # defense 12
-    crawler = g.unit(T_CRAWLER, (3, 5))               # 3 + 3 = 6
-    weak = g.unit(T_INFANTRY, (3, 5), squads=1)       # 2 + 2 = 4
-    strong = g.unit(T_INFANTRY, (3, 5), squads=3)     # 6 + 6 = 12
+    crawler = g.unit(T_CRAWLER, (3, 5))  # 3 + 3 = 6
+    weak = g.unit(T_INFANTRY, (3, 5), squads=1)  # 2 + 2 = 4
+    strong = g.unit(T_INFANTRY, (3, 5), squads=3)  # 6 + 6 = 12
     stay = g.units(T_INFANTRY, (3, 5), 6)
     movers = g.units(T_INFANTRY, (3, 6), 2)
     g.begin(PHASE_T_MOVE, turn=2)
@@ -388,6 +423,7 @@ def test_attack_order_chosen_by_attacker():
     """12.7: the attacking player resolves his attacks in any order: both
     combats may be resolved first; the phase cannot end while one is pending
     (12.1); only the attacking side's first unit in a hex names its combat."""
+
     def position():
         g = Pos()
         strip(g)

@@ -5,15 +5,29 @@ Control attempts and reversions are made at the start of the Crustal Control
 phase (D18 steps 1-2); neutralization is the Technocrat's decision there
 (SELECT_PIECE k, step 3); break-ups follow (step 4).
 """
+
 import pytest
 
 from helpers import A_END_PHASE, A_SELECT_PIECE, Pos
 from hotspot.core.errors import ERR_CANNOT_NEUTRALIZE, ERR_NEUTRALIZED
 from hotspot.core.events import EV_CONTROL, EV_GAME_OVER, EV_NEUTRALIZED, EV_REVERT
-from hotspot.core.rules_data import (CHART_CONTROL, CHART_NEUTRALIZE, ONE_HEX, PHASE_CONTROL,
-                                     PHASE_OVER, PHASE_T_CRUSTAL, PLATFORM, TECHNOCRAT,
-                                     TECHNOCRAT_WIN, TRIANGULAR, T_ENGINEER, T_INFANTRY, ZIEGLER,
-                                     Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    CHART_CONTROL,
+    CHART_NEUTRALIZE,
+    ONE_HEX,
+    PHASE_CONTROL,
+    PHASE_OVER,
+    PHASE_T_CRUSTAL,
+    PLATFORM,
+    TECHNOCRAT,
+    TECHNOCRAT_WIN,
+    TRIANGULAR,
+    T_ENGINEER,
+    T_INFANTRY,
+    ZIEGLER,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 
 TRI = [(3, 4), (3, 5), (4, 5)]
 
@@ -23,8 +37,7 @@ def control_phase(g, turn=2):
     g.begin(PHASE_CONTROL, turn=turn)
 
 
-@pytest.mark.parametrize("roll, won", [(1, True), (2, True), (3, False), (4, False),
-                                       (5, False), (6, False)])
+@pytest.mark.parametrize("roll, won", [(1, True), (2, True), (3, False), (4, False), (5, False), (6, False)])
 def test_control_attempt_crustal_control_chart(roll, won):
     """15.2, 16.0 Crustal Control Chart: with an engineer squad on a Ziegler
     crustal and no Ziegler combat unit on it, a roll of 1 or 2 takes control."""

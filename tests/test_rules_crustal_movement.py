@@ -4,22 +4,54 @@ Positions are hand-built away from the Central Crustal (whose zone of
 contact is the ring of hexes around its seven hexes) and from each other,
 so that no collision (7.0) interferes with the geometry checked here.
 """
+
 import numpy as np
 import pytest
 
-from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, C, N,
-                     NE, NW, S, SE, SW, Pos, nb)
+from helpers import (
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    C,
+    N,
+    NE,
+    NW,
+    S,
+    SE,
+    SW,
+    Pos,
+    nb,
+)
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
-from hotspot.core.crustal_movement import (M_FORWARD, M_ROTATE, M_STEP, M_TURN_LEFT,
-                                           M_TURN_RIGHT)
-from hotspot.core.errors import (ERR_HEX_OCCUPIED, ERR_MANEUVER_NOT_FOR_PIECE, ERR_NEUTRALIZED,
-                                 ERR_NO_SUCH_PIECE, ERR_NOT_YOUR_PIECE, ERR_NOTHING_SELECTED,
-                                 ERR_PIECE_CANNOT_MOVE, ERR_PIECE_DONE, ERR_WRONG_PHASE)
-from hotspot.core.events import (BREAK_OFF_MAP, ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP,
-                                 EV_COLLISION, EV_OFF_MAP)
-from hotspot.core.rules_data import (LONG, ONE_HEX, PHASE_CONTROL, PHASE_T_CRUSTAL,
-                                     PHASE_Z_CRUSTAL, PLATFORM, TECHNOCRAT, TRIANGULAR, TWO_HEX,
-                                     T_ENGINEER, T_INFANTRY, Z_INFANTRY)
+from hotspot.core.crustal_movement import M_FORWARD, M_ROTATE, M_STEP, M_TURN_LEFT, M_TURN_RIGHT
+from hotspot.core.errors import (
+    ERR_HEX_OCCUPIED,
+    ERR_MANEUVER_NOT_FOR_PIECE,
+    ERR_NEUTRALIZED,
+    ERR_NO_SUCH_PIECE,
+    ERR_NOT_YOUR_PIECE,
+    ERR_NOTHING_SELECTED,
+    ERR_PIECE_CANNOT_MOVE,
+    ERR_PIECE_DONE,
+    ERR_WRONG_PHASE,
+)
+from hotspot.core.events import BREAK_OFF_MAP, ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_COLLISION, EV_OFF_MAP
+from hotspot.core.rules_data import (
+    LONG,
+    ONE_HEX,
+    PHASE_CONTROL,
+    PHASE_T_CRUSTAL,
+    PHASE_Z_CRUSTAL,
+    PLATFORM,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    T_ENGINEER,
+    T_INFANTRY,
+    Z_INFANTRY,
+)
 from hotspot.core.state import PF_DONE
 
 SPARE = (14, 20)  # a far Ziegler one-hex crustal: keeps phase A open once the tested piece is done
@@ -236,8 +268,7 @@ def test_triangular_rotations(pivot, ccw):
     g.begin(PHASE_Z_CRUSTAL, turn=2)
     g.act(A_SELECT_PIECE + k, A_MANEUVER + M_ROTATE + 2 * pivot + ccw)
     sixths = 4 if ccw else 2
-    expected = [h if j == pivot else _rotate_about(TRI[pivot], h, sixths)
-                for j, h in enumerate(TRI)]
+    expected = [h if j == pivot else _rotate_about(TRI[pivot], h, sixths) for j, h in enumerate(TRI)]
     assert g.cells(k) == expected
     assert g.cells(k)[pivot] == TRI[pivot]
     g.refuse(A_SELECT_PIECE + k, ERR_PIECE_DONE)
@@ -282,8 +313,7 @@ def test_long_forward_two_hexes():
     g.refuse(A_SELECT_PIECE + k, ERR_PIECE_DONE)
 
 
-@pytest.mark.parametrize("m, front, rear", [(M_ROTATE + 2, (6, 5), (4, 6)),
-                                            (M_ROTATE + 3, (4, 5), (6, 6))])
+@pytest.mark.parametrize("m, front, rear", [(M_ROTATE + 2, (6, 5), (4, 6)), (M_ROTATE + 3, (4, 5), (6, 6))])
 def test_long_rotates_sixty_degrees_about_centre(m, front, rear):
     """6.6b: the long crustal rotates 60 degrees: the centre stays and each end
     moves one hex (clockwise: front N -> NE; counter-clockwise: N -> NW)."""
@@ -296,8 +326,9 @@ def test_long_rotates_sixty_degrees_about_centre(m, front, rear):
     assert rear == nb((5, 5), SW if m == M_ROTATE + 2 else SE)
 
 
-@pytest.mark.parametrize("m", [M_STEP + N, M_STEP + SE, M_TURN_LEFT, M_TURN_RIGHT, M_ROTATE,
-                               M_ROTATE + 1, M_ROTATE + 4, M_ROTATE + 5])
+@pytest.mark.parametrize(
+    "m", [M_STEP + N, M_STEP + SE, M_TURN_LEFT, M_TURN_RIGHT, M_ROTATE, M_ROTATE + 1, M_ROTATE + 4, M_ROTATE + 5]
+)
 def test_long_cannot_move_one_hex_or_turn(m):
     """6.6: the long crustal may not move one hex forward (or any single step),
     has no two-hex turn, and rotates only about its centre hex."""

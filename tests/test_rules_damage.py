@@ -3,13 +3,23 @@
 Break-ups happen in the Crustal Control phase (14.6, D18 step 4): the tests
 start play at phase H and look at the position once play has moved on.
 """
+
 import pytest
 
 from helpers import A_END_PHASE, Pos
-from hotspot.core.events import (BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, ELIM_BREAKUP,
-                                 EV_BREAKUP)
-from hotspot.core.rules_data import (LONG, ONE_HEX, PHASE_CONTROL, PHASE_Z_CRUSTAL, PLATFORM,
-                                     TECHNOCRAT, TRIANGULAR, TWO_HEX, T_INFANTRY, Z_INFANTRY)
+from hotspot.core.events import BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, ELIM_BREAKUP, EV_BREAKUP
+from hotspot.core.rules_data import (
+    LONG,
+    ONE_HEX,
+    PHASE_CONTROL,
+    PHASE_Z_CRUSTAL,
+    PLATFORM,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    T_INFANTRY,
+    Z_INFANTRY,
+)
 
 SHAPES = {
     ONE_HEX: [(4, 4)],
@@ -65,6 +75,7 @@ def test_damaged_piece_stays_in_play_until_control_phase():
     reached its rating in a collision stays in play (and may move) until then."""
     from helpers import A_MANEUVER, A_SELECT_PIECE
     from hotspot.core.crustal_movement import M_STEP
+
     g = Pos()
     k = g.piece(ONE_HEX, [(4, 5)])
     g.piece(ONE_HEX, [(6, 4)])
@@ -113,11 +124,14 @@ def test_crustals_do_not_break_up_on_turn_four():
     assert g.piece_alive(k)
 
 
-@pytest.mark.parametrize("kind, hexes", [
-    (TWO_HEX, [(0, 4), (-1, 4)]),
-    (LONG, [(14, 2), (15, 2), (16, 3)]),
-    (TRIANGULAR, [(0, 5), (-1, 5), (0, 6)]),
-])
+@pytest.mark.parametrize(
+    "kind, hexes",
+    [
+        (TWO_HEX, [(0, 4), (-1, 4)]),
+        (LONG, [(14, 2), (15, 2), (16, 3)]),
+        (TRIANGULAR, [(0, 5), (-1, 5), (0, 6)]),
+    ],
+)
 def test_partly_off_map_breaks_up(kind, hexes):
     """6.9, 14.4, D3: a crustal with some hexes off the map breaks up in the
     next Crustal Control phase, with its units."""
@@ -133,6 +147,7 @@ def test_partly_off_map_breaks_up(kind, hexes):
 def test_controlled_crustal_breaks_up_too():
     """14.6: break-up does not depend on who controls the crustal."""
     from hotspot.core.rules_data import T_ENGINEER
+
     g = Pos()
     k = g.piece(TWO_HEX, [(4, 4), (4, 5)], controller=TECHNOCRAT, control_turn=1)
     g.s["piece_damage"][k] = 3

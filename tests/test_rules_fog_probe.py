@@ -10,6 +10,7 @@ turned off for one side only, to measure the price of hidden information.
 * the option round-trips through the rules record and through state bytes,
   and a version-3 state (the layout before the option) still loads.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,17 @@ from helpers import C
 from hotspot.core.integrity import from_bytes
 from hotspot.core.observation import observe
 from hotspot.core.placement import blank_state, place_piece, place_unit
-from hotspot.core.rules_data import (ONE_HEX, T_CRAWLER, T_ENGINEER, TECHNOCRAT, UNKNOWN_SQUADS,
-                                     UNKNOWN_UNIT, Z_INFANTRY, ZIEGLER, RulesOptions)
+from hotspot.core.rules_data import (
+    ONE_HEX,
+    T_CRAWLER,
+    T_ENGINEER,
+    TECHNOCRAT,
+    UNKNOWN_SQUADS,
+    UNKNOWN_UNIT,
+    Z_INFANTRY,
+    ZIEGLER,
+    RulesOptions,
+)
 from hotspot.core.state import _STATE_DTYPE_V3, STATE_DTYPE, STATE_VERSION, to_bytes
 
 
@@ -43,8 +53,10 @@ def _seen(states, side):
 
 def _sees_all(o, states, units, piece):
     s = states[0]
-    return (all(o["unit_type"][u] == s["unit_type"][u] and o["unit_squads"][u] == s["unit_squads"][u]
-                for u in units) and o["piece_damage"][piece] == s["piece_damage"][piece])
+    return (
+        all(o["unit_type"][u] == s["unit_type"][u] and o["unit_squads"][u] == s["unit_squads"][u] for u in units)
+        and o["piece_damage"][piece] == s["piece_damage"][piece]
+    )
 
 
 @pytest.mark.parametrize("sight", ["neither", "technocrat", "ziegler", "both"])

@@ -2,13 +2,29 @@
 
 Ground: the strip of crustal hexes in column 3, rows 1-9.
 """
+
 from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
-from hotspot.core.errors import (ERR_NOT_HOVERCRAFT, ERR_NOTHING_SELECTED, ERR_SECOND_MOVE_ENEMY,
-                                 ERR_UNIT_DONE, ERR_WRONG_PHASE)
+from hotspot.core.errors import (
+    ERR_NOT_HOVERCRAFT,
+    ERR_NOTHING_SELECTED,
+    ERR_SECOND_MOVE_ENEMY,
+    ERR_UNIT_DONE,
+    ERR_WRONG_PHASE,
+)
 from hotspot.core.events import ELIM_HOVERCRAFT, EV_STRESS
-from hotspot.core.rules_data import (CHART_CRT, CHART_STRESS, ONE_HEX, PHASE_OVER,
-                                     PHASE_Z_MOVE, PHASE_Z_SECOND, T_ENGINEER, T_INFANTRY,
-                                     Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER_WIN)
+from hotspot.core.rules_data import (
+    CHART_CRT,
+    CHART_STRESS,
+    ONE_HEX,
+    PHASE_OVER,
+    PHASE_Z_MOVE,
+    PHASE_Z_SECOND,
+    T_ENGINEER,
+    T_INFANTRY,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER_WIN,
+)
 
 
 def ground(**kw):
@@ -76,6 +92,7 @@ def test_hidden_stack_entry_is_refused_on_contact_and_revealed():
     from hotspot.core.observation import observe
     from hotspot.core.rules_data import ZIEGLER
     import numpy as np
+
     g = ground()
     h = g.unit(Z_HOVERCRAFT, (3, 5))
     h2 = g.unit(Z_HOVERCRAFT, (3, 8))
@@ -101,6 +118,7 @@ def test_phase_d_mask_does_not_reveal_hidden_contents():
     Technocrat stack give the Ziegler player the same mask in phase D."""
     import numpy as np
     from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
+
     masks = []
     for hidden in (T_ENGINEER, T_INFANTRY):
         g = ground()

@@ -15,6 +15,7 @@ Positions as in test_rules_combat.py / test_rules_overruns.py: a two-hex
 crustal (3,4)-(3,5), defenders in (3,4), attackers step N from (3,5); or the
 strip of column 3 for overruns.
 """
+
 import numpy as np
 import pytest
 
@@ -23,10 +24,23 @@ from hotspot import Game
 from hotspot.core.actions import NUM_ACTIONS, current_player, legal_action_mask
 from hotspot.core.errors import ERR_LOSS_PENDING, ERR_NOT_A_LOSS
 from hotspot.core.events import EV_COMBAT, EV_SQUAD_LOST, SQUAD_LOST_CIA, SQUAD_LOST_COMBAT
-from hotspot.core.rules_data import (CHART_CIA, CRT_C, ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE,
-                                     PHASE_Z_COMBAT, PHASE_Z_MOVE, T_CRAWLER, T_HEAVY_BEAMER,
-                                     T_INFANTRY, TECHNOCRAT, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY,
-                                     ZIEGLER)
+from hotspot.core.rules_data import (
+    CHART_CIA,
+    CRT_C,
+    ONE_HEX,
+    PHASE_T_COMBAT,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_MOVE,
+    T_CRAWLER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    TWO_HEX,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 
 C_ROLL = 3  # D13: at 1:1, a roll of 3 is "C"
 
@@ -37,8 +51,7 @@ def legal(g):
     return set(int(a) for a in np.flatnonzero(mask))
 
 
-def _technocrat_attack(losses, defenders, attackers=((T_HEAVY_BEAMER, 1), (T_CRAWLER, 1)),
-                       roll=C_ROLL):
+def _technocrat_attack(losses, defenders, attackers=((T_HEAVY_BEAMER, 1), (T_CRAWLER, 1)), roll=C_ROLL):
     """Technocrat ``attackers`` step into (3,4) held by Ziegler ``defenders``
     [(type, squads)] and resolve the combat in phase G with ``roll``.
     Default: heavy beamer + crawler = 7 against the defenders."""
@@ -104,8 +117,9 @@ def test_owner_chooses_the_counter_after_a_c_result():
 def test_owner_may_choose_either_counter(choice):
     """D22 losses="owner": whichever counter the defender names loses the
     squad (a one-squad counter so chosen is eliminated, 12.5.2)."""
-    g, ds, _, _ = _technocrat_attack("owner", [(Z_INFANTRY, 3), (Z_INFANTRY, 1)],
-                                     attackers=((T_INFANTRY, 2),))  # 4 vs 4: 1:1
+    g, ds, _, _ = _technocrat_attack(
+        "owner", [(Z_INFANTRY, 3), (Z_INFANTRY, 1)], attackers=((T_INFANTRY, 2),)
+    )  # 4 vs 4: 1:1
     g.act(A_SELECT_UNIT + ds[choice])
     if choice == 0:
         assert (g.squads(ds[0]), g.squads(ds[1])) == (2, 1)
@@ -131,8 +145,7 @@ def test_no_choice_when_every_counter_has_the_same_size():
     """D22: the owner is asked only when the choice matters: with every
     infantry counter there of the same size the squad is taken at once
     (lowest index on a tie, D15) and the Ziegler player is not asked."""
-    g, (a, b, hover), ats, _ = _technocrat_attack("owner", [(Z_INFANTRY, 2), (Z_INFANTRY, 2),
-                                                            (Z_HOVERCRAFT, 1)])
+    g, (a, b, hover), ats, _ = _technocrat_attack("owner", [(Z_INFANTRY, 2), (Z_INFANTRY, 2), (Z_HOVERCRAFT, 1)])
     assert int(g.s["loss_side"]) == -1
     assert (g.squads(a), g.squads(b)) == (1, 2)
     assert g.phase != PHASE_T_COMBAT
@@ -141,8 +154,9 @@ def test_no_choice_when_every_counter_has_the_same_size():
 def test_no_choice_without_infantry():
     """12.5.2 "Non-infantry units are unaffected" (R12.5.2): a C against
     hovercraft only takes nothing and asks nothing, even with losses="owner"."""
-    g, (h1, h2), ats, _ = _technocrat_attack("owner", [(Z_HOVERCRAFT, 1), (Z_HOVERCRAFT, 1)],
-                                             attackers=((T_HEAVY_BEAMER, 1),))  # 4 vs 4: 1:1
+    g, (h1, h2), ats, _ = _technocrat_attack(
+        "owner", [(Z_HOVERCRAFT, 1), (Z_HOVERCRAFT, 1)], attackers=((T_HEAVY_BEAMER, 1),)
+    )  # 4 vs 4: 1:1
     assert int(g.s["loss_side"]) == -1
     assert g.alive(h1) and g.alive(h2) and g.events(EV_SQUAD_LOST) == []
     assert all(g.where(a) == (3, 5) for a in ats)
@@ -271,12 +285,12 @@ def test_owner_losses_games_end_and_replay(scenario, seed):
 # ------------------------------------------------------- the harnesses (D22)
 
 
-
 def _scripted_until_loss(states_of, step_fn, episodes=10):
     """Drive a harness with the compiled scripted policy until a loss choice is
     pending (D22 losses="owner"); returns the state then, or None."""
     from hotspot.agents.policies import POLICY_SCRIPTED, policy_action
     from hotspot.core.rules_data import PHASE_OVER
+
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     rng = np.array([1, 2], dtype=np.uint64)
     for ep in range(episodes):
@@ -298,6 +312,7 @@ def test_pettingzoo_env_selects_the_losing_side_for_its_loss_choice():
     pytest.importorskip("pettingzoo")
     from hotspot.core.rules_data import SIDE_NAMES
     from hotspot.env.pettingzoo import HotspotAECEnv
+
     env = HotspotAECEnv("standard", rules={"losses": "owner"})
 
     def states_of(ep):
@@ -317,8 +332,8 @@ def test_single_agent_env_never_asks_the_learner_for_the_opponents_loss():
     C on mixed Ziegler counters, the Ziegler (the opponent) names the counter,
     not the learner."""
     from hotspot.env.hotspot_env import HotspotEnv
-    env = HotspotEnv(side="technocrat", opponent="random", scenario="standard",
-                     rules={"losses": "owner"})
+
+    env = HotspotEnv(side="technocrat", opponent="random", scenario="standard", rules={"losses": "owner"})
     learner = TECHNOCRAT
 
     def states_of(ep):
@@ -334,5 +349,6 @@ def test_single_agent_env_never_asks_the_learner_for_the_opponents_loss():
     s = _scripted_until_loss(states_of, step_fn)
     assert all(p == learner for p in seen)
     if s is not None:  # control came back to the learner with a loss pending: it must be his
-        assert int(current_player(s)) == learner, \
+        assert int(current_player(s)) == learner, (
             f"the learner is to name the opponent's lost counter (loss_side {int(s['loss_side'])})"
+        )

@@ -7,6 +7,7 @@ the rule's own file (test_rules_combat.py, test_rules_stacking.py,
 test_rules_crustal_movement.py, test_rules_collisions.py,
 test_rules_breakdowns.py, test_rules_control.py).
 """
+
 import re
 
 import pytest
@@ -92,9 +93,14 @@ def test_unknown_option_refused_listing_known_options():
 def test_scenario_rules_set_the_state_record():
     """D22: a scenario's "rules" object sets the options the compiled core
     reads (the index of each value, 0 = default)."""
-    rules = {"combat_table": "diagonal", "stress_timing": "moving_side",
-             "forward_into_blocked": "refuse", "collision_count": "per_hex",
-             "counter_cap": 5, "control_blocker": "hex"}
+    rules = {
+        "combat_table": "diagonal",
+        "stress_timing": "moving_side",
+        "forward_into_blocked": "refuse",
+        "collision_count": "per_hex",
+        "counter_cap": 5,
+        "control_blocker": "hex",
+    }
     s = scenario_to_state(_scenario(rules), 0)[0]
     for name, value in rules.items():
         expected = value if name == "counter_cap" else D22_CHOICES[name].index(value)

@@ -4,13 +4,22 @@ R11.1, R11.2 in docs/rules.md).
 Ground: the strip of crustal hexes in column 3, rows 1-9; Technocrat units
 move S (direction 3) through Ziegler infantry.
 """
+
 import pytest
 
 from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, S, Pos, strip
 from hotspot.core.combat import is_combat_leader
 from hotspot.core.events import ELIM_CIA, EV_COMBAT, EV_SQUAD_LOST
-from hotspot.core.rules_data import (CHART_CIA, PHASE_T_COMBAT, PHASE_T_MOVE, T_CRAWLER,
-                                     T_HEAVY_BEAMER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    CHART_CIA,
+    PHASE_T_COMBAT,
+    PHASE_T_MOVE,
+    T_CRAWLER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 from hotspot.core.state import UF_ATTACKING
 
 

@@ -3,22 +3,47 @@
 Ground: a straight strip of crustal hexes in column 3, rows 1-9 (three long
 crustals end to end); a unit steps S (direction 3) along it.
 """
+
 import pytest
 
-from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, N, NE, S, SW, Pos,
-                     strip)
+from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, N, NE, S, SW, Pos, strip
 from hotspot.core.combat import is_combat_leader
-from hotspot.core.errors import (ERR_MOLTEN, ERR_NO_SUCH_UNIT, ERR_NOT_YOUR_UNIT,
-                                 ERR_NOTHING_SELECTED, ERR_OFF_MAP, ERR_UNIT_DONE,
-                                 ERR_WRONG_PHASE, ERR_ZERO_ATTACK, ERR_MANEUVER_NOT_FOR_PIECE)
+from hotspot.core.errors import (
+    ERR_MOLTEN,
+    ERR_NO_SUCH_UNIT,
+    ERR_NOT_YOUR_UNIT,
+    ERR_NOTHING_SELECTED,
+    ERR_OFF_MAP,
+    ERR_UNIT_DONE,
+    ERR_WRONG_PHASE,
+    ERR_ZERO_ATTACK,
+    ERR_MANEUVER_NOT_FOR_PIECE,
+)
 from hotspot.core.events import ELIM_MOLTEN
-from hotspot.core.rules_data import (ONE_HEX, PHASE_T_COMBAT, PHASE_T_MOVE, PHASE_Z_COMBAT,
-                                     PHASE_Z_MOVE, PLATFORM, T_CRAWLER, T_ENGINEER,
-                                     T_HEAVY_BEAMER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    ONE_HEX,
+    PHASE_T_COMBAT,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_MOVE,
+    PLATFORM,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 from hotspot.core.state import UF_ATTACKING, UF_DONE
 
-MOVE_PHASE = {Z_INFANTRY: PHASE_Z_MOVE, Z_HOVERCRAFT: PHASE_Z_MOVE, T_INFANTRY: PHASE_T_MOVE,
-              T_CRAWLER: PHASE_T_MOVE, T_HEAVY_BEAMER: PHASE_T_MOVE, T_ENGINEER: PHASE_T_MOVE}
+MOVE_PHASE = {
+    Z_INFANTRY: PHASE_Z_MOVE,
+    Z_HOVERCRAFT: PHASE_Z_MOVE,
+    T_INFANTRY: PHASE_T_MOVE,
+    T_CRAWLER: PHASE_T_MOVE,
+    T_HEAVY_BEAMER: PHASE_T_MOVE,
+    T_ENGINEER: PHASE_T_MOVE,
+}
 
 
 def ground(long_strip=True):
@@ -30,9 +55,10 @@ def ground(long_strip=True):
     return g
 
 
-@pytest.mark.parametrize("unit_type, allowance", [
-    (Z_INFANTRY, 3), (Z_HOVERCRAFT, 6), (T_INFANTRY, 3), (T_CRAWLER, 3),
-    (T_HEAVY_BEAMER, 2), (T_ENGINEER, 3)])
+@pytest.mark.parametrize(
+    "unit_type, allowance",
+    [(Z_INFANTRY, 3), (Z_HOVERCRAFT, 6), (T_INFANTRY, 3), (T_CRAWLER, 3), (T_HEAVY_BEAMER, 2), (T_ENGINEER, 3)],
+)
 def test_movement_allowance(unit_type, allowance):
     """8.1 (D4, D5 values; 8.1's example: a crawler moves up to 3): a unit moves
     through at most its movement allowance of hexes; then it is done."""
@@ -193,6 +219,7 @@ def test_only_the_phasing_player_moves():
 def test_movement_actions_outside_movement_phases():
     """4.0: unit steps are taken in movement phases only."""
     from hotspot.core.rules_data import PHASE_Z_CRUSTAL
+
     g = ground()
     u = g.unit(Z_INFANTRY, (3, 1))
     g.begin(PHASE_Z_CRUSTAL, turn=2)

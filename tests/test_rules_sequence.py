@@ -3,16 +3,30 @@
 Phases A-H run in order; the player whose phase it is decides; a phase in
 which he has nothing to decide is skipped, but its automatic steps happen.
 """
-from helpers import (A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, N, S, Pos,
-                     strip)
+
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
 from hotspot.core.actions import current_player
 from hotspot.core.crustal_movement import M_STEP
 from hotspot.core.errors import ERR_ALREADY_SELECTED, ERR_WRONG_PHASE
 from hotspot.core.events import EV_PHASE
-from hotspot.core.rules_data import (ONE_HEX, PHASE_CONTROL, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
-                                     PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
-                                     PHASE_Z_SECOND, PLATFORM, TECHNOCRAT, T_ENGINEER, T_INFANTRY,
-                                     ZIEGLER, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    ONE_HEX,
+    PHASE_CONTROL,
+    PHASE_T_COMBAT,
+    PHASE_T_CRUSTAL,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_MOVE,
+    PHASE_Z_SECOND,
+    PLATFORM,
+    TECHNOCRAT,
+    T_ENGINEER,
+    T_INFANTRY,
+    ZIEGLER,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 
 
 def test_phases_a_to_h_in_order_with_a_decision_in_each():
@@ -94,6 +108,7 @@ def _sweep(g):
     byte-identical."""
     import numpy as np
     from hotspot.core.actions import NUM_ACTIONS, action_error, legal_action_mask
+
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
     legal_action_mask(g.s, mask)
     n_legal = 0

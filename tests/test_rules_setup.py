@@ -17,6 +17,7 @@ tests below place pieces and units through the public ``Game`` API only
 legal-action mask with geometry computed independently of the engine's tables
 (``helpers.nb``, the odd-q layout of D1).
 """
+
 from __future__ import annotations
 
 import copy
@@ -28,20 +29,42 @@ import pytest
 
 from helpers import N, NE, S, nb
 from hotspot import Game
-from hotspot.core.actions import (A_END_PHASE, A_SELECT_PIECE, A_SETUP_CHOOSE, A_SETUP_FACING,
-                                  A_SETUP_HEX)
-from hotspot.core.errors import (ERR_CRUSTALS_FIRST, ERR_PLATFORMS_FIRST, ERR_POOL_SHORT,
-                                 ERR_SETTING_UP, ERR_SETUP_HEX, ERR_STACKING)
+from hotspot.core.actions import A_END_PHASE, A_SELECT_PIECE, A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
+from hotspot.core.errors import (
+    ERR_CRUSTALS_FIRST,
+    ERR_PLATFORMS_FIRST,
+    ERR_POOL_SHORT,
+    ERR_SETTING_UP,
+    ERR_SETUP_HEX,
+    ERR_STACKING,
+)
 from hotspot.core.game import IllegalActionError
 from hotspot.core.record import GameRecord
-from hotspot.core.rules_data import (ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEAMER,
-                                     ITEM_HOVERCRAFT, ITEM_LONG, ITEM_ONE_HEX, ITEM_PLATFORM,
-                                     ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3, ITEM_TRIANGULAR,
-                                     ITEM_TWO_HEX, ITEM_Z_INFANTRY_1, ITEM_Z_INFANTRY_2,
-                                     ITEM_Z_INFANTRY_3, NUM_ITEMS, PHASE_OVER, PHASE_T_SETUP,
-                                     PHASE_Z_CRUSTAL, PHASE_Z_SETUP, TECHNOCRAT, Z_INFANTRY, ZIEGLER)
-from hotspot.core.scenario import (DEPLOY_PARTS, ScenarioError, load_scenario, state_to_scenario,
-                                   validate_scenario)
+from hotspot.core.rules_data import (
+    ITEM_CRAWLER,
+    ITEM_ENGINEER,
+    ITEM_HEAVY_BEAMER,
+    ITEM_HOVERCRAFT,
+    ITEM_LONG,
+    ITEM_ONE_HEX,
+    ITEM_PLATFORM,
+    ITEM_T_INFANTRY_1,
+    ITEM_T_INFANTRY_3,
+    ITEM_TRIANGULAR,
+    ITEM_TWO_HEX,
+    ITEM_Z_INFANTRY_1,
+    ITEM_Z_INFANTRY_2,
+    ITEM_Z_INFANTRY_3,
+    NUM_ITEMS,
+    PHASE_OVER,
+    PHASE_T_SETUP,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_SETUP,
+    TECHNOCRAT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
+from hotspot.core.scenario import DEPLOY_PARTS, ScenarioError, load_scenario, state_to_scenario, validate_scenario
 
 RULEBOOK_POOLS = [18, 42, 6, 5, 12, 3, 6, 2]  # 3.2, 3.3, D4 (42 and 12 squads)
 COLS, ROWS = 15, 21  # D1
@@ -49,8 +72,16 @@ MAP = {(c, r) for c in range(COLS) for r in range(ROWS)}
 CENTRE = (7, 10)  # D2
 CENTRAL = {CENTRE} | {nb(CENTRE, d) for d in range(6)}
 PERIMETER = {(c, r) for (c, r) in MAP if c in (0, COLS - 1) or r in (0, ROWS - 1)}  # D1
-Z_ITEMS = [ITEM_ONE_HEX, ITEM_TWO_HEX, ITEM_TRIANGULAR, ITEM_LONG,
-           ITEM_Z_INFANTRY_1, ITEM_Z_INFANTRY_2, ITEM_Z_INFANTRY_3, ITEM_HOVERCRAFT]
+Z_ITEMS = [
+    ITEM_ONE_HEX,
+    ITEM_TWO_HEX,
+    ITEM_TRIANGULAR,
+    ITEM_LONG,
+    ITEM_Z_INFANTRY_1,
+    ITEM_Z_INFANTRY_2,
+    ITEM_Z_INFANTRY_3,
+    ITEM_HOVERCRAFT,
+]
 Z_UNIT_ITEMS = [ITEM_Z_INFANTRY_1, ITEM_Z_INFANTRY_2, ITEM_Z_INFANTRY_3, ITEM_HOVERCRAFT]
 T_UNIT_ITEMS = list(range(ITEM_T_INFANTRY_1, NUM_ITEMS))
 
@@ -87,8 +118,7 @@ def legal_facings(game) -> set[int]:
 def place(game, item, hex_, facing=None, events=False):
     """One placement: SETUP_CHOOSE item, SETUP_HEX hex[, SETUP_FACING facing]."""
     out = []
-    for a in ([A_SETUP_CHOOSE + item, A_SETUP_HEX + hx(hex_)]
-              + ([] if facing is None else [A_SETUP_FACING + facing])):
+    for a in [A_SETUP_CHOOSE + item, A_SETUP_HEX + hx(hex_)] + ([] if facing is None else [A_SETUP_FACING + facing]):
         assert A_END_PHASE not in legal(game)  # D21: the set-up is never ended, only completed
         got = game.apply_action(a, events=events)
         if events:
@@ -138,11 +168,23 @@ def ziegler_units(variant=0):
     number of counters in each hex and the same top counter types."""
     X, Y = (7, 10), (7, 9)
     if variant == 0:
-        head = [(ITEM_Z_INFANTRY_3, X), (ITEM_Z_INFANTRY_1, Y), (ITEM_Z_INFANTRY_1, X),
-                (ITEM_Z_INFANTRY_3, Y), (ITEM_Z_INFANTRY_3, X), (ITEM_HOVERCRAFT, Y)]
+        head = [
+            (ITEM_Z_INFANTRY_3, X),
+            (ITEM_Z_INFANTRY_1, Y),
+            (ITEM_Z_INFANTRY_1, X),
+            (ITEM_Z_INFANTRY_3, Y),
+            (ITEM_Z_INFANTRY_3, X),
+            (ITEM_HOVERCRAFT, Y),
+        ]
     else:
-        head = [(ITEM_Z_INFANTRY_1, X), (ITEM_Z_INFANTRY_3, Y), (ITEM_Z_INFANTRY_3, X),
-                (ITEM_Z_INFANTRY_1, Y), (ITEM_HOVERCRAFT, X), (ITEM_Z_INFANTRY_3, Y)]
+        head = [
+            (ITEM_Z_INFANTRY_1, X),
+            (ITEM_Z_INFANTRY_3, Y),
+            (ITEM_Z_INFANTRY_3, X),
+            (ITEM_Z_INFANTRY_1, Y),
+            (ITEM_HOVERCRAFT, X),
+            (ITEM_Z_INFANTRY_3, Y),
+        ]
     # the rest: 31 squads (10 x 3 + 1) and 5 hovercraft, the same in both variants
     rest_hexes = [(7, 11), (8, 10), (8, 11), (6, 10), (6, 11)] + [(3, 1), (3, 2), (9, 3), (0, 4)]
     rest = [(ITEM_Z_INFANTRY_3, rest_hexes[i % len(rest_hexes)]) for i in range(10)]
@@ -154,8 +196,7 @@ def ziegler_units(variant=0):
 def technocrat_units():
     """12 squads as four three-squad counters, 3 engineers, 6 crawlers, 2 heavy
     beamers (3.3, D4): three counters a platform."""
-    items = ([ITEM_T_INFANTRY_3] * 4 + [ITEM_ENGINEER] * 3 + [ITEM_CRAWLER] * 6
-             + [ITEM_HEAVY_BEAMER] * 2)
+    items = [ITEM_T_INFANTRY_3] * 4 + [ITEM_ENGINEER] * 3 + [ITEM_CRAWLER] * 6 + [ITEM_HEAVY_BEAMER] * 2
     return [(item, PLATFORMS[i % len(PLATFORMS)]) for i, item in enumerate(items)]
 
 
@@ -209,8 +250,7 @@ def test_open_game_starts_with_the_ziegler_setup_and_the_rulebook_pools():
     assert game.phase == PHASE_Z_SETUP and game.turn == 1
     assert game.current_player() == ZIEGLER and not game.is_terminal()
     assert [int(v) for v in game.s["pool"]] == RULEBOOK_POOLS
-    assert legal(game) == {A_SETUP_CHOOSE + i for i in (ITEM_ONE_HEX, ITEM_TWO_HEX, ITEM_TRIANGULAR,
-                                                          ITEM_LONG)}
+    assert legal(game) == {A_SETUP_CHOOSE + i for i in (ITEM_ONE_HEX, ITEM_TWO_HEX, ITEM_TRIANGULAR, ITEM_LONG)}
     # nothing is on the board but the Central Crustal (D2)
     assert int((game.s["piece_kind"][1:] != 0).sum()) == 0
     assert int((game.s["unit_type"] != 0).sum()) == 0
@@ -283,8 +323,9 @@ def test_infantry_pool_is_exact():
     assert legal_items(game) == {ITEM_HOVERCRAFT}
     for item in (ITEM_Z_INFANTRY_1, ITEM_Z_INFANTRY_2, ITEM_Z_INFANTRY_3):
         assert "ziegler infantry squads" in refused(game, A_SETUP_CHOOSE + item, ERR_POOL_SHORT)
-    squads = sum(int(game.s["unit_squads"][u]) for u in range(len(game.s["unit_type"]))
-                 if game.s["unit_type"][u] == Z_INFANTRY)
+    squads = sum(
+        int(game.s["unit_squads"][u]) for u in range(len(game.s["unit_type"])) if game.s["unit_type"][u] == Z_INFANTRY
+    )
     assert squads == 42
 
 
@@ -347,7 +388,7 @@ def test_larger_crustals_only_where_every_hex_is_a_free_molten_map_hex(item):
     free of other pieces: an anchor hex is offered iff some facing fits, and
     after the anchor exactly the facings that fit (geometry recomputed here)."""
     game = Game("open")
-    place(game, ITEM_ONE_HEX, (7, 8))       # next to the Central Crustal
+    place(game, ITEM_ONE_HEX, (7, 8))  # next to the Central Crustal
     place(game, ITEM_LONG, (3, 2), N)
     taken = {(7, 8)} | set(footprint(ITEM_LONG, (3, 2), N))
     game.apply_action(A_SETUP_CHOOSE + item)
@@ -355,8 +396,21 @@ def test_larger_crustals_only_where_every_hex_is_a_free_molten_map_hex(item):
     assert legal_hexes(game) == expected
     assert not expected & CENTRAL
     # facings at anchors by the Central Crustal, the other pieces and the map's edges
-    for anchor in [(7, 7), (6, 8), (8, 8), (4, 2), (2, 2), (3, 4), (0, 0), (14, 20), (0, 10),
-                   (14, 7), (5, 10), (9, 11), (7, 13)]:
+    for anchor in [
+        (7, 7),
+        (6, 8),
+        (8, 8),
+        (4, 2),
+        (2, 2),
+        (3, 4),
+        (0, 0),
+        (14, 20),
+        (0, 10),
+        (14, 7),
+        (5, 10),
+        (9, 11),
+        (7, 13),
+    ]:
         g = game.clone()
         ok = [f for f in range(6) if fits(item, anchor, f, taken)]
         if not ok:
@@ -378,11 +432,13 @@ def test_larger_crustals_only_where_every_hex_is_a_free_molten_map_hex(item):
 
 def _cell(hex_):
     from hotspot.core.hexgrid import cell_of
+
     return cell_of(*hex_)
 
 
 def _hexes_of(game, k):
     from hotspot.core.hexgrid import col_row
+
     return [col_row(int(c)) for c in game.s["piece_cells"][k] if c >= 0]
 
 
@@ -393,8 +449,8 @@ def test_setting_up_causes_no_collision_and_rolls_no_die():
     game = Game("open", seed=5)
     rng0 = int(game.s["rng"])
     events = []
-    events += place(game, ITEM_ONE_HEX, (7, 8), events=True)   # touches the Central Crustal
-    events += place(game, ITEM_ONE_HEX, (7, 7), events=True)   # touches the first
+    events += place(game, ITEM_ONE_HEX, (7, 8), events=True)  # touches the Central Crustal
+    events += place(game, ITEM_ONE_HEX, (7, 7), events=True)  # touches the first
     events += place(game, ITEM_TWO_HEX, (8, 7), S, events=True)
     events += place(game, ITEM_TRIANGULAR, (4, 10), N, events=True)
     events += place(game, ITEM_LONG, (10, 10), N, events=True)
@@ -405,7 +461,7 @@ def test_setting_up_causes_no_collision_and_rolls_no_die():
     assert names <= {"action", "setup_piece"}, names
     assert int(game.s["pool"][0]) == 0
     assert all(int(d) == 0 for d in game.s["piece_damage"])
-    for item in ([ITEM_Z_INFANTRY_3] * 14 + [ITEM_HOVERCRAFT] * 6):
+    for item in [ITEM_Z_INFANTRY_3] * 14 + [ITEM_HOVERCRAFT] * 6:
         game.apply_action(A_SETUP_CHOOSE + item)
         game.apply_action(int(game.legal_actions()[0]))
     for h in PLATFORMS:
@@ -427,8 +483,8 @@ def test_platforms_only_on_molten_perimeter_hexes():
     assert LONG_HEXES & PERIMETER
     game.apply_action(A_SETUP_CHOOSE + ITEM_PLATFORM)
     assert legal_hexes(game) == PERIMETER - LONG_HEXES
-    refused(game, A_SETUP_HEX + hx((7, 1)), ERR_SETUP_HEX)       # inside the map
-    refused(game, A_SETUP_HEX + hx((0, 5)), ERR_SETUP_HEX)       # a crustal on the edge
+    refused(game, A_SETUP_HEX + hx((7, 1)), ERR_SETUP_HEX)  # inside the map
+    refused(game, A_SETUP_HEX + hx((0, 5)), ERR_SETUP_HEX)  # a crustal on the edge
     game.apply_action(A_SETUP_HEX + hx(PLATFORMS[0]))
     game.apply_action(A_SETUP_CHOOSE + ITEM_PLATFORM)
     assert legal_hexes(game) == PERIMETER - LONG_HEXES - {PLATFORMS[0]}
@@ -633,10 +689,15 @@ def test_version_1_scenario_file_still_loads():
 def test_old_version_1_dict_loads_and_refuses_setup_keys():
     """D21: a version-1 dict (no forces, no deploy) is read as before; the
     set-up keys need version 2."""
-    old = {"format": "hotspot-scenario", "version": 1,
-           "pieces": [{"kind": "one_hex", "hexes": [[3, 3]]}, {"kind": "platform", "hexes": [[0, 0]]}],
-           "units": [{"side": "ziegler", "type": "infantry", "squads": 2, "hex": [3, 3]},
-                     {"side": "technocrat", "type": "engineer", "hex": [0, 0]}]}
+    old = {
+        "format": "hotspot-scenario",
+        "version": 1,
+        "pieces": [{"kind": "one_hex", "hexes": [[3, 3]]}, {"kind": "platform", "hexes": [[0, 0]]}],
+        "units": [
+            {"side": "ziegler", "type": "infantry", "squads": 2, "hex": [3, 3]},
+            {"side": "technocrat", "type": "engineer", "hex": [0, 0]},
+        ],
+    }
     game = Game(copy.deepcopy(old))
     assert game.phase < PHASE_OVER and game.turn == 1
     assert [int(v) for v in game.s["pool"]] == [0] * 8
@@ -648,9 +709,13 @@ def test_old_version_1_dict_loads_and_refuses_setup_keys():
 def _crustals_only():
     raw = _standard_raw()
     pieces = [p for p in raw["pieces"] if p["kind"] != "platform"]
-    return {"format": "hotspot-scenario", "version": 2, "name": "crustals preset",
-            "pieces": pieces,
-            "deploy": ["ziegler_units", "technocrat_platforms", "technocrat_units"]}
+    return {
+        "format": "hotspot-scenario",
+        "version": 2,
+        "name": "crustals preset",
+        "pieces": pieces,
+        "deploy": ["ziegler_units", "technocrat_platforms", "technocrat_units"],
+    }
 
 
 def test_partial_deployment_starts_with_the_unit_pools_only():
@@ -670,22 +735,38 @@ def test_partial_deployment_starts_with_the_unit_pools_only():
     assert [int(v) for v in game.s["pool"]] == [0] * 8
 
 
-@pytest.mark.parametrize("mutate, pool", [
-    # seven hovercraft preset against the rulebook's six (3.2)
-    (lambda d: d.update(units=[{"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}] * 7),
-     "ziegler hovercraft"),
-    # 45 squads preset against 42 (3.2, D4)
-    (lambda d: d.update(units=[{"side": "ziegler", "type": "infantry", "squads": 3,
-                                "hex": list(h)} for h in sorted(CENTRAL) for _ in range(2)] + [
-        {"side": "ziegler", "type": "infantry", "squads": 3, "hex": [7, 10]}]),
-     "ziegler infantry squads"),
-    # a force pool set by the scenario: 2 engineer squads, 3 preset on a platform
-    (lambda d: d.update(deploy=["technocrat_units"],
-                        forces={"technocrat": {"engineers": 2}},
-                        pieces=d["pieces"] + [{"kind": "platform", "hexes": [[0, 0]]}],
-                        units=[{"side": "technocrat", "type": "engineer", "hex": [0, 0]}] * 3),
-     "technocrat engineer squads"),
-])
+@pytest.mark.parametrize(
+    "mutate, pool",
+    [
+        # seven hovercraft preset against the rulebook's six (3.2)
+        (
+            lambda d: d.update(units=[{"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}] * 7),
+            "ziegler hovercraft",
+        ),
+        # 45 squads preset against 42 (3.2, D4)
+        (
+            lambda d: d.update(
+                units=[
+                    {"side": "ziegler", "type": "infantry", "squads": 3, "hex": list(h)}
+                    for h in sorted(CENTRAL)
+                    for _ in range(2)
+                ]
+                + [{"side": "ziegler", "type": "infantry", "squads": 3, "hex": [7, 10]}]
+            ),
+            "ziegler infantry squads",
+        ),
+        # a force pool set by the scenario: 2 engineer squads, 3 preset on a platform
+        (
+            lambda d: d.update(
+                deploy=["technocrat_units"],
+                forces={"technocrat": {"engineers": 2}},
+                pieces=d["pieces"] + [{"kind": "platform", "hexes": [[0, 0]]}],
+                units=[{"side": "technocrat", "type": "engineer", "hex": [0, 0]}] * 3,
+            ),
+            "technocrat engineer squads",
+        ),
+    ],
+)
 def test_presetting_more_than_a_pool_is_refused_naming_it(mutate, pool):
     """D21, 3.2, 3.3: the players place the force pool minus what the scenario
     presets; a scenario that presets more than the pool is refused, naming it."""
@@ -707,8 +788,7 @@ def test_unknown_deploy_part_is_refused_listing_the_valid_ones():
     assert "technocrat_everything" in msg
     for part in DEPLOY_PARTS:
         assert part in msg
-    assert set(DEPLOY_PARTS) == {"ziegler_crustals", "ziegler_units", "technocrat_platforms",
-                                 "technocrat_units"}
+    assert set(DEPLOY_PARTS) == {"ziegler_crustals", "ziegler_units", "technocrat_platforms", "technocrat_units"}
 
 
 def _mid_setup_games():
@@ -803,9 +883,13 @@ def test_no_dead_end_when_crustals_could_fill_the_perimeter():
     columns, six two-hex and one one-hex crustal along the top and bottom
     rows.  The last of them must be refused (or the Technocrat must still have
     a legal placement)."""
-    data = {"format": "hotspot-scenario", "version": 2, "name": "edge",
-            "forces": {"ziegler": {"crustal_hexes": 68}, "technocrat": {"platforms": 2}},
-            "deploy": "all"}
+    data = {
+        "format": "hotspot-scenario",
+        "version": 2,
+        "name": "edge",
+        "forces": {"ziegler": {"crustal_hexes": 68}, "technocrat": {"platforms": 2}},
+        "deploy": "all",
+    }
     game = Game(data)
     assert [int(v) for v in game.s["pool"]] == [68, 42, 6, 2, 12, 3, 6, 2]
     try:
@@ -822,8 +906,9 @@ def test_no_dead_end_when_crustals_could_fill_the_perimeter():
         stuck = True
     while game.phase == PHASE_Z_SETUP:
         game.apply_action(int(game.legal_actions()[0]))
-    assert not (stuck and len(game.legal_actions()) == 0 and not game.is_terminal()), \
+    assert not (stuck and len(game.legal_actions()) == 0 and not game.is_terminal()), (
         f"dead end in phase {game.phase}: pools {[int(v) for v in game.s['pool']]}, no legal action"
+    )
     # whatever the fix, the set-up can be completed
     while game.phase in (PHASE_Z_SETUP, PHASE_T_SETUP):
         game.apply_action(int(game.legal_actions()[0]))

@@ -7,13 +7,24 @@ end of a regular movement phase: one roll on the Crustal Damage Chart, a 1
 is one point of damage; 9.4: the Central Crustal's limit is the same, but it
 never suffers stress damage.
 """
+
 import pytest
 
 from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, C, N, Pos, strip
 from hotspot.core.errors import ERR_STACKING
 from hotspot.core.events import EV_STRESS
-from hotspot.core.rules_data import (CHART_STRESS, ONE_HEX, PHASE_T_MOVE, PHASE_Z_MOVE, PLATFORM,
-                                     T_CRAWLER, T_INFANTRY, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY)
+from hotspot.core.rules_data import (
+    CHART_STRESS,
+    ONE_HEX,
+    PHASE_T_MOVE,
+    PHASE_Z_MOVE,
+    PLATFORM,
+    T_CRAWLER,
+    T_INFANTRY,
+    TWO_HEX,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 
 
 def test_nine_units_of_one_side_per_crustal_hex():

@@ -4,18 +4,28 @@ without a winner).
 
 The Technocrat's win by the Central Crustal is in test_rules_control.py.
 """
+
 import pytest
 
-from helpers import (A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N,
-                     Pos)
+from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N, Pos
 from hotspot import Game, RulesOptions
 from hotspot.core import returns
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.errors import ERR_BAD_ACTION, ERR_GAME_OVER
 from hotspot.core.events import EV_GAME_OVER
-from hotspot.core.rules_data import (ONE_HEX, ONGOING, PHASE_CONTROL, PHASE_OVER, PHASE_Z_CRUSTAL,
-                                     PHASE_Z_MOVE, PLATFORM, T_ENGINEER, TWO_HEX, ZIEGLER_WIN,
-                                     Z_INFANTRY)
+from hotspot.core.rules_data import (
+    ONE_HEX,
+    ONGOING,
+    PHASE_CONTROL,
+    PHASE_OVER,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_MOVE,
+    PLATFORM,
+    T_ENGINEER,
+    TWO_HEX,
+    ZIEGLER_WIN,
+    Z_INFANTRY,
+)
 
 
 def test_no_engineers_ziegler_wins_at_once():
@@ -55,8 +65,10 @@ def test_last_engineers_lost_in_break_up_ziegler_wins():
     assert g.phase == PHASE_OVER and g.s["result"] == ZIEGLER_WIN and g.s["truncated"] == 0
 
 
-@pytest.mark.parametrize("limit, turn, over", [(15, 15, True), (15, 14, False), (3, 3, True),
-                                               (3, 2, False), (200, 200, True), (200, 199, False)])
+@pytest.mark.parametrize(
+    "limit, turn, over",
+    [(15, 15, True), (15, 14, False), (3, 3, True), (3, 2, False), (200, 200, True), (200, 199, False)],
+)
 def test_max_turns_truncates_without_a_winner(limit, turn, over):
     """D19 revised: a harness's ``max_turns`` stops the game after the Crustal
     Control phase of that turn with *no winner*: ``result`` stays ONGOING,
@@ -121,8 +133,7 @@ def test_game_over_refuses_every_action():
     g = Pos(reserve=False)
     g.piece(ONE_HEX, [(4, 4)])
     g.begin(PHASE_Z_CRUSTAL, turn=2)
-    for a in (A_SELECT_PIECE + 1, A_SELECT_UNIT + 0, A_MANEUVER + 0, A_END_PIECE, A_END_PHASE,
-              NUM_ACTIONS, -1):
+    for a in (A_SELECT_PIECE + 1, A_SELECT_UNIT + 0, A_MANEUVER + 0, A_END_PIECE, A_END_PHASE, NUM_ACTIONS, -1):
         g.refuse(a, ERR_GAME_OVER)
 
 
@@ -136,7 +147,6 @@ def test_out_of_range_action_refused():
     g.refuse(NUM_ACTIONS + 100, ERR_BAD_ACTION)
 
 
-
 @pytest.mark.parametrize("turn, over", [(32766, False), (32767, True)])
 def test_the_turn_counter_never_wraps(turn, over):
     """5.0, D19 revised: no turn limit, but the state's int16 turn counter
@@ -144,6 +154,7 @@ def test_the_turn_counter_never_wraps(turn, over):
     that turn's Crustal Control phase is truncated (no winner) instead of
     wrapping to a negative turn.  The turn before goes on as usual."""
     from hotspot.core.state import LAST_TURN
+
     assert LAST_TURN == 32767
     g = Pos()
     g.piece(ONE_HEX, [(14, 20)])

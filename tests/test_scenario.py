@@ -1,5 +1,6 @@
 """Scenarios (hotspot.core.scenario): the JSON format, the standard setup of
 3.2/3.3, the random setup generator (D12) and the refusal of bad scenarios."""
+
 from __future__ import annotations
 
 import copy
@@ -12,9 +13,17 @@ import pytest
 from hotspot.core.hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP, PERIMETER, cell_of, col_row
 from hotspot.core.placement import position_errors
 from hotspot.core.rules_data import DEFAULT_RULES, PHASE_Z_CRUSTAL, ZIEGLER
-from hotspot.core.scenario import (ScenarioError, builtin_scenarios, dumps_scenario, load_scenario,
-                                   random_setup, save_scenario, scenario_to_state,
-                                   state_to_scenario, validate_scenario)
+from hotspot.core.scenario import (
+    ScenarioError,
+    builtin_scenarios,
+    dumps_scenario,
+    load_scenario,
+    random_setup,
+    save_scenario,
+    scenario_to_state,
+    state_to_scenario,
+    validate_scenario,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 SIZES = {"one_hex": 1, "two_hex": 2, "triangular": 3, "long": 3, "platform": 1}
@@ -46,8 +55,16 @@ def _forces(data):
     }
 
 
-STANDARD_FORCES = dict(crustal_hexes=18, platforms=5, ziegler_squads=42, hovercraft=6,
-                       technocrat_squads=12, engineers=3, crawlers=6, heavy_beamers=2)
+STANDARD_FORCES = dict(
+    crustal_hexes=18,
+    platforms=5,
+    ziegler_squads=42,
+    hovercraft=6,
+    technocrat_squads=12,
+    engineers=3,
+    crawlers=6,
+    heavy_beamers=2,
+)
 
 
 def _check_setup(data):
@@ -85,8 +102,11 @@ def test_standard_scenario_has_the_forces_of_3_2_and_3_3():
     assert _forces(data) == STANDARD_FORCES
     squads = sum(u["squads"] for u in data["units"] if u["side"] == "technocrat" and u["type"] == "infantry")
     assert squads * DEFAULT_RULES.attack["technocrat_infantry"] == 24  # D4
-    assert sum(u["squads"] for u in data["units"] if u["side"] == "ziegler" and u["type"] == "infantry") \
-        * DEFAULT_RULES.attack["ziegler_infantry"] == 42  # D4
+    assert (
+        sum(u["squads"] for u in data["units"] if u["side"] == "ziegler" and u["type"] == "infantry")
+        * DEFAULT_RULES.attack["ziegler_infantry"]
+        == 42
+    )  # D4
     _check_setup(data)
 
 
@@ -112,6 +132,7 @@ def test_standard_scenario_starts_and_reaches_a_decision():
     phase (A) of turn 1 with the Ziegler player to move and legal actions."""
     from hotspot.core.actions import NUM_ACTIONS, current_player, legal_action_mask, start
     from hotspot.core.events import no_events
+
     states = scenario_to_state(load_scenario("standard"), 42)
     ev, n = no_events()
     start(states[0], ev, n)
@@ -137,9 +158,23 @@ def test_round_trip_dict_state_dict(source):
     back = state_to_scenario(states, data["name"], data["description"])
     assert back == data
     again = scenario_to_state(back, 5)
-    for field in ("turn", "phase", "board", "piece_kind", "piece_cells", "piece_damage",
-                  "piece_controller", "piece_neutralized", "piece_control_turn", "piece_label",
-                  "unit_type", "unit_squads", "unit_cell", "rules", "rng"):
+    for field in (
+        "turn",
+        "phase",
+        "board",
+        "piece_kind",
+        "piece_cells",
+        "piece_damage",
+        "piece_controller",
+        "piece_neutralized",
+        "piece_control_turn",
+        "piece_label",
+        "unit_type",
+        "unit_squads",
+        "unit_cell",
+        "rules",
+        "rng",
+    ):
         assert np.array_equal(states[field], again[field]), field
 
 
@@ -147,11 +182,22 @@ def test_round_trip_keeps_every_piece_and_unit_field():
     """14.1, 15.2-15.4, D7, D4: damage, control, neutralization, control turn,
     squads, rules options, turn and phase all survive the round trip."""
     data = {
-        "format": "hotspot-scenario", "version": 1, "name": "mid-game", "turn": 3, "phase": "F",
+        "format": "hotspot-scenario",
+        "version": 1,
+        "name": "mid-game",
+        "turn": 3,
+        "phase": "F",
         "rules": {"combat_table": "diagonal", "damage_rating": {"long": 5}, "cia_enabled": False},
         "pieces": [
-            {"id": "B", "kind": "long", "hexes": [[3, 4], [3, 5], [3, 6]], "damage": 4,
-             "controller": "technocrat", "neutralized": True, "control_turn": 2},
+            {
+                "id": "B",
+                "kind": "long",
+                "hexes": [[3, 4], [3, 5], [3, 6]],
+                "damage": 4,
+                "controller": "technocrat",
+                "neutralized": True,
+                "control_turn": 2,
+            },
             {"id": "A", "kind": "two_hex", "hexes": [[10, 4], [10, 5]], "damage": 1},
             {"id": "III", "kind": "platform", "hexes": [[0, 0]], "damage": 1},
         ],
@@ -177,15 +223,28 @@ def test_round_trip_keeps_every_piece_and_unit_field():
 def test_defaults_fill_optional_keys():
     """2.2.2, 2.2.3: a piece without an id gets the first free letter (crustal)
     or number (platform); other optional keys take their defaults."""
-    data = {"format": "hotspot-scenario", "version": 1,
-            "pieces": [{"kind": "one_hex", "hexes": [[2, 2]]}, {"id": "A", "kind": "one_hex", "hexes": [[4, 2]]},
-                       {"kind": "platform", "hexes": [[0, 10]]}],
-            "units": [{"side": "ziegler", "type": "infantry", "hex": [2, 2]}]}
+    data = {
+        "format": "hotspot-scenario",
+        "version": 1,
+        "pieces": [
+            {"kind": "one_hex", "hexes": [[2, 2]]},
+            {"id": "A", "kind": "one_hex", "hexes": [[4, 2]]},
+            {"kind": "platform", "hexes": [[0, 10]]},
+        ],
+        "units": [{"side": "ziegler", "type": "infantry", "hex": [2, 2]}],
+    }
     norm = validate_scenario(data)
     assert [p["id"] for p in norm["pieces"]] == ["B", "A", "1"]
     assert norm["pieces"][2]["controller"] == "technocrat"
-    assert norm["pieces"][0] == {"id": "B", "kind": "one_hex", "hexes": [[2, 2]], "damage": 0,
-                                      "controller": "ziegler", "neutralized": False, "control_turn": 0}
+    assert norm["pieces"][0] == {
+        "id": "B",
+        "kind": "one_hex",
+        "hexes": [[2, 2]],
+        "damage": 0,
+        "controller": "ziegler",
+        "neutralized": False,
+        "control_turn": 0,
+    }
     assert norm["units"][0]["squads"] == 1
     assert norm["turn"] == 1 and norm["phase"] == "A" and norm["rules"] == {}
 
@@ -240,8 +299,16 @@ def test_random_setup_mixes_crustal_types():
 def test_random_setup_counts_and_rules_are_parameters():
     """D12 (balance testing): every force count is a parameter, and the rules
     options (here 9.2's platform stacking limit) are stored and obeyed."""
-    counts = dict(crustal_hexes=25, ziegler_squads=30, hovercraft=2, platforms=7,
-                  technocrat_squads=20, engineers=5, crawlers=3, heavy_beamers=1)
+    counts = dict(
+        crustal_hexes=25,
+        ziegler_squads=30,
+        hovercraft=2,
+        platforms=7,
+        technocrat_squads=20,
+        engineers=5,
+        crawlers=3,
+        heavy_beamers=1,
+    )
     data = random_setup(9, {"stack_platform": 5}, **counts)
     assert _forces(data) == counts
     assert data["rules"] == {"stack_platform": 5}
@@ -267,6 +334,7 @@ def _set(path, value):
         for key in path[:-1]:
             target = target[key]
         target[path[-1]] = value
+
     return mutate
 
 
@@ -276,12 +344,14 @@ def _del(path):
         for key in path[:-1]:
             target = target[key]
         del target[path[-1]]
+
     return mutate
 
 
 def _append(key, entry, times=1):
     def mutate(d):
         d[key].extend(copy.deepcopy(entry) for _ in range(times))
+
     return mutate
 
 
@@ -303,64 +373,174 @@ BAD = [
     ("unknown piece key", _set(["pieces", 3, "facing"], "N"), r'^pieces\[3\] \("D"\): unknown key\(s\) \'facing\''),
     ("missing hexes", _del(["pieces", 3, "hexes"]), r'^pieces\[3\] \("D"\): missing required key \'hexes\''),
     ("unknown kind", _set(["pieces", 3, "kind"], "hexagon"), r'^pieces\[3\] \("D"\): unknown kind \'hexagon\''),
-    ("hex not a pair", _set(["pieces", 5, "hexes"], [[1, 2, 3]]), r'^pieces\[5\] \("F"\): hexes\[0\] must be \[col, row\]'),
-    ("hex of floats", _set(["pieces", 5, "hexes"], [[1.0, 2.0]]), r'^pieces\[5\] \("F"\): hexes\[0\] must be \[col, row\]'),
-    ("hex outside the playable area (D1, D3)", _set(["pieces", 5, "hexes"], [[30, 2]]),
-     r'^pieces\[5\] \("F"\): hexes\[0\] \[30, 2\] is outside the playable area'),
-    ("wholly off the map (6.9)", _set(["pieces", 5, "hexes"], [[-1, 2]]),
-     r'^pieces\[5\] \("F"\): a piece must have at least one hex on the map \(6\.9\)'),
-    ("wrong hex count", _set(["pieces", 0, "hexes"], [[7, 3], [7, 4]]), r'^pieces\[0\] \("A"\): a long piece has 3 hex'),
-    ("triangle not mutually adjacent (2.2.2)", _set(["pieces", 2, "hexes"], [[3, 6], [4, 7], [5, 7]]),
-     r'^pieces\[2\] \("C"\): the three hexes of a triangular crustal must be mutually adjacent'),
-    ("long not straight (6.6)", _set(["pieces", 0, "hexes"], [[7, 3], [7, 4], [8, 4]]),
-     r'^pieces\[0\] \("A"\): a long crustal\'s hexes must be in a straight line'),
-    ("two-hex apart (6.4)", _set(["pieces", 1, "hexes"], [[11, 5], [11, 7]]),
-     r'^pieces\[1\] \("B"\): the two hexes of a two-hex crustal must be adjacent'),
-    ("overlap (6.2)", _set(["pieces", 5, "hexes"], [[7, 4]]),
-     r'^pieces\[5\] \("F"\): hex \[7, 4\] is already taken by pieces\[0\] \("A"\).*\(6\.2\)'),
-    ("on the Central Crustal (D2, 6.2)", _set(["pieces", 5, "hexes"], [[8, 11]]),
-     r'^pieces\[5\] \("F"\): hex \[8, 11\] is already taken by the Central Crustal'),
-    ("damage at the rating (D7, 14.6)", _set(["pieces", 0, "damage"], 4),
-     r'^pieces\[0\] \("A"\): damage 4 must be at least 0 and below the damage rating 4'),
+    (
+        "hex not a pair",
+        _set(["pieces", 5, "hexes"], [[1, 2, 3]]),
+        r'^pieces\[5\] \("F"\): hexes\[0\] must be \[col, row\]',
+    ),
+    (
+        "hex of floats",
+        _set(["pieces", 5, "hexes"], [[1.0, 2.0]]),
+        r'^pieces\[5\] \("F"\): hexes\[0\] must be \[col, row\]',
+    ),
+    (
+        "hex outside the playable area (D1, D3)",
+        _set(["pieces", 5, "hexes"], [[30, 2]]),
+        r'^pieces\[5\] \("F"\): hexes\[0\] \[30, 2\] is outside the playable area',
+    ),
+    (
+        "wholly off the map (6.9)",
+        _set(["pieces", 5, "hexes"], [[-1, 2]]),
+        r'^pieces\[5\] \("F"\): a piece must have at least one hex on the map \(6\.9\)',
+    ),
+    (
+        "wrong hex count",
+        _set(["pieces", 0, "hexes"], [[7, 3], [7, 4]]),
+        r'^pieces\[0\] \("A"\): a long piece has 3 hex',
+    ),
+    (
+        "triangle not mutually adjacent (2.2.2)",
+        _set(["pieces", 2, "hexes"], [[3, 6], [4, 7], [5, 7]]),
+        r'^pieces\[2\] \("C"\): the three hexes of a triangular crustal must be mutually adjacent',
+    ),
+    (
+        "long not straight (6.6)",
+        _set(["pieces", 0, "hexes"], [[7, 3], [7, 4], [8, 4]]),
+        r'^pieces\[0\] \("A"\): a long crustal\'s hexes must be in a straight line',
+    ),
+    (
+        "two-hex apart (6.4)",
+        _set(["pieces", 1, "hexes"], [[11, 5], [11, 7]]),
+        r'^pieces\[1\] \("B"\): the two hexes of a two-hex crustal must be adjacent',
+    ),
+    (
+        "overlap (6.2)",
+        _set(["pieces", 5, "hexes"], [[7, 4]]),
+        r'^pieces\[5\] \("F"\): hex \[7, 4\] is already taken by pieces\[0\] \("A"\).*\(6\.2\)',
+    ),
+    (
+        "on the Central Crustal (D2, 6.2)",
+        _set(["pieces", 5, "hexes"], [[8, 11]]),
+        r'^pieces\[5\] \("F"\): hex \[8, 11\] is already taken by the Central Crustal',
+    ),
+    (
+        "damage at the rating (D7, 14.6)",
+        _set(["pieces", 0, "damage"], 4),
+        r'^pieces\[0\] \("A"\): damage 4 must be at least 0 and below the damage rating 4',
+    ),
     ("negative damage", _set(["pieces", 0, "damage"], -1), r'^pieces\[0\] \("A"\): damage -1'),
     ("damage not an int", _set(["pieces", 0, "damage"], True), r'^pieces\[0\] \("A"\): damage must be an integer'),
-    ("Ziegler platform (2.2.3, 3.3)", _set(["pieces", 10, "controller"], "ziegler"),
-     r'^pieces\[10\] \("1"\): attack platforms are always the Technocrat\'s'),
-    ("unknown controller", _set(["pieces", 0, "controller"], "nobody"), r'^pieces\[0\] \("A"\): controller must be one of'),
-    ("neutralized Ziegler crustal (15.4)", _set(["pieces", 0, "neutralized"], True),
-     r'^pieces\[0\] \("A"\): only a Technocrat-controlled crustal can be neutralized'),
-    ("neutralized not a bool", _set(["pieces", 0, "neutralized"], 0), r'^pieces\[0\] \("A"\): neutralized must be true or false'),
-    ("control turn in the future (15.4)", _set(["pieces", 0, "control_turn"], 2), r'^pieces\[0\] \("A"\): control_turn must be'),
-    ("crustal id not letters (2.2.2)", _set(["pieces", 0, "id"], "a1"), r'^pieces\[0\] \("a1"\): a crustal\'s id is one or two capital letters'),
-    ("platform id not a number (2.2.3)", _set(["pieces", 10, "id"], "P"), r'^pieces\[10\] \("P"\): an attack platform\'s id is a number'),
-    ("id not a string", _set(["pieces", 0, "id"], 1), r'^pieces\[0\]: id must be a string'),
-    ("duplicate id (2.2.2)", _set(["pieces", 1, "id"], "A"), r'^pieces\[1\] \("A"\): id \'A\' is also the id of pieces\[0\] \("A"\)'),
-    ("duplicate platform id, Roman (2.2.3)", _set(["pieces", 11, "id"], "I"), r'^pieces\[11\] \("I"\): id \'I\' is also the id of pieces\[10\]'),
-    ("platform after its time limit (14.5)", lambda d: d.update(turn=5), r'^pieces\[10\] \("1"\): attack platforms break up'),
-    ("too many pieces", lambda d: d.update(pieces=[{"kind": "one_hex", "hexes": [[c, r]]}
-                                                   for c in (0, 2, 4) for r in range(11)], units=[]),
-     r"^pieces: 33 pieces, at most 31"),
-    ("too many units", _append("units", {"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}, 62),
-     r"^units: 97 units, at most 96"),
+    (
+        "Ziegler platform (2.2.3, 3.3)",
+        _set(["pieces", 10, "controller"], "ziegler"),
+        r'^pieces\[10\] \("1"\): attack platforms are always the Technocrat\'s',
+    ),
+    (
+        "unknown controller",
+        _set(["pieces", 0, "controller"], "nobody"),
+        r'^pieces\[0\] \("A"\): controller must be one of',
+    ),
+    (
+        "neutralized Ziegler crustal (15.4)",
+        _set(["pieces", 0, "neutralized"], True),
+        r'^pieces\[0\] \("A"\): only a Technocrat-controlled crustal can be neutralized',
+    ),
+    (
+        "neutralized not a bool",
+        _set(["pieces", 0, "neutralized"], 0),
+        r'^pieces\[0\] \("A"\): neutralized must be true or false',
+    ),
+    (
+        "control turn in the future (15.4)",
+        _set(["pieces", 0, "control_turn"], 2),
+        r'^pieces\[0\] \("A"\): control_turn must be',
+    ),
+    (
+        "crustal id not letters (2.2.2)",
+        _set(["pieces", 0, "id"], "a1"),
+        r'^pieces\[0\] \("a1"\): a crustal\'s id is one or two capital letters',
+    ),
+    (
+        "platform id not a number (2.2.3)",
+        _set(["pieces", 10, "id"], "P"),
+        r'^pieces\[10\] \("P"\): an attack platform\'s id is a number',
+    ),
+    ("id not a string", _set(["pieces", 0, "id"], 1), r"^pieces\[0\]: id must be a string"),
+    (
+        "duplicate id (2.2.2)",
+        _set(["pieces", 1, "id"], "A"),
+        r'^pieces\[1\] \("A"\): id \'A\' is also the id of pieces\[0\] \("A"\)',
+    ),
+    (
+        "duplicate platform id, Roman (2.2.3)",
+        _set(["pieces", 11, "id"], "I"),
+        r'^pieces\[11\] \("I"\): id \'I\' is also the id of pieces\[10\]',
+    ),
+    (
+        "platform after its time limit (14.5)",
+        lambda d: d.update(turn=5),
+        r'^pieces\[10\] \("1"\): attack platforms break up',
+    ),
+    (
+        "too many pieces",
+        lambda d: d.update(
+            pieces=[{"kind": "one_hex", "hexes": [[c, r]]} for c in (0, 2, 4) for r in range(11)], units=[]
+        ),
+        r"^pieces: 33 pieces, at most 31",
+    ),
+    (
+        "too many units",
+        _append("units", {"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}, 62),
+        r"^units: 97 units, at most 96",
+    ),
     ("unit not an object", _set(["units", 4], 7), r"^units\[4\]: must be an object"),
     ("unknown unit key", _set(["units", 4, "name"], "Bob"), r"^units\[4\]: unknown key\(s\) 'name'"),
     ("missing unit hex", _del(["units", 4, "hex"]), r"^units\[4\]: missing required key 'hex'"),
     ("unknown side", _set(["units", 4, "side"], "martian"), r"^units\[4\]: side must be one of"),
     ("unknown unit type", _set(["units", 4, "type"], "tank"), r"^units\[4\]: unknown ziegler unit type 'tank'"),
-    ("unit of the other side", _set(["units", 4, "type"], "crawler"), r"^units\[4\]: unknown ziegler unit type 'crawler'"),
-    ("four squads (10.0, D4)", _set(["units", 4, "squads"], 4), r"^units\[4\]: an infantry counter holds 1, 2 or 3 squads"),
-    ("zero squads (10.0, D4)", _set(["units", 4, "squads"], 0), r"^units\[4\]: an infantry counter holds 1, 2 or 3 squads"),
+    (
+        "unit of the other side",
+        _set(["units", 4, "type"], "crawler"),
+        r"^units\[4\]: unknown ziegler unit type 'crawler'",
+    ),
+    (
+        "four squads (10.0, D4)",
+        _set(["units", 4, "squads"], 4),
+        r"^units\[4\]: an infantry counter holds 1, 2 or 3 squads",
+    ),
+    (
+        "zero squads (10.0, D4)",
+        _set(["units", 4, "squads"], 0),
+        r"^units\[4\]: an infantry counter holds 1, 2 or 3 squads",
+    ),
     ("squads on a hovercraft", _set(["units", 2, "squads"], 2), r"^units\[2\]: a hovercraft counter has no squads"),
     ("squads not an int", _set(["units", 4, "squads"], "3"), r"^units\[4\]: squads must be an integer"),
-    ("unit on molten rock (8.2)", _set(["units", 12, "hex"], [4, 5]), r"^units\[12\]: hex \[4, 5\] is molten.*\(8\.2\)"),
+    (
+        "unit on molten rock (8.2)",
+        _set(["units", 12, "hex"], [4, 5]),
+        r"^units\[12\]: hex \[4, 5\] is molten.*\(8\.2\)",
+    ),
     ("unit off the map (D3)", _set(["units", 12, "hex"], [-2, 5]), r"^units\[12\]: hex \[-2, 5\] is off the map"),
-    ("unit outside the playable area", _set(["units", 12, "hex"], [99, 5]), r"^units\[12\]: hex \[99, 5\] is outside the playable area"),
-    ("crustal overstacked (9.1)", _append("units", {"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}, 7),
-     r"^units\[41\]: hex \[7, 10\] is over the stacking limit .*\(9\.1, 9\.4\)"),
-    ("platform overstacked (9.2)", _append("units", {"side": "technocrat", "type": "crawler", "hex": [14, 18]}, 9),
-     r"^units\[43\]: hex \[14, 18\] is over the stacking limit .*\(9\.2\)"),
-    ("both sides in a hex (8.3, 12.1)", _append("units", {"side": "technocrat", "type": "crawler", "hex": [7, 10]}),
-     r"^units\[35\]: hex \[7, 10\] already holds ziegler units"),
+    (
+        "unit outside the playable area",
+        _set(["units", 12, "hex"], [99, 5]),
+        r"^units\[12\]: hex \[99, 5\] is outside the playable area",
+    ),
+    (
+        "crustal overstacked (9.1)",
+        _append("units", {"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}, 7),
+        r"^units\[41\]: hex \[7, 10\] is over the stacking limit .*\(9\.1, 9\.4\)",
+    ),
+    (
+        "platform overstacked (9.2)",
+        _append("units", {"side": "technocrat", "type": "crawler", "hex": [14, 18]}, 9),
+        r"^units\[43\]: hex \[14, 18\] is over the stacking limit .*\(9\.2\)",
+    ),
+    (
+        "both sides in a hex (8.3, 12.1)",
+        _append("units", {"side": "technocrat", "type": "crawler", "hex": [7, 10]}),
+        r"^units\[35\]: hex \[7, 10\] already holds ziegler units",
+    ),
 ]
 
 
@@ -441,8 +621,7 @@ def test_limits_match_the_state_layout():
     pieces = [{"kind": "one_hex", "hexes": [[c, r]]} for c in (0, 2) for r in range(0, 21, 2)]
     pieces += [{"kind": "one_hex", "hexes": [[4, r]]} for r in range(0, 18, 2)]
     assert len(pieces) == MAX_PIECES - 1
-    units = [{"side": "ziegler", "type": "hovercraft", "hex": h["hexes"][0]}
-             for h in pieces for _ in range(3)]
+    units = [{"side": "ziegler", "type": "hovercraft", "hex": h["hexes"][0]} for h in pieces for _ in range(3)]
     units += [{"side": "ziegler", "type": "hovercraft", "hex": [7, 10]}] * (MAX_UNITS - len(units))
     data = {"format": "hotspot-scenario", "version": 1, "pieces": pieces, "units": units}
     states = scenario_to_state(data, 0)
@@ -466,8 +645,10 @@ def test_version_1_file_with_turn_limit_still_loads(tmp_path):
     assert "turn_limit" not in s["rules"].dtype.names
 
 
-@pytest.mark.parametrize("where, sign", [("turn", 1), ("pieces[0].id", 1), ("rules.platform_turns", 1),
-                                         ("units[0].squads", -1), ("units[0].hex", 1)])
+@pytest.mark.parametrize(
+    "where, sign",
+    [("turn", 1), ("pieces[0].id", 1), ("rules.platform_turns", 1), ("units[0].squads", -1), ("units[0].hex", 1)],
+)
 def test_integers_too_long_to_print_are_scenario_errors(where, sign):
     """A scenario dict holding an int of over 4300 digits (which Python cannot
     print) is refused with a ScenarioError naming the entry, not a ValueError
@@ -478,6 +659,6 @@ def test_integers_too_long_to_print_are_scenario_errors(where, sign):
     for key in path:
         name, _, index = key.partition("[")
         target = target[name][int(index[:-1])] if index else target.setdefault(name, {})
-    target[last] = sign * 10 ** 5000 if last != "hex" else [7, sign * 10 ** 5000]
+    target[last] = sign * 10**5000 if last != "hex" else [7, sign * 10**5000]
     with pytest.raises(ScenarioError, match=where.split(".")[0].split("[")[0]):
         validate_scenario(data)

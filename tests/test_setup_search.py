@@ -10,6 +10,7 @@
   and an ISMCTS agent with it plays legal, complete deployments;
 * its parameters are validated by name.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -51,12 +52,16 @@ def _to_technocrat_setup(states, seed):
 
 def _placements(s, side):
     """``side``'s deployment: its pieces (kind, cells) and counters (type, squads, cell), sorted."""
-    pieces = sorted((int(s["piece_kind"][k]), tuple(int(c) for c in s["piece_cells"][k]))
-                    for k in range(1, s["piece_kind"].shape[0])
-                    if s["piece_kind"][k] > 0 and ((s["piece_kind"][k] == 6) == (side == TECHNOCRAT)))
-    units = sorted((int(s["unit_type"][u]), int(s["unit_squads"][u]), int(s["unit_cell"][u]))
-                   for u in range(s["unit_type"].shape[0])
-                   if s["unit_type"][u] > 0 and (s["unit_type"][u] >= 3) == (side == TECHNOCRAT))
+    pieces = sorted(
+        (int(s["piece_kind"][k]), tuple(int(c) for c in s["piece_cells"][k]))
+        for k in range(1, s["piece_kind"].shape[0])
+        if s["piece_kind"][k] > 0 and ((s["piece_kind"][k] == 6) == (side == TECHNOCRAT))
+    )
+    units = sorted(
+        (int(s["unit_type"][u]), int(s["unit_squads"][u]), int(s["unit_cell"][u]))
+        for u in range(s["unit_type"].shape[0])
+        if s["unit_type"][u] > 0 and (s["unit_type"][u] >= 3) == (side == TECHNOCRAT)
+    )
     return pieces, units
 
 
@@ -125,8 +130,7 @@ def test_deterministic_in_its_seed_and_reads_only_the_information_state():
     assert deployment_search(o2[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0) == a
     # one candidate: no play-outs, the first seed drawn
     one = deployment_search(o[0], TECHNOCRAT, np.uint64(11), 1, 4, 2, POLICY_SCRIPTED, DMG_P0)
-    four = {int(deployment_search(o[0], TECHNOCRAT, np.uint64(k), 4, 1, 1, POLICY_SCRIPTED, DMG_P0))
-            for k in range(6)}
+    four = {int(deployment_search(o[0], TECHNOCRAT, np.uint64(k), 4, 1, 1, POLICY_SCRIPTED, DMG_P0)) for k in range(6)}
     assert len(four) > 1 and int(one) != 0
 
 
@@ -141,15 +145,21 @@ def test_an_agent_with_the_search_deploys_legally_and_reproducibly(side):
             who = agent if mover == side else other
             g.apply_action(who.act(g.observation(mover), g.legal_action_mask(), mover))
         return _placements(g.s, side)
+
     first = deploy(7)
     assert first == deploy(7)
     assert len(first[1]) > 0
 
 
-@pytest.mark.parametrize("kwargs, word", [(dict(deploy_candidates=-1), "deploy_candidates"),
-                                          (dict(deploy_candidates=2.5), "deploy_candidates"),
-                                          (dict(deploy_games=10**6), "deploy_games"),
-                                          (dict(deploy_turns=float("inf")), "deploy_turns")])
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        (dict(deploy_candidates=-1), "deploy_candidates"),
+        (dict(deploy_candidates=2.5), "deploy_candidates"),
+        (dict(deploy_games=10**6), "deploy_games"),
+        (dict(deploy_turns=float("inf")), "deploy_turns"),
+    ],
+)
 def test_bad_set_up_search_parameters_are_refused_by_name(kwargs, word):
     with pytest.raises(ValueError, match=word):
         ISMCTSAgent(**kwargs)

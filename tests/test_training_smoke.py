@@ -3,6 +3,7 @@
 torch fit, the compiled evaluation, shipping to a chosen file) and
 ``training/train_ppo.py`` (PPO with masks on HotspotVectorEnv).  Torch is the
 ``train`` extra: without it the torch stages are skipped (CI installs it)."""
+
 import csv
 import json
 import subprocess
@@ -18,8 +19,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(script, *args):
-    proc = subprocess.run([sys.executable, str(ROOT / "training" / script), *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=900, check=False)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "training" / script), *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr
     return proc.stdout

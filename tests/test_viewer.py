@@ -1,6 +1,7 @@
 """The HTML replay viewer (issue 3, item 4; readable, issue 13), tested in
 headless Chromium: the page loads without console errors, stepping changes the
 board, the view switch shows what each side saw (D20)."""
+
 import contextlib
 import os
 import shutil
@@ -27,8 +28,9 @@ def chromium_page(errors: list, **page_options):
     playwright = pytest.importorskip("playwright.sync_api")
     assert CHROMIUM, "CI installs Debian's chromium (see .ci/run)"
     with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM,
-                                    args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+        )
         try:
             page = browser.new_page(**page_options)
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -3,6 +3,7 @@ clicks map to the legal actions, a refused click names the rule, every bad
 request is a 4xx with a message and leaves the game as it was, undo / save /
 load, watching agents, the games given on the command line, and the HTTP
 layer's guards (Host, Content-Type, body size, files by name only)."""
+
 import json
 import random
 import threading
@@ -32,8 +33,12 @@ def call(app, method, path, body=None):
 
 
 def new_game(app, **settings):
-    status, state = call(app, "POST", "/api/new", {"ziegler": "random", "technocrat": "human", "scenario": "standard",
-                                                    "seed": 3, "max_turns": 1, **settings})
+    status, state = call(
+        app,
+        "POST",
+        "/api/new",
+        {"ziegler": "random", "technocrat": "human", "scenario": "standard", "seed": 3, "max_turns": 1, **settings},
+    )
     assert status == 200, state
     return state
 
@@ -132,31 +137,34 @@ def test_a_refused_click_names_the_rule_and_changes_nothing(app):
     assert call(app, "GET", "/api/state") == (200, state)
 
 
-@pytest.mark.parametrize("method, path, body, status, words", [
-    ("POST", "/api/play", b"{not json", 400, "not JSON"),
-    ("POST", "/api/play", b"[1, 2]", 400, "JSON object"),
-    ("POST", "/api/play", {"action": "x"}, 400, "action must be an integer"),
-    ("POST", "/api/play", {"action": True}, 400, "action must be an integer"),
-    ("POST", "/api/play", {"action": 577}, 409, "illegal action 577"),
-    ("POST", "/api/play", {"action": 10 ** 30}, 400, "action must be an integer"),
-    ("POST", "/api/play", {"action": 1, "extra": 2}, 400, "unknown field(s) extra"),
-    ("POST", "/api/click", {"hex": [1]}, 400, "hex must be [col, row]"),
-    ("POST", "/api/click", {"hex": [99, 0]}, 400, "col must be an integer"),
-    ("POST", "/api/click", {"unit": 95}, 400, "no counter 95"),
-    ("POST", "/api/click", {"unit": 1, "hex": [0, 0]}, 400, "a click names a hex"),
-    ("POST", "/api/new", {"technocrat": "nobody"}, 400, "not 'human' or an available agent"),
-    ("POST", "/api/new", {"scenario": "/etc/passwd"}, 400, "scenario must be one of"),
-    ("POST", "/api/new", {"seed": -1}, 400, "seed must be"),
-    ("POST", "/api/new", {"max_turns": 0}, 400, "max_turns must be"),
-    ("POST", "/api/load", {"format": "hotspot-session"}, 409, "version"),
-    ("GET", "/api/state?view=spy", None, 400, "view must be one of"),
-    ("GET", "/api/play", None, 405, "use POST"),
-    ("GET", "/api/nothing", None, 404, "no such page"),
-    ("GET", "/static/../web.py", None, 404, "no such file"),
-    ("GET", "/static/session.py", None, 404, "no such file"),
-    ("GET", "/replay?game=0", None, 404, "no games"),
-    ("GET", "/replay?game=x", None, 400, "?game= must be"),
-])
+@pytest.mark.parametrize(
+    "method, path, body, status, words",
+    [
+        ("POST", "/api/play", b"{not json", 400, "not JSON"),
+        ("POST", "/api/play", b"[1, 2]", 400, "JSON object"),
+        ("POST", "/api/play", {"action": "x"}, 400, "action must be an integer"),
+        ("POST", "/api/play", {"action": True}, 400, "action must be an integer"),
+        ("POST", "/api/play", {"action": 577}, 409, "illegal action 577"),
+        ("POST", "/api/play", {"action": 10**30}, 400, "action must be an integer"),
+        ("POST", "/api/play", {"action": 1, "extra": 2}, 400, "unknown field(s) extra"),
+        ("POST", "/api/click", {"hex": [1]}, 400, "hex must be [col, row]"),
+        ("POST", "/api/click", {"hex": [99, 0]}, 400, "col must be an integer"),
+        ("POST", "/api/click", {"unit": 95}, 400, "no counter 95"),
+        ("POST", "/api/click", {"unit": 1, "hex": [0, 0]}, 400, "a click names a hex"),
+        ("POST", "/api/new", {"technocrat": "nobody"}, 400, "not 'human' or an available agent"),
+        ("POST", "/api/new", {"scenario": "/etc/passwd"}, 400, "scenario must be one of"),
+        ("POST", "/api/new", {"seed": -1}, 400, "seed must be"),
+        ("POST", "/api/new", {"max_turns": 0}, 400, "max_turns must be"),
+        ("POST", "/api/load", {"format": "hotspot-session"}, 409, "version"),
+        ("GET", "/api/state?view=spy", None, 400, "view must be one of"),
+        ("GET", "/api/play", None, 405, "use POST"),
+        ("GET", "/api/nothing", None, 404, "no such page"),
+        ("GET", "/static/../web.py", None, 404, "no such file"),
+        ("GET", "/static/session.py", None, 404, "no such file"),
+        ("GET", "/replay?game=0", None, 404, "no games"),
+        ("GET", "/replay?game=x", None, 400, "?game= must be"),
+    ],
+)
 def test_bad_requests_are_refused_and_change_nothing(app, method, path, body, status, words):
     """Every bad request is a 4xx naming what is wrong; the game is as it was."""
     before = new_game(app)
@@ -229,15 +237,17 @@ def test_watching_two_agents(app):
     assert len(state["log"]) == 5 and state["legal"] == []
     status, answer = call(app, "POST", "/api/click", {"hex": [7, 10]})
     assert status == 409 and "agent" in answer["error"]
-    _, state = call(app, "POST", "/api/advance", {"max": 10 ** 5})
+    _, state = call(app, "POST", "/api/advance", {"max": 10**5})
     assert state["over"]
 
 
 def test_games_from_the_command_line_open_in_the_replay_viewer(tmp_path):
     """Arena games (a run folder) and a record file are listed and open as replay pages, by number only."""
     (tmp_path / "arena").mkdir()
-    rows = [play_game(GameSpec("random:random", "random", "random", i, game_seed(4, i), "standard", max_turns=2))
-            for i in range(2)]
+    rows = [
+        play_game(GameSpec("random:random", "random", "random", i, game_seed(4, i), "standard", max_turns=2))
+        for i in range(2)
+    ]
     (tmp_path / "arena" / "games.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
     game = Game("standard", seed=1, max_turns=1)
     while not game.is_terminal():
@@ -272,13 +282,13 @@ def test_the_http_layer(app):
         status, ctype, page = request("/")
         assert status == 200 and ctype.startswith("text/html") and b"app.js" in page
         assert request("/static/board.js")[0] == 200
-        status, _, body = request("/api/new", b'{"technocrat": "human", "max_turns": 1}',
-                                  {"Content-Type": "application/json"})
+        status, _, body = request(
+            "/api/new", b'{"technocrat": "human", "max_turns": 1}', {"Content-Type": "application/json"}
+        )
         assert status == 200 and json.loads(body)["to_move"]["human"]
         assert request("/api/play", b'{"action": 0}', {"Content-Type": "text/plain"})[0] == 415
         assert request("/api/state", headers={"Host": "evil.example:80"})[0] == 421
-        assert request("/api/undo", b"{}", {"Content-Type": "application/json",
-                                            "Content-Length": str(10 ** 9)})[0] == 413
+        assert request("/api/undo", b"{}", {"Content-Type": "application/json", "Content-Length": str(10**9)})[0] == 413
     finally:
         server.shutdown()
         server.server_close()
@@ -293,8 +303,11 @@ def test_any_click_is_answered_and_set_up_is_clickable(app):
     state = new_game(app, ziegler="human", technocrat="scripted", scenario="open", max_turns=1)
     placed = 0
     while state["phase"] == "Z":
-        click = {"hex": [rng.randrange(-4, 19), rng.randrange(-4, 25)]} if rng.random() < 0.7 else \
-            {"unit": rng.choice([u[0] for u in state["board"]["units"]] or [0])}
+        click = (
+            {"hex": [rng.randrange(-4, 19), rng.randrange(-4, 25)]}
+            if rng.random() < 0.7
+            else {"unit": rng.choice([u[0] for u in state["board"]["units"]] or [0])}
+        )
         status, answer = call(app, "POST", "/api/click", click)
         assert status in (200, 400, 409), answer
         if status == 409:
@@ -323,8 +336,12 @@ def test_new_game_takes_an_agent_spec_and_the_best_alias():
     fresh = WebApp()
     status, info = call(fresh, "GET", "/api/info")
     assert status == 200 and "best" in info["agents"]
-    status, _ = call(fresh, "POST", "/api/new", {"technocrat": "human",
-                                                 "ziegler": "ismcts(iterations=2,deploy_candidates=0)", "seed": 1})
+    status, _ = call(
+        fresh,
+        "POST",
+        "/api/new",
+        {"technocrat": "human", "ziegler": "ismcts(iterations=2,deploy_candidates=0)", "seed": 1},
+    )
     assert status == 200
     session = fresh.session
     status, answer = call(fresh, "POST", "/api/new", {"technocrat": "human", "ziegler": "ismcts(iterations=0)"})

@@ -2,6 +2,7 @@
 Chromium: a person plays a whole game against the random agent by clicking
 hexes and counters (the list of legal actions for the rest) and sees the
 result; a refused click shows the rule that refuses it."""
+
 import random
 import threading
 
@@ -32,8 +33,9 @@ def _click_hex(page, key):
 
 
 def _wait_for_answer(page, version):
-    page.wait_for_function("v => document.body.dataset.version !== v || document.querySelector('#choices button')",
-                           arg=version)
+    page.wait_for_function(
+        "v => document.body.dataset.version !== v || document.querySelector('#choices button')", arg=version
+    )
 
 
 @needs_chromium

@@ -35,6 +35,7 @@ rating go to ``--out`` and ``--net-dir``.  (``weights/value_ismcts.npz``, the
 ``learned-ismcts`` value network, is the value head of an earlier run of
 this script, before the policy head; it is left as it is.)
 """
+
 from __future__ import annotations
 
 import sys
@@ -50,8 +51,15 @@ import _common as C  # noqa: E402
 from hotspot.agents.base import POLICY_ISMCTS, POLICY_RANDOM, POLICY_SCRIPTED
 from hotspot.agents.expert import record_games
 from hotspot.agents.ismcts import DEFAULT_PARAMS, NO_NET, P_ITERATIONS, P_POLICY
-from hotspot.agents.policy_net import (EXPERT_FILE, cross_entropy, fit_policy, init_policy, logits, save_expert,
-                                       two_headed)
+from hotspot.agents.policy_net import (
+    EXPERT_FILE,
+    cross_entropy,
+    fit_policy,
+    init_policy,
+    logits,
+    save_expert,
+    two_headed,
+)
 from hotspot.agents.value_net import fit, init_net, predict, save_net, value_size
 from hotspot.arena.stats import wilson_interval
 from hotspot.core import init
@@ -100,18 +108,26 @@ def policy_metrics(head, Xp, P, M) -> dict:
         return {"rows": 0}
     z = np.where(M, logits(head, Xp), -np.inf)
     entropy = float(-np.sum(np.where(P > 0, P * np.log(np.where(P > 0, P, 1.0)), 0.0)) / len(P))
-    return {"rows": int(len(Xp)), "cross_entropy": cross_entropy(head, Xp, P, M), "target_entropy": entropy,
-            "top1": float(np.mean(np.argmax(z, axis=1) == np.argmax(P, axis=1))),
-            "uniform_cross_entropy": float(np.mean(np.log(M.sum(axis=1))))}
+    return {
+        "rows": int(len(Xp)),
+        "cross_entropy": cross_entropy(head, Xp, P, M),
+        "target_entropy": entropy,
+        "top1": float(np.mean(np.argmax(z, axis=1) == np.argmax(P, axis=1))),
+        "uniform_cross_entropy": float(np.mean(np.log(M.sum(axis=1)))),
+    }
 
 
 def gen0_jobs(games: int, max_turns: int, seed: int):
     jobs = []
     k = 0
     for scen in SCENARIOS:
-        for pz, pt, eps in ((POLICY_SCRIPTED, POLICY_SCRIPTED, 0.0), (POLICY_SCRIPTED, POLICY_SCRIPTED, 0.05),
-                            (POLICY_SCRIPTED, POLICY_SCRIPTED, 0.15), (POLICY_RANDOM, POLICY_SCRIPTED, 0.0),
-                            (POLICY_SCRIPTED, POLICY_RANDOM, 0.0)):
+        for pz, pt, eps in (
+            (POLICY_SCRIPTED, POLICY_SCRIPTED, 0.0),
+            (POLICY_SCRIPTED, POLICY_SCRIPTED, 0.05),
+            (POLICY_SCRIPTED, POLICY_SCRIPTED, 0.15),
+            (POLICY_RANDOM, POLICY_SCRIPTED, 0.0),
+            (POLICY_SCRIPTED, POLICY_RANDOM, 0.0),
+        ):
             jobs.append((scen, 10_000 * k, games, pz, pt, eps, seed + k, NO_NET, NO_NET, max_turns, DEFAULT_PARAMS))
             k += 1
     return jobs
@@ -122,12 +138,28 @@ def search_jobs(net, games: int, max_turns: int, seed: int, gen: int, params, ba
     jobs = []
     k = 0
     for scen in SCENARIOS:
-        for pz, pt in ((POLICY_ISMCTS, POLICY_SCRIPTED), (POLICY_SCRIPTED, POLICY_ISMCTS),
-                       (POLICY_ISMCTS, POLICY_ISMCTS)):
+        for pz, pt in (
+            (POLICY_ISMCTS, POLICY_SCRIPTED),
+            (POLICY_SCRIPTED, POLICY_ISMCTS),
+            (POLICY_ISMCTS, POLICY_ISMCTS),
+        ):
             for first in range(0, games, batch):
                 n = min(batch, games - first)
-                jobs.append((scen, 1_000_000 * gen + 10_000 * k + first, n, pz, pt, 0.0, seed + 7919 * gen + k * 131 + first,
-                             net, net, max_turns, params))
+                jobs.append(
+                    (
+                        scen,
+                        1_000_000 * gen + 10_000 * k + first,
+                        n,
+                        pz,
+                        pt,
+                        0.0,
+                        seed + 7919 * gen + k * 131 + first,
+                        net,
+                        net,
+                        max_turns,
+                        params,
+                    )
+                )
             k += 1
     return jobs
 
@@ -136,10 +168,36 @@ def rate(net_new, net_old, games: int, max_turns: int, seed: int, workers: int, 
     """Search with ``net_new`` against search with ``net_old``, ``games`` a side per scenario."""
     jobs = []
     for i, scen in enumerate(("standard", "open")):
-        jobs.append((scen, 500_000 + 1000 * i, games, POLICY_ISMCTS, POLICY_ISMCTS, 0.0, seed + i, net_new, net_old,
-                     max_turns, params))  # new as Ziegler
-        jobs.append((scen, 600_000 + 1000 * i, games, POLICY_ISMCTS, POLICY_ISMCTS, 0.0, seed + 50 + i, net_old, net_new,
-                     max_turns, params))  # new as Technocrat
+        jobs.append(
+            (
+                scen,
+                500_000 + 1000 * i,
+                games,
+                POLICY_ISMCTS,
+                POLICY_ISMCTS,
+                0.0,
+                seed + i,
+                net_new,
+                net_old,
+                max_turns,
+                params,
+            )
+        )  # new as Ziegler
+        jobs.append(
+            (
+                scen,
+                600_000 + 1000 * i,
+                games,
+                POLICY_ISMCTS,
+                POLICY_ISMCTS,
+                0.0,
+                seed + 50 + i,
+                net_old,
+                net_new,
+                max_turns,
+                params,
+            )
+        )  # new as Technocrat
     scores = []
     for j, (_x, y, g, _) in zip(jobs, _map(jobs, workers)):
         new_is_t = j[8] is net_new
@@ -171,16 +229,31 @@ def main(argv=None):
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--max-turns", type=int, default=DEFAULT_MAX_TURNS)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--iterations", type=int, default=int(DEFAULT_PARAMS[P_ITERATIONS]),
-                   help="the search's iterations a decision in generation g's games (default: the ismcts agent's)")
+    p.add_argument(
+        "--iterations",
+        type=int,
+        default=int(DEFAULT_PARAMS[P_ITERATIONS]),
+        help="the search's iterations a decision in generation g's games (default: the ismcts agent's)",
+    )
     p.add_argument("--ship", action="store_true", help="write the best network to hotspot/agents/weights/")
     p.add_argument("--net-dir", type=Path, default=C.RESULTS_DIR / "expert")
     a = p.parse_args(argv)
     if a.tiny:
         a.games, a.search_games, a.rate_games, a.generations, a.epochs, a.policy_epochs = 4, 1, 1, 1, 2, 2
         a.iterations, a.max_turns = 2, 4
-    for name in ("generations", "games", "search_games", "rate_games", "hidden", "epochs", "workers", "max_turns",
-                 "iterations", "policy_hidden", "policy_epochs"):
+    for name in (
+        "generations",
+        "games",
+        "search_games",
+        "rate_games",
+        "hidden",
+        "epochs",
+        "workers",
+        "max_turns",
+        "iterations",
+        "policy_hidden",
+        "policy_epochs",
+    ):
         if getattr(a, name) < (0 if name == "generations" else 1):
             p.error(f"--{name.replace('_', '-')} must be positive")
     a.net_dir.mkdir(parents=True, exist_ok=True)
@@ -195,58 +268,94 @@ def main(argv=None):
     net, losses = fit(init_net(a.hidden, a.seed), X[~held], y[~held], epochs=a.epochs)
     test_mse = float(np.mean((predict(net, X[held]) - y[held]) ** 2))
     save_net(a.net_dir / "value_gen0.npz", net, 0)
-    log["generations"].append({"generation": 0, "positions": int(len(X)), "train_loss": losses[-1],
-                               "test_mse": test_mse, "target_variance": float(np.var(y[held])),
-                               "seconds": time.time() - t0})
+    log["generations"].append(
+        {
+            "generation": 0,
+            "positions": int(len(X)),
+            "train_loss": losses[-1],
+            "test_mse": test_mse,
+            "target_variance": float(np.var(y[held])),
+            "seconds": time.time() - t0,
+        }
+    )
     print(f"gen 0: {len(X)} positions, test mse {test_mse:.4f} (variance {np.var(y[held]):.4f})", flush=True)
-    best, best_gen = net, 0           # the search's net: value head (+ policy head from generation 1)
+    best, best_gen = net, 0  # the search's net: value head (+ policy head from generation 1)
     policy = init_policy(a.policy_hidden, a.seed)
-    Xp = P = M = None                 # the policy head's data, from generation 1 on
-    shipped = None                    # (generation, value, policy, kept)
+    Xp = P = M = None  # the policy head's data, from generation 1 on
+    shipped = None  # (generation, value, policy, kept)
     for gen in range(1, a.generations + 1):
         Xg, yg, pol = generate(search_jobs(best, a.search_games, a.max_turns, a.seed, gen, params), a.workers)
         X = np.concatenate([X, Xg])
         y = np.concatenate([y, yg])
-        Xp, P, M = pol if Xp is None else (np.concatenate([Xp, pol[0]]), np.concatenate([P, pol[1]]),
-                                           np.concatenate([M, pol[2]]))
+        Xp, P, M = (
+            pol
+            if Xp is None
+            else (np.concatenate([Xp, pol[0]]), np.concatenate([P, pol[1]]), np.concatenate([M, pol[2]]))
+        )
         held = rng.random(len(X)) < 0.2
-        value = best[:value_size(best)]
+        value = best[: value_size(best)]
         value_cand, losses = fit(value, X[~held], y[~held], epochs=a.epochs, seed=a.seed + gen)
         test_mse = float(np.mean((predict(value_cand, X[held]) - y[held]) ** 2))
         pheld = rng.random(len(Xp)) < 0.2
-        policy, plosses = fit_policy(policy, Xp[~pheld], P[~pheld], M[~pheld], epochs=a.policy_epochs,
-                                     seed=a.seed + gen)
+        policy, plosses = fit_policy(
+            policy, Xp[~pheld], P[~pheld], M[~pheld], epochs=a.policy_epochs, seed=a.seed + gen
+        )
         pm = policy_metrics(policy, Xp[pheld], P[pheld], M[pheld])
         cand = two_headed(value_cand, policy)
         rating = rate(cand, best, a.rate_games, a.max_turns, a.seed + 1000 * gen, a.workers, params)
         save_expert(a.net_dir / f"expert_gen{gen}.npz", value_cand, policy, gen)
         kept = rating["ci95"][0] > 0.5 or (rating["score"] > 0.5 and a.tiny)
-        log["generations"].append({"generation": gen, "positions": int(len(X)), "search_positions": int(len(Xg)),
-                                   "train_loss": losses[-1], "test_mse": test_mse,
-                                   "policy_decisions": int(len(Xp)), "policy_new_decisions": int(len(pol[0])),
-                                   "policy_train_loss": plosses[-1], "policy_held_out": pm,
-                                   "rating_vs_previous": rating, "kept": bool(kept), "seconds": time.time() - t0})
-        print(f"gen {gen}: +{len(Xg)} search positions, test mse {test_mse:.4f}; +{len(pol[0])} decisions, "
-              f"policy held-out cross-entropy {pm.get('cross_entropy', float('nan')):.3f} (targets' entropy "
-              f"{pm.get('target_entropy', float('nan')):.3f}, uniform {pm.get('uniform_cross_entropy', float('nan')):.3f}), "
-              f"top-1 {pm.get('top1', float('nan')):.3f}; vs gen {best_gen}: "
-              f"{rating['score']:.3f} [{rating['ci95'][0]:.3f}, {rating['ci95'][1]:.3f}] "
-              f"{'kept' if kept else 'not kept'}", flush=True)
+        log["generations"].append(
+            {
+                "generation": gen,
+                "positions": int(len(X)),
+                "search_positions": int(len(Xg)),
+                "train_loss": losses[-1],
+                "test_mse": test_mse,
+                "policy_decisions": int(len(Xp)),
+                "policy_new_decisions": int(len(pol[0])),
+                "policy_train_loss": plosses[-1],
+                "policy_held_out": pm,
+                "rating_vs_previous": rating,
+                "kept": bool(kept),
+                "seconds": time.time() - t0,
+            }
+        )
+        print(
+            f"gen {gen}: +{len(Xg)} search positions, test mse {test_mse:.4f}; +{len(pol[0])} decisions, "
+            f"policy held-out cross-entropy {pm.get('cross_entropy', float('nan')):.3f} (targets' entropy "
+            f"{pm.get('target_entropy', float('nan')):.3f}, uniform {pm.get('uniform_cross_entropy', float('nan')):.3f}), "
+            f"top-1 {pm.get('top1', float('nan')):.3f}; vs gen {best_gen}: "
+            f"{rating['score']:.3f} [{rating['ci95'][0]:.3f}, {rating['ci95'][1]:.3f}] "
+            f"{'kept' if kept else 'not kept'}",
+            flush=True,
+        )
         if kept or shipped is None or not shipped[3]:
             shipped = (gen, value_cand, policy.copy(), bool(kept))
         if kept:
             best, best_gen = cand, gen
     if a.ship and shipped is not None:
         save_expert(EXPERT_FILE, shipped[1], shipped[2], shipped[0])
-        print(f"shipped generation {shipped[0]} ({'kept' if shipped[3] else 'the last one: none was kept'}) "
-              f"to {EXPERT_FILE}")
+        print(
+            f"shipped generation {shipped[0]} ({'kept' if shipped[3] else 'the last one: none was kept'}) "
+            f"to {EXPERT_FILE}"
+        )
     elif a.ship:
         print("nothing shipped: --generations 0 trains no policy head")
     config = {k: v for k, v in vars(a).items() if k not in ("out", "net_dir")}
-    C.write_result(a, "train_expert", config, log["generations"],
-                   {"best_generation": best_gen, "shipped_generation": None if shipped is None else shipped[0],
-                    "seconds": time.time() - t0,
-                    "generations": len(log["generations"])})
+    C.write_result(
+        a,
+        "train_expert",
+        config,
+        log["generations"],
+        {
+            "best_generation": best_gen,
+            "shipped_generation": None if shipped is None else shipped[0],
+            "seconds": time.time() - t0,
+            "generations": len(log["generations"]),
+        },
+    )
+
 
 if __name__ == "__main__":
     main()

@@ -28,6 +28,7 @@ compiled code.  Extra: ``pip install ".[train]"`` (torch); the other stages
 need only the package.  ``--tiny`` runs every size at a smoke-test size.
 Times on the 2-core reference machine: docs/training.md.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -59,7 +60,9 @@ from hotspot.features.decision import NUM_DECISION_FEATURES
 
 
 def parse_args(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("stage", choices=["games", "data", "fit", "dagger", "eval", "ship"])
     p.add_argument("--out", default="runs/policy", help="the run's folder (default runs/policy)")
     p.add_argument("--expert", default="best", help="the teacher agent's spec (default best)")
@@ -75,8 +78,12 @@ def parse_args(argv=None):
     p.add_argument("--dagger-p", type=float, default=0.1, help="share of the policy's decisions labelled (default 0.1)")
     p.add_argument("--eval-games", type=int, default=1000, help="games a side of the eval stage (default 1000)")
     p.add_argument("--eval-seed", type=int, default=7001, help="first game seed of the eval stage")
-    p.add_argument("--seat", default="both", choices=["technocrat", "ziegler", "both"],
-                   help="the seat(s) whose shipped policy ship replaces (default both)")
+    p.add_argument(
+        "--seat",
+        default="both",
+        choices=["technocrat", "ziegler", "both"],
+        help="the seat(s) whose shipped policy ship replaces (default both)",
+    )
     p.add_argument("--weights", default=None, help="where ship copies the policy (default: the seat's shipped file)")
     p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
@@ -91,8 +98,17 @@ def parse_args(argv=None):
 
 def stage_games(args, out: Path):
     from hotspot.arena import run_arena
-    run_arena(pairings=[(args.expert, "scripted")], games=args.games, scenario=args.scenario, seed=args.seed,
-              out=str(out / "games"), workers=args.workers, self_play=False, progress=not args.tiny)
+
+    run_arena(
+        pairings=[(args.expert, "scripted")],
+        games=args.games,
+        scenario=args.scenario,
+        seed=args.seed,
+        out=str(out / "games"),
+        workers=args.workers,
+        self_play=False,
+        progress=not args.tiny,
+    )
 
 
 # ------------------------------------------------------------------ stage: data
@@ -100,6 +116,7 @@ def stage_games(args, out: Path):
 
 def stage_data(args, out: Path):
     from hotspot.arena import canonical_agent
+
     expert = canonical_agent(args.expert)
     games = scan_games(out / "games" / "games.jsonl")  # checked rows; a line being written is skipped
     rows = [r for r in games.rows.values() if expert in (r["technocrat"], r["ziegler"])]
@@ -117,14 +134,21 @@ def stage_data(args, out: Path):
         s = Game.from_record(rec).state
         sides = np.array([row["ziegler"] == expert, row["technocrat"] == expert])
         before = nd
-        nd, na, ok = replay_decisions(s[0], actions, sides, D["XS"], D["XA"], D["START"], D["TARGET"], D["ACT"],
-                                      nd, na)
+        nd, na, ok = replay_decisions(s[0], actions, sides, D["XS"], D["XA"], D["START"], D["TARGET"], D["ACT"], nd, na)
         if not ok:
             sys.exit(f"game {row['key']}: the recorded actions do not replay")
         game[before:nd] = g
-    np.savez_compressed(out / "data.npz", XS=D["XS"][:nd], XA=D["XA"][:na], START=D["START"][:nd + 1],
-                        TARGET=D["TARGET"][:nd], ACT=D["ACT"][:na], GAME=game[:nd], games=len(rows),
-                        expert=np.str_(expert))
+    np.savez_compressed(
+        out / "data.npz",
+        XS=D["XS"][:nd],
+        XA=D["XA"][:na],
+        START=D["START"][: nd + 1],
+        TARGET=D["TARGET"][:nd],
+        ACT=D["ACT"][:na],
+        GAME=game[:nd],
+        games=len(rows),
+        expert=np.str_(expert),
+    )
     print(f"data: {nd} decisions, {na} action rows from {len(rows)} games of {expert} -> {out / 'data.npz'}")
 
 
@@ -156,6 +180,7 @@ def _expert_actions(job):
     from hotspot.arena import make_agent
     from hotspot.core.actions import legal_action_mask
     from hotspot.core.observation import observe
+
     expert, states, seeds = job
     acts = []
     mask = np.zeros(NUM_ACTIONS, dtype=bool)
@@ -172,6 +197,7 @@ def stage_dagger(args, out: Path):
     from concurrent.futures import ProcessPoolExecutor
 
     from hotspot.arena import canonical_agent
+
     net = PolicyNet.load(out / "policy.npz")
     expert = canonical_agent(args.expert)
     t0 = time.time()
@@ -184,9 +210,16 @@ def stage_dagger(args, out: Path):
             seed = first + i
             g = Game(args.scenario, seed=seed)
             before = k
-            k = sample_states(g.state, side, args.dagger_p, *net.arrays,
-                              np.array([[seed * 2 + 1, seed * 2 + 2]], np.uint64),
-                              np.array([seed * 7 + side], np.uint64), sampled, k)
+            k = sample_states(
+                g.state,
+                side,
+                args.dagger_p,
+                *net.arrays,
+                np.array([[seed * 2 + 1, seed * 2 + 2]], np.uint64),
+                np.array([seed * 7 + side], np.uint64),
+                sampled,
+                k,
+            )
             game_of += [2 * i + side] * (k - before)
     sampled = sampled[:k]
     workers = args.workers or os.cpu_count() or 1
@@ -203,10 +236,20 @@ def stage_dagger(args, out: Path):
         if nd > before:
             game[before] = gi
     path = out / f"dagger_{net.generation}.npz"
-    np.savez_compressed(path, XS=D["XS"][:nd], XA=D["XA"][:na], START=D["START"][:nd + 1],
-                        TARGET=D["TARGET"][:nd], ACT=D["ACT"][:na], GAME=game[:nd], expert=np.str_(expert))
-    print(f"dagger: {nd} positions of generation {net.generation} labelled by {expert} in "
-          f"{time.time() - t0:.0f} s -> {path}")
+    np.savez_compressed(
+        path,
+        XS=D["XS"][:nd],
+        XA=D["XA"][:na],
+        START=D["START"][: nd + 1],
+        TARGET=D["TARGET"][:nd],
+        ACT=D["ACT"][:na],
+        GAME=game[:nd],
+        expert=np.str_(expert),
+    )
+    print(
+        f"dagger: {nd} positions of generation {net.generation} labelled by {expert} in "
+        f"{time.time() - t0:.0f} s -> {path}"
+    )
 
 
 # ------------------------------------------------------------------ stage: fit (torch)
@@ -216,7 +259,7 @@ def batches(idx, START, batch, rng):
     """Minibatches of decisions: ``(decisions, row index matrix, valid mask)`` padded to the longest."""
     idx = idx[rng.permutation(len(idx))] if rng is not None else idx
     for i in range(0, len(idx), batch):
-        d = idx[i:i + batch]
+        d = idx[i : i + batch]
         first, length = START[d], START[d + 1] - START[d]
         L = int(length.max())
         ar = np.arange(L)
@@ -230,6 +273,7 @@ KINDS = ("select piece", "select unit", "combine", "step or maneuver", "split", 
 
 def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
     import torch
+
     torch.manual_seed(args.seed)
     torch.set_num_threads(max(1, min(2, torch.get_num_threads())))
     rng = np.random.default_rng(args.seed)
@@ -243,8 +287,13 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
         test_idx = train_idx
 
     h = args.hidden
-    model = torch.nn.Sequential(torch.nn.Linear(NUM_DECISION_FEATURES + NUM_ACTION_FEATURES, h), torch.nn.ReLU(),
-                                torch.nn.Linear(h, h), torch.nn.ReLU(), torch.nn.Linear(h, 1))
+    model = torch.nn.Sequential(
+        torch.nn.Linear(NUM_DECISION_FEATURES + NUM_ACTION_FEATURES, h),
+        torch.nn.ReLU(),
+        torch.nn.Linear(h, h),
+        torch.nn.ReLU(),
+        torch.nn.Linear(h, 1),
+    )
     if init is not None and init.arrays[0].shape[0] == h and init.arrays[2].shape[0] == h:
         W0, b0, W1, b1, w2, b2 = (torch.from_numpy(a.astype(np.float32)) for a in init.arrays)
         with torch.no_grad():
@@ -258,7 +307,7 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
         z = model(x).squeeze(-1)
         return z.masked_fill(~torch.from_numpy(valid), float("-inf"))
 
-    kind_of_target = np.argmax(data["XA"][START[:-1] + TARGET, :len(KINDS)], axis=1)
+    kind_of_target = np.argmax(data["XA"][START[:-1] + TARGET, : len(KINDS)], axis=1)
 
     def evaluate(idx):
         ce = top1 = uniform = 0.0
@@ -273,9 +322,15 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
                 np.add.at(hits, kind_of_target[d], hit)
                 np.add.at(counts, kind_of_target[d], 1)
                 uniform += float(np.log(valid.sum(axis=1)).sum())
-        by_kind = {k: {"decisions": int(c), "top1": round(float(h / c), 4)} for k, h, c in zip(KINDS, hits, counts) if c}
-        return {"cross_entropy": ce / len(idx), "top1": top1 / len(idx), "uniform_cross_entropy": uniform / len(idx),
-                "top1_by_target_kind": by_kind}
+        by_kind = {
+            k: {"decisions": int(c), "top1": round(float(h / c), 4)} for k, h, c in zip(KINDS, hits, counts) if c
+        }
+        return {
+            "cross_entropy": ce / len(idx),
+            "top1": top1 / len(idx),
+            "uniform_cross_entropy": uniform / len(idx),
+            "top1_by_target_kind": by_kind,
+        }
 
     log = []
     t0 = time.time()
@@ -289,18 +344,34 @@ def stage_fit(args, out: Path, data: dict, init: PolicyNet | None = None):
             opt.step()
             total += float(loss.detach()) * len(d)
         held_out = evaluate(test_idx)
-        log.append({"epoch": epoch + 1, "train_cross_entropy": total / len(train_idx), **held_out,
-                    "seconds": round(time.time() - t0, 1)})
-        print(f"epoch {epoch + 1}: train CE {total / len(train_idx):.3f}, held-out CE "
-              f"{held_out['cross_entropy']:.3f} (uniform {held_out['uniform_cross_entropy']:.3f}), "
-              f"top-1 {held_out['top1']:.3f}")
+        log.append(
+            {
+                "epoch": epoch + 1,
+                "train_cross_entropy": total / len(train_idx),
+                **held_out,
+                "seconds": round(time.time() - t0, 1),
+            }
+        )
+        print(
+            f"epoch {epoch + 1}: train CE {total / len(train_idx):.3f}, held-out CE "
+            f"{held_out['cross_entropy']:.3f} (uniform {held_out['uniform_cross_entropy']:.3f}), "
+            f"top-1 {held_out['top1']:.3f}"
+        )
     arrays = [model[0].weight, model[0].bias, model[2].weight, model[2].bias, model[4].weight[0], model[4].bias]
     prev = init.generation if init is not None else 0
-    net = PolicyNet(*(a.detach().double().numpy() for a in arrays), generation=prev + 1,
-                    teacher=str(data.get("expert", args.expert)))
+    net = PolicyNet(
+        *(a.detach().double().numpy() for a in arrays),
+        generation=prev + 1,
+        teacher=str(data.get("expert", args.expert)),
+    )
     net.save(out / "policy.npz")
-    report = {"decisions": {"train": len(train_idx), "held_out": len(test_idx)},
-              "held_out_games": len(held), "hidden": h, "epochs": log, "seed": args.seed}
+    report = {
+        "decisions": {"train": len(train_idx), "held_out": len(test_idx)},
+        "held_out_games": len(held),
+        "hidden": h,
+        "epochs": log,
+        "seed": args.seed,
+    }
     (out / "fit.json").write_text(json.dumps(report, indent=1))
     return net
 
@@ -319,11 +390,19 @@ def stage_eval(args, out: Path, net: PolicyNet):
         sc = evaluate(net, args.scenario, args.eval_seed, args.eval_games, side)
         total.append(sc)
         lo, hi = wilson_interval(sc.sum(), len(sc))
-        report[name] = {"score": float(sc.mean()), "interval": [lo, hi], "games": len(sc),
-                        "wins": int((sc == 1).sum()), "draws": int((sc == 0.5).sum()), "seeds": [args.eval_seed, args.eval_seed + len(sc) - 1],
-                        "results": "".join("W" if x == 1 else "D" if x == 0.5 else "L" for x in sc)}
-        print(f"policy as {name} vs scripted: {sc.mean():.3f} [{lo:.3f}, {hi:.3f}] ({len(sc)} games, "
-              f"{(sc == 1).sum()} won, {(sc == 0.5).sum()} drawn)")
+        report[name] = {
+            "score": float(sc.mean()),
+            "interval": [lo, hi],
+            "games": len(sc),
+            "wins": int((sc == 1).sum()),
+            "draws": int((sc == 0.5).sum()),
+            "seeds": [args.eval_seed, args.eval_seed + len(sc) - 1],
+            "results": "".join("W" if x == 1 else "D" if x == 0.5 else "L" for x in sc),
+        }
+        print(
+            f"policy as {name} vs scripted: {sc.mean():.3f} [{lo:.3f}, {hi:.3f}] ({len(sc)} games, "
+            f"{(sc == 1).sum()} won, {(sc == 0.5).sum()} drawn)"
+        )
     both = np.concatenate(total)
     lo, hi = wilson_interval(both.sum(), len(both))
     report["both"] = {"score": float(both.mean()), "interval": [lo, hi], "games": len(both)}

@@ -26,6 +26,7 @@ with a last evaluation and the policy saved.
 Extra: ``pip install ".[train]"`` (torch).  Seeds fixed by ``--seed``; the
 same seed and thread count give the same run.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -54,8 +55,12 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default="runs/ppo")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--side", default="technocrat", choices=["technocrat", "ziegler", "both"],
-                   help="the learner's seat; both: half the games in each seat, one network")
+    p.add_argument(
+        "--side",
+        default="technocrat",
+        choices=["technocrat", "ziegler", "both"],
+        help="the learner's seat; both: half the games in each seat, one network",
+    )
     p.add_argument("--opponent", default="random", choices=["random", "scripted"])
     p.add_argument("--scenario", default="open")
     p.add_argument("--max-turns", type=int, default=200)
@@ -92,8 +97,13 @@ class Actor(nn.Module):
 
     def __init__(self, h):
         super().__init__()
-        self.net = nn.Sequential(nn.Linear(NUM_DECISION_FEATURES + NUM_ACTION_FEATURES, h), nn.ReLU(),
-                                 nn.Linear(h, h), nn.ReLU(), nn.Linear(h, 1))
+        self.net = nn.Sequential(
+            nn.Linear(NUM_DECISION_FEATURES + NUM_ACTION_FEATURES, h),
+            nn.ReLU(),
+            nn.Linear(h, h),
+            nn.ReLU(),
+            nn.Linear(h, 1),
+        )
 
     def logits(self, xs, xa, valid):
         x = torch.cat([xs[:, None, :].expand(-1, xa.shape[1], -1), xa], dim=-1)
@@ -142,8 +152,8 @@ def pad(rows):
     xa = np.zeros((len(rows), L, NUM_ACTION_FEATURES), np.float32)
     valid = np.zeros((len(rows), L), bool)
     for i, r in enumerate(rows):
-        xa[i, :len(r)] = r
-        valid[i, :len(r)] = True
+        xa[i, : len(r)] = r
+        valid[i, : len(r)] = True
     return torch.from_numpy(xa), torch.from_numpy(valid)
 
 
@@ -156,18 +166,29 @@ def main(argv=None):
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)
     seats = [1, 0] if args.side == "both" else [side_index(args.side)]
-    envs = Seats(seats, args.num_envs, opponent=args.opponent, scenario=args.scenario, max_turns=args.max_turns,
-                 observation="compact", reward_shaping=args.shaping, shaping_gamma=args.gamma, copy=True)
+    envs = Seats(
+        seats,
+        args.num_envs,
+        opponent=args.opponent,
+        scenario=args.scenario,
+        max_turns=args.max_turns,
+        observation="compact",
+        reward_shaping=args.shaping,
+        shaping_gamma=args.gamma,
+        copy=True,
+    )
     actor = Actor(args.hidden)
     if args.init:
         actor.load_policy(PolicyNet.load(args.init))
-    critic = nn.Sequential(nn.Linear(NUM_DECISION_FEATURES, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(),
-                           nn.Linear(64, 1))
+    critic = nn.Sequential(
+        nn.Linear(NUM_DECISION_FEATURES, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)
+    )
     params = list(actor.parameters()) + list(critic.parameters())
     optimizer = torch.optim.Adam(params, lr=args.lr, eps=1e-5)
     writer = None
     try:
         from torch.utils.tensorboard import SummaryWriter
+
         writer = SummaryWriter(str(out / "tb"))
     except ImportError:  # tensorboard is optional: the CSV has the same curve
         pass
@@ -177,7 +198,8 @@ def main(argv=None):
     setup_work, setup_rng = make_work(), np.array([args.seed], dtype=np.uint64)
     curve_path = out / "curve.csv"
     fields = ["update", "env_steps", "wall_s", "episodes", "train_return"] + [
-        f"{opp}_{seat}" for opp in ("random", "scripted") for seat in ("technocrat", "ziegler")]
+        f"{opp}_{seat}" for opp in ("random", "scripted") for seat in ("technocrat", "ziegler")
+    ]
     curve_file = open(curve_path, "w", newline="")  # noqa: SIM115 (open for the whole run, a row per evaluation)
     curve = csv.DictWriter(curve_file, fieldnames=fields)
     curve.writeheader()
@@ -191,12 +213,15 @@ def main(argv=None):
             legal = np.flatnonzero(masks[i]).astype(np.int64)
             o = info_states[i]
             if o["phase"] > PHASE_CONTROL:  # set-up (the scripted plan), a finished game (the reset action)
-                fixed[i] = scripted_decide(o, masks[i], envs.sides[i], setup_rng, 0, *setup_work) if len(legal) > 1 \
+                fixed[i] = (
+                    scripted_decide(o, masks[i], envs.sides[i], setup_rng, 0, *setup_work)
+                    if len(legal) > 1
                     else legal[0]
+                )
                 legal = np.array([fixed[i]], np.int64)
             featurize(o, legal, len(legal), w, xs1, xa1)
             xs[i] = xs1
-            rows.append(xa1[:len(legal)].astype(np.float32))
+            rows.append(xa1[: len(legal)].astype(np.float32))
             acts.append(legal)
         return xs, rows, acts, fixed
 
@@ -205,8 +230,9 @@ def main(argv=None):
         res = {}
         for opp_name, opp in (("random", POLICY_RANDOM), ("scripted", POLICY_SCRIPTED)):
             for seat, s in (("technocrat", 1), ("ziegler", 0)):
-                res[f"{opp_name}_{seat}"] = float(evaluate(policy, args.scenario, args.eval_seed, args.eval_games,
-                                                           s, opp, args.max_turns).mean())
+                res[f"{opp_name}_{seat}"] = float(
+                    evaluate(policy, args.scenario, args.eval_seed, args.eval_games, s, opp, args.max_turns).mean()
+                )
         return res
 
     stop = []  # Ctrl-C or SIGTERM: finish the update, evaluate, save the policy and the curve
@@ -274,7 +300,7 @@ def main(argv=None):
         for _ in range(args.update_epochs):
             order = rng.permutation(B)
             for start in range(0, B, mb):
-                j = order[start:start + mb]
+                j = order[start : start + mb]
                 xa, valid = pad([flat_rows[k] for k in j])
                 xst = torch.from_numpy(flat_xs[j])
                 logits = actor.logits(xst, xa, valid)
@@ -298,9 +324,13 @@ def main(argv=None):
                 optimizer.step()
         out_of_time = bool(stop) or (args.max_minutes > 0 and time.time() - t0 > 60 * args.max_minutes)
         if update % args.eval_every == 0 or update == num_updates or out_of_time:
-            row = {"update": update, "env_steps": env_steps, "wall_s": round(time.time() - t0, 1),
-                   "episodes": episodes,
-                   "train_return": round(float(np.mean(returns_done[-100:])), 4) if returns_done else ""}
+            row = {
+                "update": update,
+                "env_steps": env_steps,
+                "wall_s": round(time.time() - t0, 1),
+                "episodes": episodes,
+                "train_return": round(float(np.mean(returns_done[-100:])), 4) if returns_done else "",
+            }
             row.update(evaluation())
             curve.writerow(row)
             curve_file.flush()
@@ -320,6 +350,7 @@ def plot_curve(csv_path: Path, png: Path, args):
     """The learning curve as a PNG (matplotlib, extra ``plots``; skipped without it)."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
@@ -330,8 +361,12 @@ def plot_curve(csv_path: Path, png: Path, args):
         return
     x = [int(r["env_steps"]) for r in rows]
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key, style in (("random_technocrat", "-"), ("random_ziegler", "--"), ("scripted_technocrat", "-"),
-                       ("scripted_ziegler", "--")):
+    for key, style in (
+        ("random_technocrat", "-"),
+        ("random_ziegler", "--"),
+        ("scripted_technocrat", "-"),
+        ("scripted_ziegler", "--"),
+    ):
         opp, seat = key.split("_")
         ax.plot(x, [float(r[key]) for r in rows], style, label=f"as {seat} vs {opp}")
     ax.set_xlabel("learner decisions (env steps)")

@@ -1,4 +1,5 @@
 """Agents for both sides, behind one interface (base.Agent)."""
+
 from .base import Agent
 from .ismcts import ISMCTSAgent
 from .random_agent import RandomAgent

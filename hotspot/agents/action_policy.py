@@ -24,6 +24,7 @@ H1), b1, w2 (H2), b2 (1)`` and ``state_features``, ``action_features``
 The set-up phases (3.2, 3.3, D21) are not scored: the agent plays the
 scripted deployment plan there, with a generator seeded from its own seed.
 """
+
 from __future__ import annotations
 
 import zipfile
@@ -62,8 +63,10 @@ class PolicyNet:
         W0, b0, W1, b1, w2, b2 = arrs
         inputs = NUM_DECISION_FEATURES + NUM_ACTION_FEATURES
         if W0.ndim != 2 or W0.shape[1] != inputs:
-            raise ValueError(f"{where}: W0 must be (H1, {inputs}) for this version's features "
-                             f"({NUM_DECISION_FEATURES} + {NUM_ACTION_FEATURES}), got {W0.shape}")
+            raise ValueError(
+                f"{where}: W0 must be (H1, {inputs}) for this version's features "
+                f"({NUM_DECISION_FEATURES} + {NUM_ACTION_FEATURES}), got {W0.shape}"
+            )
         h1 = W0.shape[0]
         if W1.ndim != 2 or W1.shape[1] != h1:
             raise ValueError(f"{where}: W1 must be (H2, {h1}), got {W1.shape}")
@@ -71,8 +74,10 @@ class PolicyNet:
         if not (1 <= h1 <= MAX_HIDDEN and 1 <= h2 <= MAX_HIDDEN):
             raise ValueError(f"{where}: hidden sizes {h1}, {h2} outside 1..{MAX_HIDDEN}")
         if b0.shape != (h1,) or b1.shape != (h2,) or w2.shape != (h2,) or b2.shape != (1,):
-            raise ValueError(f"{where}: bias and output shapes {b0.shape}, {b1.shape}, {w2.shape}, {b2.shape} "
-                             f"do not fit hidden sizes {h1}, {h2}")
+            raise ValueError(
+                f"{where}: bias and output shapes {b0.shape}, {b1.shape}, {w2.shape}, {b2.shape} "
+                f"do not fit hidden sizes {h1}, {h2}"
+            )
         if not all(np.all(np.isfinite(x)) for x in arrs):
             raise ValueError(f"{where}: weights that are not finite")
         self.arrays = tuple(arrs)
@@ -83,8 +88,14 @@ class PolicyNet:
     def init(cls, h1: int = 64, h2: int = 64, seed: int = 0) -> PolicyNet:
         rng = np.random.default_rng(seed)
         f = NUM_DECISION_FEATURES + NUM_ACTION_FEATURES
-        return cls(rng.normal(0, 1 / np.sqrt(f), (h1, f)), np.zeros(h1), rng.normal(0, 1 / np.sqrt(h1), (h2, h1)),
-                   np.zeros(h2), rng.normal(0, 1 / np.sqrt(h2), h2), np.zeros(1))
+        return cls(
+            rng.normal(0, 1 / np.sqrt(f), (h1, f)),
+            np.zeros(h1),
+            rng.normal(0, 1 / np.sqrt(h1), (h2, h1)),
+            np.zeros(h2),
+            rng.normal(0, 1 / np.sqrt(h2), h2),
+            np.zeros(1),
+        )
 
     @classmethod
     def load(cls, path) -> PolicyNet:
@@ -95,8 +106,9 @@ class PolicyNet:
                     raise ValueError("a single array, not an .npz archive")
                 data = {k: data[k] for k in data.files}
         except (OSError, EOFError, ValueError, zipfile.BadZipFile) as exc:
-            raise ValueError(f"{path}: cannot read the policy ({str(exc).splitlines()[0] if str(exc) else exc!r})") \
-                from None
+            raise ValueError(
+                f"{path}: cannot read the policy ({str(exc).splitlines()[0] if str(exc) else exc!r})"
+            ) from None
         missing = [k for k in NET_KEYS + ("state_features", "action_features") if k not in data]
         if missing:
             raise ValueError(f"{path}: not a per-action policy file (no {', '.join(missing)})")
@@ -107,8 +119,10 @@ class PolicyNet:
         except (TypeError, ValueError):
             raise ValueError(f"{path}: malformed header arrays") from None
         if (fs, fa) != (NUM_DECISION_FEATURES, NUM_ACTION_FEATURES):
-            raise ValueError(f"{path}: a policy for {fs} + {fa} features; this version computes "
-                             f"{NUM_DECISION_FEATURES} + {NUM_ACTION_FEATURES}")
+            raise ValueError(
+                f"{path}: a policy for {fs} + {fa} features; this version computes "
+                f"{NUM_DECISION_FEATURES} + {NUM_ACTION_FEATURES}"
+            )
         arrays = [data[k] for k in NET_KEYS]
         for k, x in zip(NET_KEYS, arrays):
             if x.dtype.kind not in "fiu":
@@ -116,9 +130,14 @@ class PolicyNet:
         return cls(*arrays, generation=generation, teacher=teacher, where=str(path))
 
     def save(self, path) -> None:
-        np.savez(path, **dict(zip(NET_KEYS, self.arrays)), state_features=np.int64(NUM_DECISION_FEATURES),
-                 action_features=np.int64(NUM_ACTION_FEATURES), generation=np.int64(self.generation),
-                 teacher=np.str_(self.teacher))
+        np.savez(
+            path,
+            **dict(zip(NET_KEYS, self.arrays)),
+            state_features=np.int64(NUM_DECISION_FEATURES),
+            action_features=np.int64(NUM_ACTION_FEATURES),
+            generation=np.int64(self.generation),
+            teacher=np.str_(self.teacher),
+        )
 
     def flat(self) -> np.ndarray:
         """The weights as one float64 vector ``[H1, H2, W0, b0, W1, b1, w2, b2]``
@@ -212,16 +231,16 @@ def flat_policy_choice(o, given_mask, pnet):
     h2 = int(pnet[1])
     f = NUM_DECISION_FEATURES + NUM_ACTION_FEATURES
     i = 2
-    W0 = pnet[i:i + h1 * f].reshape((h1, f))
+    W0 = pnet[i : i + h1 * f].reshape((h1, f))
     i += h1 * f
-    b0 = pnet[i:i + h1]
+    b0 = pnet[i : i + h1]
     i += h1
-    W1 = pnet[i:i + h2 * h1].reshape((h2, h1))
+    W1 = pnet[i : i + h2 * h1].reshape((h2, h1))
     i += h2 * h1
-    b1 = pnet[i:i + h2]
+    b1 = pnet[i : i + h2]
     i += h2
-    w2 = pnet[i:i + h2]
-    b2 = pnet[i + h2:i + h2 + 1]
+    w2 = pnet[i : i + h2]
+    b2 = pnet[i + h2 : i + h2 + 1]
     acts = np.empty(NUM_ACTIONS, dtype=np.int64)
     n = 0
     for a in range(given_mask.shape[0]):
@@ -243,15 +262,24 @@ def flat_policy_choice(o, given_mask, pnet):
 
 def new_buffers():
     """``(obs, acts, w, xs, xa, out)`` scratch for the compiled functions above."""
-    return (np.empty(1, dtype=STATE_DTYPE), np.empty(NUM_ACTIONS, dtype=np.int64), new_action_work(),
-            np.zeros(NUM_DECISION_FEATURES), np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES)), np.zeros(NUM_ACTIONS))
+    return (
+        np.empty(1, dtype=STATE_DTYPE),
+        np.empty(NUM_ACTIONS, dtype=np.int64),
+        new_action_work(),
+        np.zeros(NUM_DECISION_FEATURES),
+        np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES)),
+        np.zeros(NUM_ACTIONS),
+    )
 
 
 # ------------------------------------------------------------------ the agent
 
 #: the parameters a ``learned`` spec may set (``learned(temperature=0.5)``)
-SPEC_PARAMS = {"temperature": Param("float", 0.0, 0.0, 100.0,
-                                    doc="0: the highest score; else sampled from softmax(score / temperature)")}
+SPEC_PARAMS = {
+    "temperature": Param(
+        "float", 0.0, 0.0, 100.0, doc="0: the highest score; else sampled from softmax(score / temperature)"
+    )
+}
 
 
 def shipped_policies() -> tuple[PolicyNet, PolicyNet]:
@@ -297,6 +325,7 @@ class ActionPolicyAgent(Agent):
 
     def _setup_act(self, o, mask, side) -> int:
         from .scripted import make_work, scripted_decide
+
         if self._work is None:
             self._work = make_work()
         return int(scripted_decide(o, mask, int(side), self._setup_rng, 0, *self._work))
@@ -307,7 +336,7 @@ class ActionPolicyAgent(Agent):
         acts = np.flatnonzero(m).astype(np.int64)
         _, _, w, xs, xa, out = self._buf
         policy_scores(o[0], acts, len(acts), *self.nets[int(side)].arrays, w, xs, xa, out)
-        return acts, out[:len(acts)].copy()
+        return acts, out[: len(acts)].copy()
 
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)

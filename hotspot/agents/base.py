@@ -7,6 +7,7 @@ and the side, and returns an action index.  Agents with a compiled policy
 (``policy_id`` not None) can also run inside the compiled batch rollouts and
 the vector environment's compiled step.
 """
+
 from __future__ import annotations
 
 import numpy as np

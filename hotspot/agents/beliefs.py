@@ -7,6 +7,7 @@ fog=True)``, D20) into a playable state by sampling what it hides;
 over, else a heuristic of the Technocrat's progress towards 15.5).
 Both read nothing but the record they are given.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,9 +16,24 @@ from hotspot.core._jit import jit
 from hotspot.core.dice import splitmix64
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, NO_UNIT, NUM_UNIT_TYPES, PHASE_OVER, PLATFORM,
-                                     T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER, T_INFANTRY, TECHNOCRAT,
-                                     UNIT_IS_INFANTRY, UNIT_SIDE, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    NO_UNIT,
+    NUM_UNIT_TYPES,
+    PHASE_OVER,
+    PLATFORM,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    UNIT_IS_INFANTRY,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 from hotspot.core.victory import side_return
 
@@ -36,14 +52,17 @@ SQUAD_PROBS = np.array([0.15, 0.25, 0.60], dtype=np.float64)
 DMG_P0 = 0.7  # probability that a piece whose damage is hidden is undamaged
 
 # evaluation weights (Technocrat's point of view; see evaluate)
-EVAL_WEIGHTS = np.array([
-    1.0,   # 0 engineer squads left (of 3)
-    0.35,  # 1 per crustal the Technocrat controls
-    0.25,  # 2 per Technocrat counter on the Central Crustal
-    1.5,   # 3 Technocrat share of the material (attack + defense)
-    0.6,   # 4 engineers' mean distance to the Central Crustal (per 10 hexes, subtracted)
-    -1.2,  # 5 bias
-], dtype=np.float64)
+EVAL_WEIGHTS = np.array(
+    [
+        1.0,  # 0 engineer squads left (of 3)
+        0.35,  # 1 per crustal the Technocrat controls
+        0.25,  # 2 per Technocrat counter on the Central Crustal
+        1.5,  # 3 Technocrat share of the material (attack + defense)
+        0.6,  # 4 engineers' mean distance to the Central Crustal (per 10 hexes, subtracted)
+        -1.2,  # 5 bias
+    ],
+    dtype=np.float64,
+)
 
 
 DCEN = DISTANCE_TO_CENTRAL  # hexes from the Central Crustal (0 on it, D2)
@@ -193,8 +212,7 @@ def evaluate(s, side, w):
         kind = s["piece_kind"][k]
         if kind != NO_PIECE and kind != CENTRAL and kind != PLATFORM and s["piece_controller"][k] == TECHNOCRAT:
             ctrl += 1
-    x = (w[0] * min(eng, 3) / 3.0 + w[1] * ctrl + w[2] * min(cen, 9)
-         + w[3] * mat_t / (mat_t + mat_z + 1e-9) + w[5])
+    x = w[0] * min(eng, 3) / 3.0 + w[1] * ctrl + w[2] * min(cen, 9) + w[3] * mat_t / (mat_t + mat_z + 1e-9) + w[5]
     if eng > 0:
         x -= w[4] * (engd / eng) / 10.0
     v = np.tanh(x)

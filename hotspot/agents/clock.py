@@ -1,6 +1,7 @@
 """A wall clock that compiled code can read: the time budgets (``think_ms``)
 of the searches.  numba has no clock of its own; one object-mode call
 (about 0.3 us) reads ``time.perf_counter``."""
+
 import time
 
 import numba

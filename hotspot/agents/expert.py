@@ -20,6 +20,7 @@ true state), its legal actions and the root's visit distribution: each root
 child's visits (``ismcts.N_VISITS``) over the root's, 0 for the legal
 actions never expanded.
 """
+
 from __future__ import annotations
 
 import warnings
@@ -27,8 +28,14 @@ import warnings
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (NUM_ACTIONS, NUM_PLAY_ACTIONS, action_error, apply_action, current_player,
-                                  legal_action_mask)
+from hotspot.core.actions import (
+    NUM_ACTIONS,
+    NUM_PLAY_ACTIONS,
+    action_error,
+    apply_action,
+    current_player,
+    legal_action_mask,
+)
 from hotspot.core.dice import splitmix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
@@ -42,8 +49,17 @@ from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 from hotspot.features.position import NUM_POSITION_FEATURES, position_features
 
 from .base import POLICY_ISMCTS, POLICY_SCRIPTED
-from .ismcts import (DEFAULT_PARAMS, N_ACTION, N_FIRST, N_NEXT, N_VISITS, NO_NET, NODE_FIELDS, P_ITERATIONS,
-                     ismcts_decide)
+from .ismcts import (
+    DEFAULT_PARAMS,
+    N_ACTION,
+    N_FIRST,
+    N_NEXT,
+    N_VISITS,
+    NO_NET,
+    NODE_FIELDS,
+    P_ITERATIONS,
+    ismcts_decide,
+)
 from .policies import new_policy_buffers, policy_action_buf
 
 
@@ -71,8 +87,24 @@ def record_visits(o, mask, tree, pfeat, ptarget, plegal):
 
 
 @jit
-def play_and_record(states, policy_z, policy_t, params, net_z, net_t, eps, rng, max_actions, feats, game_of,
-                    results, pfeats, ptargets, plegal, pgame_of):
+def play_and_record(
+    states,
+    policy_z,
+    policy_t,
+    params,
+    net_z,
+    net_t,
+    eps,
+    rng,
+    max_actions,
+    feats,
+    game_of,
+    results,
+    pfeats,
+    ptargets,
+    plegal,
+    pgame_of,
+):
     """Play every game of ``states`` to its end (``policy_z``/``policy_t``:
     compiled policy ids; ``POLICY_ISMCTS`` here is the search with
     ``params`` and the side's value network ``net_z``/``net_t`` (empty: the
@@ -116,8 +148,9 @@ def play_and_record(states, policy_z, policy_t, params, net_z, net_t, eps, rng, 
                 if policy == POLICY_ISMCTS:
                     legal_action_mask(s, mask)
                     observe(s, side, True, o[0])
-                    a = ismcts_decide(o[0], mask, side, r, side, params, net_t if side == 1 else net_z,
-                                      tree, value, child_of)
+                    a = ismcts_decide(
+                        o[0], mask, side, r, side, params, net_t if side == 1 else net_z, tree, value, child_of
+                    )
                     # searched (not set-up, two legal actions or more): the tree is this decision's
                     if prow < pfeats.shape[0] and not is_setup_phase(o[0]["phase"]) and np.sum(mask) > 1:
                         if record_visits(o[0], mask, tree, pfeats[prow], ptargets[prow], plegal[prow]):
@@ -133,8 +166,19 @@ def play_and_record(states, policy_z, policy_t, params, net_z, net_t, eps, rng, 
     return row, prow
 
 
-def record_games(states, policy_z: int, policy_t: int, eps: float, seed: int, *, params=None, net_z=None,
-                 net_t=None, max_actions: int = 100_000, policy_targets: bool = False):
+def record_games(
+    states,
+    policy_z: int,
+    policy_t: int,
+    eps: float,
+    seed: int,
+    *,
+    params=None,
+    net_z=None,
+    net_t=None,
+    max_actions: int = 100_000,
+    policy_targets: bool = False,
+):
     """Play ``states`` (changed in place) and return ``(X, y, game_of)``: the
     recorded features, each row's target (the game's Technocrat return) and
     its game index.  ``params``/``net_z``/``net_t``: the search's, for a side
@@ -158,12 +202,31 @@ def record_games(states, policy_z: int, policy_t: int, eps: float, seed: int, *,
     ptargets = np.zeros((prows, NUM_PLAY_ACTIONS), dtype=np.float64)
     plegal = np.zeros((prows, NUM_PLAY_ACTIONS), dtype=np.bool_)
     pgame_of = np.zeros(prows, dtype=np.int64)
-    m, pm = play_and_record(states, np.int64(policy_z), np.int64(policy_t), params, net_z, net_t, float(eps), rng,
-                            np.int64(max_actions), feats, game_of, results, pfeats, ptargets, plegal, pgame_of)
+    m, pm = play_and_record(
+        states,
+        np.int64(policy_z),
+        np.int64(policy_t),
+        params,
+        net_z,
+        net_t,
+        float(eps),
+        rng,
+        np.int64(max_actions),
+        feats,
+        game_of,
+        results,
+        pfeats,
+        ptargets,
+        plegal,
+        pgame_of,
+    )
     for used, room, what in ((m, rows, "start-of-turn rows"), (pm, prows, "policy rows")):
         if room > 1 and used >= room:  # the buffer filled up: later rows were not recorded
-            warnings.warn(f"record_games: the {room} {what} are full; later ones were dropped "
-                          f"(record fewer games a call)", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"record_games: the {room} {what} are full; later ones were dropped (record fewer games a call)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
     out = (feats[:m].copy(), results[game_of[:m]], game_of[:m].copy())
     if policy_targets:
         out += ((pfeats[:pm].copy(), ptargets[:pm].copy(), plegal[:pm].copy(), pgame_of[:pm].copy()),)

@@ -12,6 +12,7 @@ searched, so there are no visit counts to learn from): the agent plays the
 scripted player's deployment plan there (``hotspot.agents.scripted``, as
 ``ismcts`` and ``learned`` do), with a generator seeded from the agent's seed.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -23,7 +24,6 @@ from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 from .base import Agent, agent_generator, checked_act_arguments
 from .policy_net import EXPERT_FILE, check_policy, load_expert, logits
 from .scripted import make_work, scripted_decide
-
 
 
 class ExpertPolicyAgent(Agent):

@@ -20,6 +20,7 @@ the chosen action's position among its rows, ``ACT[r]`` the action index of
 row r.  A call stops early, returning ``full`` True, when the next decision
 may not fit.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -57,10 +58,13 @@ from .policies import new_policy_buffers, policy_action_buf
 
 def new_dataset(decisions: int, rows: int) -> dict:
     """Empty output arrays for ``decisions`` decisions and ``rows`` action rows."""
-    return {"XS": np.zeros((decisions, NUM_DECISION_FEATURES), np.float32),
-            "XA": np.zeros((rows, NUM_ACTION_FEATURES), np.float32),
-            "START": np.zeros(decisions + 1, np.int64), "TARGET": np.zeros(decisions, np.int64),
-            "ACT": np.zeros(rows, np.int16)}
+    return {
+        "XS": np.zeros((decisions, NUM_DECISION_FEATURES), np.float32),
+        "XA": np.zeros((rows, NUM_ACTION_FEATURES), np.float32),
+        "START": np.zeros(decisions + 1, np.int64),
+        "TARGET": np.zeros(decisions, np.int64),
+        "ACT": np.zeros(rows, np.int16),
+    }
 
 
 @jit
@@ -129,15 +133,42 @@ def _uniform(coin):
 def _game_buffers():
     """Scratch of a game loop that asks the policy: legal actions, an
     information state, features, scores, a mask, no events."""
-    return (np.empty(NUM_ACTIONS, dtype=np.int64), np.empty(1, dtype=STATE_DTYPE), new_action_work(),
-            np.zeros(NUM_DECISION_FEATURES), np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES)), np.zeros(NUM_ACTIONS),
-            np.zeros(NUM_ACTIONS, dtype=np.bool_), np.zeros((0, EV_WIDTH), dtype=np.int32),
-            np.zeros(1, dtype=np.int32))
+    return (
+        np.empty(NUM_ACTIONS, dtype=np.int64),
+        np.empty(1, dtype=STATE_DTYPE),
+        new_action_work(),
+        np.zeros(NUM_DECISION_FEATURES),
+        np.zeros((NUM_ACTIONS, NUM_ACTION_FEATURES)),
+        np.zeros(NUM_ACTIONS),
+        np.zeros(NUM_ACTIONS, dtype=np.bool_),
+        np.zeros((0, EV_WIDTH), dtype=np.int32),
+        np.zeros(1, dtype=np.int32),
+    )
 
 
 @jit
-def play_dagger(states, policy_side, beta, W0, b0, W1, b1, w2, b2, rng, coin, XS, XA, START, TARGET, ACT, nd, na,
-                record=True, opponent=POLICY_SCRIPTED):
+def play_dagger(
+    states,
+    policy_side,
+    beta,
+    W0,
+    b0,
+    W1,
+    b1,
+    w2,
+    b2,
+    rng,
+    coin,
+    XS,
+    XA,
+    START,
+    TARGET,
+    ACT,
+    nd,
+    na,
+    record=True,
+    opponent=POLICY_SCRIPTED,
+):
     """Play the games ``states`` (started; changed in place) with the policy as
     ``policy_side`` against the compiled ``opponent`` (default the scripted
     player), and label the policy side's decisions with the scripted
@@ -195,13 +226,21 @@ def _started_games(scenario: str, first_seed: int, games: int, max_turns):
     """The started states of games on seeds ``first_seed + i`` and their two
     players' generators (the same for either seat: mirrored)."""
     from hotspot.core.game import Game
+
     states = np.concatenate([Game(scenario, seed=first_seed + i, max_turns=max_turns).state for i in range(games)])
     seeds = np.arange(first_seed, first_seed + games, dtype=np.uint64)
     return states, np.stack([seeds * np.uint64(2) + np.uint64(1), seeds * np.uint64(2) + np.uint64(2)], axis=1)
 
 
-def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponent: int = POLICY_SCRIPTED,
-             max_turns: int | None = DEFAULT_MAX_TURNS) -> np.ndarray:
+def evaluate(
+    net,
+    scenario: str,
+    first_seed: int,
+    games: int,
+    side: int,
+    opponent: int = POLICY_SCRIPTED,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+) -> np.ndarray:
     """The policy ``net`` (a ``PolicyNet``) alone as ``side`` against compiled
     ``opponent`` in ``games`` games, game i on seed ``first_seed + i`` (the
     same seeds for either side: mirrored), in compiled code.  Returns the
@@ -209,8 +248,23 @@ def evaluate(net, scenario: str, first_seed: int, games: int, side: int, opponen
     stopped after turn ``max_turns``, D19 revised)."""
     states, rng = _started_games(scenario, first_seed, games, max_turns)
     ds = new_dataset(1, 1)
-    play_dagger(states, side, 0.0, *net.arrays, rng, np.array([first_seed], np.uint64), ds["XS"], ds["XA"],
-                ds["START"], ds["TARGET"], ds["ACT"], 0, 0, False, opponent)
+    play_dagger(
+        states,
+        side,
+        0.0,
+        *net.arrays,
+        rng,
+        np.array([first_seed], np.uint64),
+        ds["XS"],
+        ds["XA"],
+        ds["START"],
+        ds["TARGET"],
+        ds["ACT"],
+        0,
+        0,
+        False,
+        opponent,
+    )
     return _scores(states["result"], side)
 
 
@@ -272,6 +326,7 @@ def scripted_baseline(scenario: str, first_seed: int, games: int, max_turns: int
     """The Technocrat's score of each scripted-against-scripted game on the
     seeds and generators :func:`evaluate` uses: the baseline of each seat."""
     from .policies import play_games
+
     states, rng = _started_games(scenario, first_seed, games, max_turns)
     play_games(states, POLICY_SCRIPTED, POLICY_SCRIPTED, rng, 1 << 40, np.zeros(games, np.int64))
     return _scores(states["result"], 1)

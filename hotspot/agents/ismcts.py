@@ -66,6 +66,7 @@ compiled call on a state (expert iteration's games, ``expert.record_games``,
 search with it in compiled code).  Its budget, parameters and measured time per decision and per game are in
 ``DEFAULT_PARAMS`` and BENCHMARKS.md.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -94,23 +95,23 @@ from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weig
 # ------------------------------------------------------------------ parameters
 
 #: indices into the float64 parameter vector of :func:`ismcts_search`
-P_ITERATIONS = 0   # iterations (determinizations) per decision
-P_HORIZON = 1      # turns played after the current one before valuing (-1: to the end)
-P_C = 2            # UCB1 exploration constant
-P_PW_C = 3         # progressive widening: at most ceil(pw_c * visits ** pw_alpha) children
+P_ITERATIONS = 0  # iterations (determinizations) per decision
+P_HORIZON = 1  # turns played after the current one before valuing (-1: to the end)
+P_C = 2  # UCB1 exploration constant
+P_PW_C = 3  # progressive widening: at most ceil(pw_c * visits ** pw_alpha) children
 P_PW_ALPHA = 4
 P_MAX_ROLLOUT = 5  # at most this many actions in a rollout
-P_ROLLOUT = 6      # rollout policy (rollouts.ROLLOUT_NAMES): POLICY_RANDOM or POLICY_SCRIPTED
-P_DMG_P0 = 7       # determinization: probability that hidden damage is 0
-P_PRIOR = 8        # selection bonus of the rollout policy's own choice: prior / (1 + visits)
-P_MARGIN = 9       # another action replaces the policy's choice only if its mean is higher by this
-P_POLICY = 10      # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
-                   # (when ``net`` has one: a value-only net keeps the rollout policy's)
+P_ROLLOUT = 6  # rollout policy (rollouts.ROLLOUT_NAMES): POLICY_RANDOM or POLICY_SCRIPTED
+P_DMG_P0 = 7  # determinization: probability that hidden damage is 0
+P_PRIOR = 8  # selection bonus of the rollout policy's own choice: prior / (1 + visits)
+P_MARGIN = 9  # another action replaces the policy's choice only if its mean is higher by this
+P_POLICY = 10  # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
+# (when ``net`` has one: a value-only net keeps the rollout policy's)
 P_DEPLOY_CANDIDATES = 11  # set-up search (``setup_search``): scripted deployments compared (<= 1: none)
-P_DEPLOY_GAMES = 12       # play-outs a candidate in the first round of successive halving
-P_DEPLOY_TURNS = 13       # play-outs end after this many turns (valued by the heuristic)
-P_THINK_MS = 14           # time budget of a searched decision in milliseconds (0: none; iterations still cap it)
-P_REPLY = 15              # 1: the Technocrat's play-outs go one turn further, through the Ziegler's reply
+P_DEPLOY_GAMES = 12  # play-outs a candidate in the first round of successive halving
+P_DEPLOY_TURNS = 13  # play-outs end after this many turns (valued by the heuristic)
+P_THINK_MS = 14  # time budget of a searched decision in milliseconds (0: none; iterations still cap it)
+P_REPLY = 15  # 1: the Technocrat's play-outs go one turn further, through the Ziegler's reply
 NUM_PARAMS = 16
 
 
@@ -138,14 +139,14 @@ THINK_ITERATIONS = 100_000
 
 # tree node fields (int64 columns of the ``tree`` array)
 N_PARENT = 0
-N_FIRST = 1     # first child (-1: none)
-N_NEXT = 2      # next sibling (-1: none)
-N_ACTION = 3    # the action that leads here from the parent
-N_MOVER = 4     # the side that takes it (0 Ziegler, 1 Technocrat)
+N_FIRST = 1  # first child (-1: none)
+N_NEXT = 2  # next sibling (-1: none)
+N_ACTION = 3  # the action that leads here from the parent
+N_MOVER = 4  # the side that takes it (0 Ziegler, 1 Technocrat)
 N_VISITS = 5
-N_AVAIL = 6     # times the node was available (legal) when its parent was selected from
+N_AVAIL = 6  # times the node was available (legal) when its parent was selected from
 N_CHILDREN = 7  # children expanded
-N_POLICY = 8    # 1: the rollout policy's own choice where it was expanded
+N_POLICY = 8  # 1: the rollout policy's own choice where it was expanded
 NODE_FIELDS = 9
 
 # value heads (``net`` argument): none (the heuristic evaluate) or a value network
@@ -315,8 +316,7 @@ def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of,
             if n_here == 0:
                 break
             pick = -1
-            if n_legal_children < n_here and _widening_allows(tree, node, pw_c, pw_alpha) \
-                    and n_nodes < tree.shape[0]:
+            if n_legal_children < n_here and _widening_allows(tree, node, pw_c, pw_alpha) and n_nodes < tree.shape[0]:
                 # expand: the rollout policy's choice if untried, else a random untried action
                 if node == root and tree[root, N_CHILDREN] == 0:
                     a = default
@@ -423,8 +423,11 @@ def root_statistics(tree, value, root=0):
         means.append(float(value[ch] / n) if n else float("nan"))
         ch = int(tree[ch, N_NEXT])
     order = np.argsort(acts)
-    return (np.asarray(acts, dtype=np.int64)[order], np.asarray(visits, dtype=np.int64)[order],
-            np.asarray(means, dtype=np.float64)[order])
+    return (
+        np.asarray(acts, dtype=np.int64)[order],
+        np.asarray(visits, dtype=np.int64)[order],
+        np.asarray(means, dtype=np.float64)[order],
+    )
 
 
 @jit
@@ -443,17 +446,30 @@ def ismcts_decide(o, mask, side, rng, slot, params, net, tree, value, child_of, 
     action's node instead of starting again (``ismcts_search``'s ``root``),
     and ``reuse`` is updated after each search."""
     if is_setup_phase(o["phase"]):
-        return searched_setup_decide(o, mask, side, rng, slot, int(params[P_DEPLOY_CANDIDATES]),
-                                     int(params[P_DEPLOY_GAMES]), int(params[P_DEPLOY_TURNS]),
-                                     int(params[P_ROLLOUT]), params[P_DMG_P0])
+        return searched_setup_decide(
+            o,
+            mask,
+            side,
+            rng,
+            slot,
+            int(params[P_DEPLOY_CANDIDATES]),
+            int(params[P_DEPLOY_GAMES]),
+            int(params[P_DEPLOY_TURNS]),
+            int(params[P_ROLLOUT]),
+            params[P_DMG_P0],
+        )
     rng[slot], seed = splitmix64(rng[slot])
     if reuse is None:
         a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, 0, 0, pnet)
         return a
     root = 0
     used = 0
-    if reuse[0] == o["n_actions"] and reuse[1] == side and reuse[2] > 0 \
-            and reuse[3] + int(params[P_ITERATIONS]) <= tree.shape[0]:
+    if (
+        reuse[0] == o["n_actions"]
+        and reuse[1] == side
+        and reuse[2] > 0
+        and reuse[3] + int(params[P_ITERATIONS]) <= tree.shape[0]
+    ):
         root = int(reuse[2])
         used = int(reuse[3])
     a, default, n, child = ismcts_search(o, mask, side, params, seed, net, tree, value, child_of, root, used, pnet)
@@ -489,6 +505,7 @@ def ismcts_action(s, mask, rng, slot):
 
 # ------------------------------------------------------------------ the agent
 
+
 def _spec_params():
     d = DEFAULT_PARAMS
     return {
@@ -512,7 +529,6 @@ def _spec_params():
 
 #: the parameters an ``ismcts`` spec may set (``ismcts(iterations=256,think_ms=500)``)
 SPEC_PARAMS = _spec_params()
-
 
 
 class ISMCTSAgent(Agent):
@@ -570,39 +586,79 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
 
-    def __init__(self, iterations: int | None = None, horizon: int | None = None, c: float | None = None,
-                 pw_c: float | None = None, pw_alpha: float | None = None, rollout: str = "scripted",
-                 net=None, seed: int | None = None, max_rollout_actions: int | None = None,
-                 prior: float | None = None, margin: float | None = None, policy=None,
-                 deploy_candidates: int | None = None, deploy_games: int | None = None,
-                 deploy_turns: int | None = None, think_ms: int | None = None, reuse: bool = False,
-                 reply: bool = False, guide=False):
+    def __init__(
+        self,
+        iterations: int | None = None,
+        horizon: int | None = None,
+        c: float | None = None,
+        pw_c: float | None = None,
+        pw_alpha: float | None = None,
+        rollout: str = "scripted",
+        net=None,
+        seed: int | None = None,
+        max_rollout_actions: int | None = None,
+        prior: float | None = None,
+        margin: float | None = None,
+        policy=None,
+        deploy_candidates: int | None = None,
+        deploy_games: int | None = None,
+        deploy_turns: int | None = None,
+        think_ms: int | None = None,
+        reuse: bool = False,
+        reply: bool = False,
+        guide=False,
+    ):
         params = DEFAULT_PARAMS.copy()
         if think_ms is not None and iterations is None:
             iterations = THINK_ITERATIONS
-        for idx, val, name in ((P_ITERATIONS, iterations, "iterations"), (P_HORIZON, horizon, "horizon"),
-                               (P_C, c, "c"), (P_PW_C, pw_c, "pw_c"), (P_PW_ALPHA, pw_alpha, "pw_alpha"),
-                               (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"), (P_PRIOR, prior, "prior"),
-                               (P_MARGIN, margin, "margin"), (P_DEPLOY_CANDIDATES, deploy_candidates, "deploy_candidates"),
-                               (P_DEPLOY_GAMES, deploy_games, "deploy_games"), (P_DEPLOY_TURNS, deploy_turns, "deploy_turns"),
-                               (P_THINK_MS, think_ms, "think_ms")):
+        for idx, val, name in (
+            (P_ITERATIONS, iterations, "iterations"),
+            (P_HORIZON, horizon, "horizon"),
+            (P_C, c, "c"),
+            (P_PW_C, pw_c, "pw_c"),
+            (P_PW_ALPHA, pw_alpha, "pw_alpha"),
+            (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"),
+            (P_PRIOR, prior, "prior"),
+            (P_MARGIN, margin, "margin"),
+            (P_DEPLOY_CANDIDATES, deploy_candidates, "deploy_candidates"),
+            (P_DEPLOY_GAMES, deploy_games, "deploy_games"),
+            (P_DEPLOY_TURNS, deploy_turns, "deploy_turns"),
+            (P_THINK_MS, think_ms, "think_ms"),
+        ):
             if val is None:
                 continue
-            if isinstance(val, bool) or not isinstance(val, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(val):
+            if (
+                isinstance(val, bool)
+                or not isinstance(val, (int, float, np.integer, np.floating))
+                or not np.isfinite(val)
+            ):
                 raise ValueError(f"{name} must be a finite number, got {val!r}")
             params[idx] = float(val)
-        if params[P_ITERATIONS] < 1 or params[P_ITERATIONS] != int(params[P_ITERATIONS]) \
-                or params[P_ITERATIONS] > 1_000_000:
+        if (
+            params[P_ITERATIONS] < 1
+            or params[P_ITERATIONS] != int(params[P_ITERATIONS])
+            or params[P_ITERATIONS] > 1_000_000
+        ):
             raise ValueError(f"iterations must be an integer in 1..1000000, got {iterations!r}")
         if params[P_HORIZON] != int(params[P_HORIZON]):
             raise ValueError(f"horizon must be an integer, got {horizon!r}")
-        if params[P_C] < 0 or params[P_PRIOR] < 0 or params[P_MARGIN] < 0 or params[P_PW_C] <= 0 or params[P_PW_ALPHA] < 0 or params[P_PW_ALPHA] > 1:
+        if (
+            params[P_C] < 0
+            or params[P_PRIOR] < 0
+            or params[P_MARGIN] < 0
+            or params[P_PW_C] <= 0
+            or params[P_PW_ALPHA] < 0
+            or params[P_PW_ALPHA] > 1
+        ):
             raise ValueError("c must be >= 0, prior >= 0, margin >= 0, pw_c > 0 and pw_alpha in [0, 1]")
         if params[P_MAX_ROLLOUT] < 0:
             raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
-        for idx, lo, hi, name in ((P_DEPLOY_CANDIDATES, 0, 256, "deploy_candidates"), (P_DEPLOY_GAMES, 0, 4096, "deploy_games"),
-                                  (P_DEPLOY_TURNS, 0, 1000, "deploy_turns"), (P_THINK_MS, 0, 600_000, "think_ms")):
+        for idx, lo, hi, name in (
+            (P_DEPLOY_CANDIDATES, 0, 256, "deploy_candidates"),
+            (P_DEPLOY_GAMES, 0, 4096, "deploy_games"),
+            (P_DEPLOY_TURNS, 0, 1000, "deploy_turns"),
+            (P_THINK_MS, 0, 600_000, "think_ms"),
+        ):
             if params[idx] != int(params[idx]) or not lo <= params[idx] <= hi:
                 raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {params[idx]!r}")
         params[P_ROLLOUT] = float(rollout_policy_id(rollout))
@@ -617,8 +673,11 @@ class ISMCTSAgent(Agent):
                 raise ValueError("a policy head needs a value network (net=...): the search's net is two-headed")
             self.net = two_headed(self.net, check_policy(policy))
             params[P_POLICY] = 1.0
-        self.guide = None if guide is False or guide is None else \
-            tuple(net.flat() for net in seat_policies(None if guide is True else guide))
+        self.guide = (
+            None
+            if guide is False or guide is None
+            else tuple(net.flat() for net in seat_policies(None if guide is True else guide))
+        )
         self.params = params
         self.rollout = rollout
         self.reuse = bool(reuse)
@@ -635,9 +694,22 @@ class ISMCTSAgent(Agent):
 
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
-        a = int(ismcts_decide(o[0], m, int(side), self._rng, 0, self.params, self.net, self.tree,
-                              self.value, self._child_of, self._reuse if self.reuse else None,
-                              None if self.guide is None else self.guide[int(side)]))
+        a = int(
+            ismcts_decide(
+                o[0],
+                m,
+                int(side),
+                self._rng,
+                0,
+                self.params,
+                self.net,
+                self.tree,
+                self.value,
+                self._child_of,
+                self._reuse if self.reuse else None,
+                None if self.guide is None else self.guide[int(side)],
+            )
+        )
         if a < 0 or not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"the search chose the illegal action {a}")
         return a
@@ -648,12 +720,14 @@ class ISMCTSAgent(Agent):
 
     def __repr__(self) -> str:
         p = self.params
-        return (f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
-                f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
-                f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
-                f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
-                f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
-                f"reply={bool(p[P_REPLY])}, guide={'yes' if self.guide is not None else 'no'})")
+        return (
+            f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
+            f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
+            f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
+            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
+            f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
+            f"reply={bool(p[P_REPLY])}, guide={'yes' if self.guide is not None else 'no'})"
+        )
 
 
 def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:

@@ -15,6 +15,7 @@ Both play every phase, the set-up phases included.  The side to move is
 ``actions.current_player`` (the losing side while a loss it names is pending,
 D22), not the phase's player.
 """
+
 import numpy as np
 
 from hotspot.core._jit import jit
@@ -30,8 +31,17 @@ from .scripted import new_work, no_work, scripted_action_buf
 
 MAX_RANDOM_ACTIONS = 1 << 62  # play_policy_until's random opponent: no cap (every phase ends, R4.2)
 
-__all__ = ["POLICY_NAMES", "POLICY_RANDOM", "POLICY_SCRIPTED", "new_game_buffers", "new_policy_buffers",
-           "play_games", "play_policy_until", "policy_action", "policy_action_buf"]
+__all__ = [
+    "POLICY_NAMES",
+    "POLICY_RANDOM",
+    "POLICY_SCRIPTED",
+    "new_game_buffers",
+    "new_policy_buffers",
+    "play_games",
+    "play_policy_until",
+    "policy_action",
+    "policy_action_buf",
+]
 
 
 @jit(inline=True)

@@ -21,6 +21,7 @@ value head of ``value_net``, and ``policy``, plus ``generation``,
 ``features`` and ``policy_features``, checked on load) is the best
 generation of ``training/train_expert.py --ship``.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -52,15 +53,23 @@ def unpack(net: np.ndarray):
     b0 = w0 + h * f
     w1 = b0 + h
     b1 = w1 + a * h
-    return (net[w0:b0].reshape(h, f).copy(), net[b0:w1].copy(), net[w1:b1].reshape(a, h).copy(),
-            net[b1:b1 + a].copy())
+    return (
+        net[w0:b0].reshape(h, f).copy(),
+        net[b0:w1].copy(),
+        net[w1:b1].reshape(a, h).copy(),
+        net[b1 : b1 + a].copy(),
+    )
 
 
 def init_policy(hidden_units: int = 32, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     f, a = NUM_DECISION_FEATURES, NUM_PLAY_ACTIONS
-    return pack(rng.normal(0, 1 / np.sqrt(f), (hidden_units, f)), np.zeros(hidden_units),
-                rng.normal(0, 0.1, (a, hidden_units)), np.zeros(a))
+    return pack(
+        rng.normal(0, 1 / np.sqrt(f), (hidden_units, f)),
+        np.zeros(hidden_units),
+        rng.normal(0, 0.1, (a, hidden_units)),
+        np.zeros(a),
+    )
 
 
 # ------------------------------------------------------------------ compiled inference
@@ -118,8 +127,18 @@ def cross_entropy(net: np.ndarray, X: np.ndarray, P: np.ndarray, M: np.ndarray) 
     return float(-np.sum(P * np.where(M, lp, 0.0)) / len(X))
 
 
-def fit_policy(net: np.ndarray, X: np.ndarray, P: np.ndarray, M: np.ndarray, *, epochs: int = 30,
-               lr: float = 0.005, batch: int = 256, l2: float = 1e-4, seed: int = 0) -> tuple[np.ndarray, list[float]]:
+def fit_policy(
+    net: np.ndarray,
+    X: np.ndarray,
+    P: np.ndarray,
+    M: np.ndarray,
+    *,
+    epochs: int = 30,
+    lr: float = 0.005,
+    batch: int = 256,
+    l2: float = 1e-4,
+    seed: int = 0,
+) -> tuple[np.ndarray, list[float]]:
     """Train by minibatch Adam on the cross-entropy of the masked softmax to the
     visit distributions ``P`` (rows sum to 1 over the legal actions ``M``).
     Returns the new head and the mean loss per epoch."""
@@ -136,9 +155,8 @@ def fit_policy(net: np.ndarray, X: np.ndarray, P: np.ndarray, M: np.ndarray, *, 
         lp = masked_log_softmax(hid @ params[2].T + params[3], m)
         loss = -float(np.sum(p * np.where(m, lp, 0.0)))
         g_z = (np.exp(lp) - p) / len(idx)  # d(mean CE)/d(logits); 0 on the illegal actions
-        g_hid = (g_z @ params[2]) * (1 - hid ** 2)
-        return loss, (g_hid.T @ x + l2 * params[0], g_hid.sum(axis=0), g_z.T @ hid + l2 * params[2],
-                      g_z.sum(axis=0))
+        g_hid = (g_z @ params[2]) * (1 - hid**2)
+        return loss, (g_hid.T @ x + l2 * params[0], g_hid.sum(axis=0), g_z.T @ hid + l2 * params[2], g_z.sum(axis=0))
 
     losses = adam(params, grad, len(X), epochs=epochs, lr=lr, batch=batch, seed=seed)
     return pack(*params), losses
@@ -154,8 +172,14 @@ def two_headed(value: np.ndarray, policy: np.ndarray) -> np.ndarray:
 
 
 def save_expert(path, value: np.ndarray, policy: np.ndarray, generation: int = 0) -> None:
-    np.savez(path, value=value, policy=policy, generation=np.int64(generation),
-             features=np.int64(NUM_VALUE_FEATURES), policy_features=np.int64(NUM_DECISION_FEATURES))
+    np.savez(
+        path,
+        value=value,
+        policy=policy,
+        generation=np.int64(generation),
+        features=np.int64(NUM_VALUE_FEATURES),
+        policy_features=np.int64(NUM_DECISION_FEATURES),
+    )
 
 
 def check_policy(net: np.ndarray, where: str = "policy head") -> np.ndarray:
@@ -165,8 +189,10 @@ def check_policy(net: np.ndarray, where: str = "policy head") -> np.ndarray:
         raise ValueError(f"{where}: a policy head is a 1-d vector with a header, got shape {net.shape}")
     f, h, a = net[0], net[1], net[2]
     if f != NUM_DECISION_FEATURES or a != NUM_PLAY_ACTIONS or not 1 <= h <= 4096 or h != int(h):
-        raise ValueError(f"{where}: a head for {f:g} features and {a:g} actions with {h:g} hidden units; this "
-                         f"version computes {NUM_DECISION_FEATURES} features and {NUM_PLAY_ACTIONS} actions")
+        raise ValueError(
+            f"{where}: a head for {f:g} features and {a:g} actions with {h:g} hidden units; this "
+            f"version computes {NUM_DECISION_FEATURES} features and {NUM_PLAY_ACTIONS} actions"
+        )
     if net.size != policy_size(int(f), int(h), int(a)) or not np.all(np.isfinite(net)):
         raise ValueError(f"{where}: malformed policy vector (size {net.size}, header {f:g}x{h:g}x{a:g})")
     return net
@@ -183,9 +209,17 @@ def load_expert(path=EXPERT_FILE) -> tuple[np.ndarray, np.ndarray]:
         policy = np.ascontiguousarray(data["policy"], dtype=np.float64)
         feats, pfeats = int(data["features"]), int(data["policy_features"])
     if feats != NUM_VALUE_FEATURES or pfeats != NUM_DECISION_FEATURES:
-        raise ValueError(f"{path}: heads for {feats} and {pfeats} features; this version computes "
-                         f"{NUM_VALUE_FEATURES} and {NUM_DECISION_FEATURES}")
-    if value.ndim != 1 or value.size < 3 or value[0] != NUM_VALUE_FEATURES or value[1] < 1 \
-            or value.size != value_size(value) or not np.all(np.isfinite(value)):
+        raise ValueError(
+            f"{path}: heads for {feats} and {pfeats} features; this version computes "
+            f"{NUM_VALUE_FEATURES} and {NUM_DECISION_FEATURES}"
+        )
+    if (
+        value.ndim != 1
+        or value.size < 3
+        or value[0] != NUM_VALUE_FEATURES
+        or value[1] < 1
+        or value.size != value_size(value)
+        or not np.all(np.isfinite(value))
+    ):
         raise ValueError(f"{path}: malformed value head (size {value.size})")
     return value, check_policy(policy, str(path))

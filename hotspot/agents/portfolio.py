@@ -51,20 +51,29 @@ scripted player's.  The set-up (3.2, 3.3, D21) is the set-up search of the
 ISMCTS agent (``setup_search``), which compares whole scripted deployments
 by play-outs.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, NUM_ACTIONS,
-                                  action_error, apply_action, current_player, legal_action_mask)
+from hotspot.core.actions import (
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    NUM_ACTIONS,
+    action_error,
+    apply_action,
+    current_player,
+    legal_action_mask,
+)
 from hotspot.core.dice import splitmix64
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.hexgrid import NEIGHBOUR, hex_distance
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL,
-                                     ONE_HEX, ZIEGLER)
+from hotspot.core.rules_data import CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, ONE_HEX, ZIEGLER
 from hotspot.core.sequence import is_crustal_phase, is_movement_phase
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
@@ -95,16 +104,16 @@ PLAN_SIZE = MAX_UNITS + MAX_PIECES
 
 # ------------------------------------------------------------------ parameters
 
-P_PLANS = 0            # plan valuations a phase (the all-script plan included)
-P_DETERMINIZATIONS = 1 # determinizations each plan is played on
-P_THINK_MS = 2         # time budget of a phase's search in milliseconds (0: none; plans still caps it)
-P_MARGIN = 3           # a change is kept when the plan's value rises by more than this
-P_DMG_P0 = 4           # determinization: probability that hidden damage is 0
+P_PLANS = 0  # plan valuations a phase (the all-script plan included)
+P_DETERMINIZATIONS = 1  # determinizations each plan is played on
+P_THINK_MS = 2  # time budget of a phase's search in milliseconds (0: none; plans still caps it)
+P_MARGIN = 3  # a change is kept when the plan's value rises by more than this
+P_DMG_P0 = 4  # determinization: probability that hidden damage is 0
 P_DEPLOY_CANDIDATES = 5  # the set-up search (setup_search): scripted deployments compared (<= 1: none)
 P_DEPLOY_GAMES = 6
 P_DEPLOY_TURNS = 7
-P_MAX_ACTIONS = 8      # at most this many actions in a play-out
-P_HORIZON = 9          # whole turns played after the enemy's reply before valuing
+P_MAX_ACTIONS = 8  # at most this many actions in a play-out
+P_HORIZON = 9  # whole turns played after the enemy's reply before valuing
 NUM_PARAMS = 10
 
 DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
@@ -125,8 +134,9 @@ THINK_PLANS = 100_000
 #: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
 SPEC_PARAMS = {
     "plans": Param("int", int(DEFAULT_PARAMS[P_PLANS]), 1, THINK_PLANS, doc="plan valuations a phase"),
-    "determinizations": Param("int", int(DEFAULT_PARAMS[P_DETERMINIZATIONS]), 1, 256,
-                              doc="determinizations each plan is played on"),
+    "determinizations": Param(
+        "int", int(DEFAULT_PARAMS[P_DETERMINIZATIONS]), 1, 256, doc="determinizations each plan is played on"
+    ),
     "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none)"),
     "margin": Param("float", float(DEFAULT_PARAMS[P_MARGIN]), 0.0, 2.0),
     "horizon": Param("int", 0, 0, 50, doc="whole turns after the enemy's reply before valuing"),
@@ -134,7 +144,6 @@ SPEC_PARAMS = {
     "deploy_games": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_GAMES]), 0, 4096),
     "deploy_turns": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_TURNS]), 0, 1000),
 }
-
 
 
 @jit
@@ -255,8 +264,7 @@ def _reply_done(s, side, start_turn):
 
 
 @jit
-def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev,
-               ev_n):
+def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n):
     """The mean value for ``side`` of ``plan`` over the determinizations
     ``dets`` (each played with its own rollout seeds ``prngs[k]``): the plan
     for the rest of phase ``start_phase``, the scripted player for the rest of
@@ -344,8 +352,9 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
     start_turn = int(o["turn"])
     start_phase = int(o["phase"])
     horizon = int(params[P_HORIZON])
-    best = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work,
-                      ev, ev_n)
+    best = value_plan(
+        dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n
+    )
     valued = 1
     # the moves: (candidate, intent) pairs
     moves = np.zeros((n_cand * 3, 2), dtype=np.int64)
@@ -384,8 +393,9 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
                 continue
             old = plan[x]
             plan[x] = it
-            v = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs,
-                           work, ev, ev_n)
+            v = value_plan(
+                dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n
+            )
             valued += 1
             if v > best + margin:
                 best = v
@@ -405,9 +415,18 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
     p = o["phase"]
     wc, wu, bd, bp, bk, mo = work
     if is_setup_phase(p):
-        return searched_setup_decide(o, mask, side, rng, slot, int(params[P_DEPLOY_CANDIDATES]),
-                                     int(params[P_DEPLOY_GAMES]), int(params[P_DEPLOY_TURNS]), POLICY_SCRIPTED,
-                                     params[P_DMG_P0])
+        return searched_setup_decide(
+            o,
+            mask,
+            side,
+            rng,
+            slot,
+            int(params[P_DEPLOY_CANDIDATES]),
+            int(params[P_DEPLOY_GAMES]),
+            int(params[P_DEPLOY_TURNS]),
+            POLICY_SCRIPTED,
+            params[P_DMG_P0],
+        )
     n_legal = 0
     only = -1
     for a in range(NUM_ACTIONS):
@@ -428,6 +447,7 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
 
 
 # ------------------------------------------------------------------ the agent
+
 
 class PortfolioAgent(Agent):
     """Portfolio search over counters (see the module docstring).
@@ -452,19 +472,41 @@ class PortfolioAgent(Agent):
 
     name = "portfolio"
 
-    def __init__(self, plans: int | None = None, determinizations: int | None = None, think_ms: int | None = None,
-                 margin: float | None = None, deploy_candidates: int | None = None,
-                 deploy_games: int | None = None, deploy_turns: int | None = None, horizon: int | None = None,
-                 seed: int | None = None):
+    def __init__(
+        self,
+        plans: int | None = None,
+        determinizations: int | None = None,
+        think_ms: int | None = None,
+        margin: float | None = None,
+        deploy_candidates: int | None = None,
+        deploy_games: int | None = None,
+        deploy_turns: int | None = None,
+        horizon: int | None = None,
+        seed: int | None = None,
+    ):
         params = DEFAULT_PARAMS.copy()
         if think_ms is not None and plans is None:
             plans = THINK_PLANS
-        given = {"plans": plans, "determinizations": determinizations, "think_ms": think_ms, "margin": margin,
-                 "deploy_candidates": deploy_candidates, "deploy_games": deploy_games, "deploy_turns": deploy_turns,
-                 "horizon": horizon}
-        index = {"plans": P_PLANS, "determinizations": P_DETERMINIZATIONS, "think_ms": P_THINK_MS,
-                 "margin": P_MARGIN, "deploy_candidates": P_DEPLOY_CANDIDATES, "deploy_games": P_DEPLOY_GAMES,
-                 "deploy_turns": P_DEPLOY_TURNS, "horizon": P_HORIZON}
+        given = {
+            "plans": plans,
+            "determinizations": determinizations,
+            "think_ms": think_ms,
+            "margin": margin,
+            "deploy_candidates": deploy_candidates,
+            "deploy_games": deploy_games,
+            "deploy_turns": deploy_turns,
+            "horizon": horizon,
+        }
+        index = {
+            "plans": P_PLANS,
+            "determinizations": P_DETERMINIZATIONS,
+            "think_ms": P_THINK_MS,
+            "margin": P_MARGIN,
+            "deploy_candidates": P_DEPLOY_CANDIDATES,
+            "deploy_games": P_DEPLOY_GAMES,
+            "deploy_turns": P_DEPLOY_TURNS,
+            "horizon": P_HORIZON,
+        }
         for name, val in given.items():
             if val is None:
                 continue
@@ -495,9 +537,11 @@ class PortfolioAgent(Agent):
 
     def __repr__(self) -> str:
         p = self.params
-        return (f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
-                f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
-                f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])})")
+        return (
+            f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
+            f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
+            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])})"
+        )
 
 
 @jit

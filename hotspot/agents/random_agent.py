@@ -1,4 +1,5 @@
 """The random agent: uniform over the legal actions (compiled: POLICY_RANDOM)."""
+
 from __future__ import annotations
 
 import numpy as np

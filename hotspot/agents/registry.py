@@ -27,6 +27,7 @@ agent is one line, here or at run time::
 Agents with a compiled policy (``agent.policy_id`` not None) play whole games
 in compiled code when both players have one (``hotspot.arena.match``).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -53,8 +54,15 @@ _REGISTRY: dict[str, _Entry] = {}
 _ALIASES: dict[str, tuple[str, str]] = {}  # alias -> (spec, description)
 
 
-def register_agent(name: str, factory, description: str = "", *, replace: bool = False,
-                   seconds_per_game: float | None = None, params: dict[str, Param] | str | None = None) -> None:
+def register_agent(
+    name: str,
+    factory,
+    description: str = "",
+    *,
+    replace: bool = False,
+    seconds_per_game: float | None = None,
+    params: dict[str, Param] | str | None = None,
+) -> None:
     """Register ``factory`` (a callable ``factory(seed=None) -> Agent`` or a
     ``"module:attribute"`` string naming one) under ``name``.
 
@@ -65,8 +73,9 @@ def register_agent(name: str, factory, description: str = "", *, replace: bool =
     (:class:`Param`), or a ``"module:attribute"`` string naming that dict
     (loaded when a spec first needs it); ``seed`` is always passed apart."""
     if not isinstance(name, str) or not name or any(c in name for c in ":,=() \t"):
-        raise ValueError(f"agent name must be a non-empty word without ':', ',', '=', parentheses or spaces, "
-                         f"got {name!r}")
+        raise ValueError(
+            f"agent name must be a non-empty word without ':', ',', '=', parentheses or spaces, got {name!r}"
+        )
     if name in _ALIASES:
         raise ValueError(f"{name!r} is an alias; unregister it first")
     if name in _REGISTRY and not replace:
@@ -74,8 +83,11 @@ def register_agent(name: str, factory, description: str = "", *, replace: bool =
     if not (callable(factory) or (isinstance(factory, str) and ":" in factory)):
         raise ValueError(f"agent factory must be callable or 'module:attribute', got {factory!r}")
     if seconds_per_game is not None:
-        if isinstance(seconds_per_game, bool) or not isinstance(seconds_per_game, (int, float)) \
-                or not 0 <= seconds_per_game < float("inf"):
+        if (
+            isinstance(seconds_per_game, bool)
+            or not isinstance(seconds_per_game, (int, float))
+            or not 0 <= seconds_per_game < float("inf")
+        ):
             raise ValueError(f"seconds_per_game must be a non-negative number or None, got {seconds_per_game!r}")
         seconds_per_game = float(seconds_per_game)
     for key, p in ({} if isinstance(params, str) else params or {}).items():
@@ -112,12 +124,16 @@ def resolve_spec(spec) -> tuple[str, dict]:
     name, params = parse_spec(spec)
     if name in _ALIASES:
         if params:
-            raise SpecError(f"agent spec {spec!r}: {name} is an alias of {_ALIASES[name][0]} and takes no "
-                            f"parameters; give that agent's spec instead")
+            raise SpecError(
+                f"agent spec {spec!r}: {name} is an alias of {_ALIASES[name][0]} and takes no "
+                f"parameters; give that agent's spec instead"
+            )
         name, params = parse_spec(_ALIASES[name][0])
     if name not in _REGISTRY:
-        raise UnknownAgentError(f"agent {name!r} is not available: unknown agent {name!r} (registered agents: "
-                                f"{sorted(_REGISTRY)}; aliases: {sorted(_ALIASES)})")
+        raise UnknownAgentError(
+            f"agent {name!r} is not available: unknown agent {name!r} (registered agents: "
+            f"{sorted(_REGISTRY)}; aliases: {sorted(_ALIASES)})"
+        )
     return name, check_params(name, params)
 
 
@@ -134,8 +150,9 @@ def canonical_agent(spec) -> str:
 def _resolve(name: str) -> Callable:
     entry = _REGISTRY.get(name)
     if entry is None:
-        raise UnknownAgentError(f"unknown agent {name!r}; registered agents: {sorted(_REGISTRY)} "
-                                f"(available now: {available_agents()})")
+        raise UnknownAgentError(
+            f"unknown agent {name!r}; registered agents: {sorted(_REGISTRY)} (available now: {available_agents()})"
+        )
     factory = entry.factory
     if isinstance(factory, str):
         module_name, _, attr = factory.partition(":")
@@ -143,8 +160,9 @@ def _resolve(name: str) -> Callable:
             module = importlib.import_module(module_name)
             factory = getattr(module, attr)
         except (ImportError, AttributeError) as exc:
-            raise UnknownAgentError(f"agent {name!r} is registered but not available: cannot load "
-                                    f"{entry.factory!r} ({exc})") from None
+            raise UnknownAgentError(
+                f"agent {name!r} is registered but not available: cannot load {entry.factory!r} ({exc})"
+            ) from None
     return factory
 
 
@@ -275,24 +293,53 @@ def policy_id_of(name: str) -> int | None:
 # expert-ismcts (against ismcts 0.385 as Technocrat and 0.050 as Ziegler,
 # 100 games a side, where the seats score about 0.86 and 0.14 between equals).
 # mcts-lite is the spec mcts(max_candidates=4,simulations=2).
-register_agent("random", "hotspot.agents.random_agent:RandomAgent", "uniform over the legal actions (compiled)",
-               seconds_per_game=0.005)
-register_agent("scripted", "hotspot.agents.scripted:ScriptedAgent", "hand-written heuristic player (compiled)",
-               seconds_per_game=0.03)
-register_agent("mcts", "hotspot.agents.search:MCTSAgent", "flat Monte Carlo search, determinized scripted rollouts (Python-driven)",
-               params="hotspot.agents.search:SPEC_PARAMS")
-register_agent("learned", "hotspot.agents.action_policy:ActionPolicyAgent",
-               "per-action policy network imitating the search (best), no search; numpy weights",
-               seconds_per_game=0.25, params="hotspot.agents.action_policy:SPEC_PARAMS")
-register_agent("ismcts", "hotspot.agents.ismcts:ISMCTSAgent",
-               "information-set Monte Carlo tree search (single observer, determinized, compiled)",
-               seconds_per_game=3.8, params="hotspot.agents.ismcts:SPEC_PARAMS")
-register_agent("portfolio", "hotspot.agents.portfolio:PortfolioAgent",
-               "portfolio search over counters: whole-phase plans of per-counter intents, greedy over play-outs "
-               "to the enemy's reply (compiled)", seconds_per_game=2.1, params="hotspot.agents.portfolio:SPEC_PARAMS")
-register_agent("learned-ismcts", "hotspot.agents.ismcts:learned_ismcts_agent",
-               "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
-               seconds_per_game=4.0, params="hotspot.agents.ismcts:SPEC_PARAMS")
+register_agent(
+    "random",
+    "hotspot.agents.random_agent:RandomAgent",
+    "uniform over the legal actions (compiled)",
+    seconds_per_game=0.005,
+)
+register_agent(
+    "scripted",
+    "hotspot.agents.scripted:ScriptedAgent",
+    "hand-written heuristic player (compiled)",
+    seconds_per_game=0.03,
+)
+register_agent(
+    "mcts",
+    "hotspot.agents.search:MCTSAgent",
+    "flat Monte Carlo search, determinized scripted rollouts (Python-driven)",
+    params="hotspot.agents.search:SPEC_PARAMS",
+)
+register_agent(
+    "learned",
+    "hotspot.agents.action_policy:ActionPolicyAgent",
+    "per-action policy network imitating the search (best), no search; numpy weights",
+    seconds_per_game=0.25,
+    params="hotspot.agents.action_policy:SPEC_PARAMS",
+)
+register_agent(
+    "ismcts",
+    "hotspot.agents.ismcts:ISMCTSAgent",
+    "information-set Monte Carlo tree search (single observer, determinized, compiled)",
+    seconds_per_game=3.8,
+    params="hotspot.agents.ismcts:SPEC_PARAMS",
+)
+register_agent(
+    "portfolio",
+    "hotspot.agents.portfolio:PortfolioAgent",
+    "portfolio search over counters: whole-phase plans of per-counter intents, greedy over play-outs "
+    "to the enemy's reply (compiled)",
+    seconds_per_game=2.1,
+    params="hotspot.agents.portfolio:SPEC_PARAMS",
+)
+register_agent(
+    "learned-ismcts",
+    "hotspot.agents.ismcts:learned_ismcts_agent",
+    "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
+    seconds_per_game=4.0,
+    params="hotspot.agents.ismcts:SPEC_PARAMS",
+)
 
 # ``best``: the strongest agent that plays a game in at most 10 s on one core
 # of the 2-core reference machine (docs/results.md, "Agents and their measured

@@ -12,6 +12,7 @@ scratch buffers (about 200 KB) are allocated once a decision
 the compiled policies of ``policies`` (``policy_action_buf``), each side's
 with its own generator.
 """
+
 from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK

@@ -42,6 +42,7 @@ with a generator drawn from its own seed (a search over some 300 hexes a
 placement, with rollouts of a whole deployment, would cost much and the
 heuristic value of a position before play has no signal to compare them).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -58,13 +59,38 @@ from hotspot.core.state import STATE_DTYPE
 
 from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
 from .specs import Param
-from .beliefs import (DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, draw, draw_below,  # noqa: F401 (re-exported)
-                      determinize, evaluate)
+from .beliefs import (
+    DMG_P0,
+    EVAL_WEIGHTS,
+    PRIOR_FORCES,
+    SQUAD_PROBS,
+    draw,
+    draw_below,  # noqa: F401 (re-exported)
+    determinize,
+    evaluate,
+)
 
 
 @jit
-def search_decide(o, given_mask, side, n_sims, horizon, policy, max_cands, margin, seed,
-                  prior, squad_p, dmg_p0, w, max_rollout, cands, sums, counts):
+def search_decide(
+    o,
+    given_mask,
+    side,
+    n_sims,
+    horizon,
+    policy,
+    max_cands,
+    margin,
+    seed,
+    prior,
+    squad_p,
+    dmg_p0,
+    w,
+    max_rollout,
+    cands,
+    sums,
+    counts,
+):
     """One searched decision of ``side`` on its information state ``o``.
 
     Returns ``(action, n_candidates, default_action)``; ``cands[:n]``,
@@ -175,9 +201,16 @@ class MCTSAgent(Agent):
     name = "mcts"
     policy_id = None
 
-    def __init__(self, simulations: int = 8, horizon: int = 0, rollout: str = "scripted",
-                 max_candidates: int = 8, margin: float = 0.05, seed: int | None = None,
-                 max_rollout_actions: int = 5000):
+    def __init__(
+        self,
+        simulations: int = 8,
+        horizon: int = 0,
+        rollout: str = "scripted",
+        max_candidates: int = 8,
+        margin: float = 0.05,
+        seed: int | None = None,
+        max_rollout_actions: int = 5000,
+    ):
         if simulations < 1:
             raise ValueError(f"simulations must be >= 1, got {simulations}")
         if max_candidates < 1:
@@ -231,14 +264,32 @@ class MCTSAgent(Agent):
         if is_setup_phase(int(o["phase"])):
             return self._setup_act(o, m, int(side), seed)
         a, n, default = search_decide(
-            o, m, int(side), np.int64(self.simulations), np.int64(self.horizon), np.int64(self.policy),
-            np.int64(self.max_candidates), float(self.margin), seed, PRIOR_FORCES, SQUAD_PROBS,
-            float(DMG_P0), EVAL_WEIGHTS, np.int64(self.max_rollout_actions),
-            self._cands, self._sums, self._counts)
+            o,
+            m,
+            int(side),
+            np.int64(self.simulations),
+            np.int64(self.horizon),
+            np.int64(self.policy),
+            np.int64(self.max_candidates),
+            float(self.margin),
+            seed,
+            PRIOR_FORCES,
+            SQUAD_PROBS,
+            float(DMG_P0),
+            EVAL_WEIGHTS,
+            np.int64(self.max_rollout_actions),
+            self._cands,
+            self._sums,
+            self._counts,
+        )
         self.searched += 1
         cnt = self._counts[:n]
-        self.last = (self._cands[:n].copy(), np.where(cnt > 0, self._sums[:n] / np.maximum(cnt, 1), np.nan),
-                     cnt.copy(), int(default))
+        self.last = (
+            self._cands[:n].copy(),
+            np.where(cnt > 0, self._sums[:n] / np.maximum(cnt, 1), np.nan),
+            cnt.copy(),
+            int(default),
+        )
         a = int(a)
         if not m[a]:  # cannot happen: every candidate comes from the mask
             raise RuntimeError(f"search chose the illegal action {a}")
@@ -247,6 +298,7 @@ class MCTSAgent(Agent):
     def _setup_act(self, o, m, side, seed) -> int:
         """3.2, 3.3, D21: the scripted deployment plan (not searched)."""
         from hotspot.agents.scripted import make_work, scripted_decide
+
         if self._work is None:
             self._work = make_work()
         self._setup_rng[0] = seed
@@ -256,8 +308,10 @@ class MCTSAgent(Agent):
         return a
 
     def __repr__(self) -> str:
-        return (f"MCTSAgent(simulations={self.simulations}, horizon={self.horizon}, "
-                f"rollout={self.rollout!r}, max_candidates={self.max_candidates})")
+        return (
+            f"MCTSAgent(simulations={self.simulations}, horizon={self.horizon}, "
+            f"rollout={self.rollout!r}, max_candidates={self.max_candidates})"
+        )
 
 
 #: the parameters an ``mcts`` spec may set (``mcts(simulations=16)``)

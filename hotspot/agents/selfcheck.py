@@ -4,6 +4,7 @@ compares ``legal_actions`` with ``action_error`` on all ``NUM_ACTIONS``
 actions.  Used by ``tests/test_fast_legality.py`` (thousands of games) and
 ``benchmarks/bench_legality.py`` (10^6 random and 10^4 scripted games).
 """
+
 import numpy as np
 from numba import prange
 

@@ -34,6 +34,7 @@ made small enough to run inside every game: the arena's search fixes one
 deployment for a scenario over thousands of games; this one chooses afresh
 each game, from what the side sees.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,8 +42,16 @@ import numpy as np
 from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP, PLATFORM,
-                                     TECHNOCRAT, UNIT_SIDE, ZIEGLER)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    PHASE_T_SETUP,
+    PHASE_Z_SETUP,
+    PLATFORM,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    ZIEGLER,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 from hotspot.core.dice import splitmix64
@@ -129,8 +138,9 @@ def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
             for j in range(n):
                 drng[0] = seeds[j, 0]
                 determinize(o, side, d[0], drng, PRIOR_FORCES, SQUAD_PROBS, dmg_p0)
-                total += play_candidate(d[0], side, cand[k], seeds[j, 1], start_turn, turns, rollout,
-                                        mask, prng, ev, ev_n, obs, work)
+                total += play_candidate(
+                    d[0], side, cand[k], seeds[j, 1], start_turn, turns, rollout, mask, prng, ev, ev_n, obs, work
+                )
             score[k] = total / n
         # keep the better half (ties: the earlier candidate)
         keep = (n_alive + 1) // 2

@@ -17,6 +17,7 @@ form): ``ismcts(iterations=16)`` *is* ``ismcts``, and
 Lists of specs (``--agents``, ``--pairings``) are split on the commas and
 colons outside parentheses (:func:`split_top`).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -59,9 +60,10 @@ class Param:
 
     def check(self, agent: str, name: str, value):
         """``value`` converted to this parameter's kind, or a :class:`SpecError`."""
+
         def bad(why):
-            return SpecError(f"agent {agent!r}: {name}={_fmt(value)} {why}; {agent} takes "
-                             f"{describe_params(agent)}")
+            return SpecError(f"agent {agent!r}: {name}={_fmt(value)} {why}; {agent} takes {describe_params(agent)}")
+
         if self.kind == "bool":
             if isinstance(value, bool):
                 return value
@@ -196,8 +198,7 @@ def check_params(agent: str, params: dict) -> dict:
     for key, value in params.items():
         p = declared.get(key)
         if p is None:
-            raise SpecError(f"agent {agent!r} has no parameter {key!r}; {agent} takes "
-                            f"{describe_params(agent)}")
+            raise SpecError(f"agent {agent!r} has no parameter {key!r}; {agent} takes {describe_params(agent)}")
         out[key] = p.check(agent, key, value)
     return out
 

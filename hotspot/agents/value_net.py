@@ -18,6 +18,7 @@ Shipped weights live in ``hotspot/agents/weights/value_<name>.npz`` (arrays
 ``net``, plus ``generation`` and ``features``: the feature count the network
 was trained on, checked on load).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -73,7 +74,7 @@ def unpack(net: np.ndarray):
     w0 = 2
     b0 = w0 + h * f
     w1 = b0 + h
-    return (net[w0:b0].reshape(h, f).copy(), net[b0:w1].copy(), net[w1:w1 + h].copy(), float(net[w1 + h]))
+    return (net[w0:b0].reshape(h, f).copy(), net[b0:w1].copy(), net[w1 : w1 + h].copy(), float(net[w1 + h]))
 
 
 def init_net(hidden: int = 16, seed: int = 0) -> np.ndarray:
@@ -106,7 +107,7 @@ def adam(params: list, grad, n: int, *, epochs: int, lr: float, batch: int, seed
         order = rng.permutation(n)
         total = 0.0
         for start in range(0, n, batch):
-            loss, grads = grad(order[start:start + batch])
+            loss, grads = grad(order[start : start + batch])
             total += loss
             t += 1
             for p, g, mi, vi in zip(params, grads, m, v):
@@ -114,13 +115,22 @@ def adam(params: list, grad, n: int, *, epochs: int, lr: float, batch: int, seed
                 mi += 0.1 * g
                 vi *= 0.999
                 vi += 0.001 * g * g
-                p -= lr * (mi / (1 - 0.9 ** t)) / (np.sqrt(vi / (1 - 0.999 ** t)) + 1e-8)
+                p -= lr * (mi / (1 - 0.9**t)) / (np.sqrt(vi / (1 - 0.999**t)) + 1e-8)
         losses.append(total / max(n, 1))
     return losses
 
 
-def fit(net: np.ndarray, X: np.ndarray, y: np.ndarray, *, epochs: int = 200, lr: float = 0.01,
-        batch: int = 256, l2: float = 1e-4, seed: int = 0) -> tuple[np.ndarray, list[float]]:
+def fit(
+    net: np.ndarray,
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    epochs: int = 200,
+    lr: float = 0.01,
+    batch: int = 256,
+    l2: float = 1e-4,
+    seed: int = 0,
+) -> tuple[np.ndarray, list[float]]:
     """Train by minibatch Adam on the squared error to targets ``y`` in [-1, 1].
     Returns the new network and the loss per epoch."""
     W0, b0, w1, b1 = unpack(net)
@@ -131,10 +141,14 @@ def fit(net: np.ndarray, X: np.ndarray, y: np.ndarray, *, epochs: int = 200, lr:
         hid = hidden(x, params[0], params[1])
         out = np.tanh(hid @ params[2] + params[3][0])
         err = out - target
-        g_out = 2 * err * (1 - out ** 2) / len(idx)
-        g_hid = np.outer(g_out, params[2]) * (1 - hid ** 2)
-        return float(np.sum(err ** 2)), (g_hid.T @ x + l2 * params[0], g_hid.sum(axis=0),
-                                         hid.T @ g_out + l2 * params[2], np.array([g_out.sum()]))
+        g_out = 2 * err * (1 - out**2) / len(idx)
+        g_hid = np.outer(g_out, params[2]) * (1 - hid**2)
+        return float(np.sum(err**2)), (
+            g_hid.T @ x + l2 * params[0],
+            g_hid.sum(axis=0),
+            hid.T @ g_out + l2 * params[2],
+            np.array([g_out.sum()]),
+        )
 
     losses = adam(params, grad, len(X), epochs=epochs, lr=lr, batch=batch, seed=seed)
     return pack(params[0], params[1], params[2], float(params[3][0])), losses

@@ -14,6 +14,7 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
 * ``stats``: :func:`wilson_interval`, :func:`bradley_terry`, tables.
 * ``tournament`` (:func:`run_arena`) and ``balance`` (:func:`run_balance`).
 """
+
 from .folder import DamagedFileError, RowError, RunConfigError, record_from_row, replay_row, scan_games
 from .match import ArenaError, GameSpec, game_seed, play_game
 from .registry import aliases, available_agents, canonical_agent, make_agent, register_agent
@@ -23,8 +24,26 @@ from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)
 
-__all__ = ["ArenaError", "DamagedFileError", "GameSpec", "RowError", "RunConfigError", "aliases", "available_agents",
-           "canonical_agent",
-           "bradley_terry", "game_seed", "make_agent", "play_game", "read_rows", "record_from_row",
-           "register_agent", "replay_row", "run_arena", "run_balance", "run_games", "scan_games",
-           "wilson_interval"]
+__all__ = [
+    "ArenaError",
+    "DamagedFileError",
+    "GameSpec",
+    "RowError",
+    "RunConfigError",
+    "aliases",
+    "available_agents",
+    "canonical_agent",
+    "bradley_terry",
+    "game_seed",
+    "make_agent",
+    "play_game",
+    "read_rows",
+    "record_from_row",
+    "register_agent",
+    "replay_row",
+    "run_arena",
+    "run_balance",
+    "run_games",
+    "scan_games",
+    "wilson_interval",
+]

@@ -42,6 +42,7 @@ no winner.  It is counted in the ``draws`` column and as half a point: the
 with the Wilson interval of that score (conservative with draws, see
 ``stats.wilson_interval``).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -60,13 +61,42 @@ from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
 
-CELL_FIELDS = ["cell", "scenario", "rules", "probe", "max_turns", "technocrat", "ziegler", "games", "planned",
-               "stopped", "technocrat_wins", "ziegler_wins", "draws", "technocrat_win_rate", "ci_low", "ci_high",
-               "half_width", "truncated_rate", "mean_turns", "mean_actions"]
+CELL_FIELDS = [
+    "cell",
+    "scenario",
+    "rules",
+    "probe",
+    "max_turns",
+    "technocrat",
+    "ziegler",
+    "games",
+    "planned",
+    "stopped",
+    "technocrat_wins",
+    "ziegler_wins",
+    "draws",
+    "technocrat_win_rate",
+    "ci_low",
+    "ci_high",
+    "half_width",
+    "truncated_rate",
+    "mean_turns",
+    "mean_actions",
+]
 
 #: games.csv: every game of the grid with its seed, without its actions (those are in games.jsonl)
-GAME_FIELDS = ["scenario", "rules", "technocrat", "ziegler", "index", "seed", "winner", "truncated", "turns",
-               "actions_count"]
+GAME_FIELDS = [
+    "scenario",
+    "rules",
+    "technocrat",
+    "ziegler",
+    "index",
+    "seed",
+    "winner",
+    "truncated",
+    "turns",
+    "actions_count",
+]
 
 
 def parse_probes(text: str) -> list[tuple[str, dict]]:
@@ -86,8 +116,9 @@ def parse_probes(text: str) -> list[tuple[str, dict]]:
                 raise ArenaError(f"probe {item!r}: one value")
             out.append((item, {key: values[0]}))
         else:
-            raise ArenaError(f"unknown probe {item!r}; valid probes: {', '.join(PROBES)}, or NAME=VALUE "
-                             f"for one rules option")
+            raise ArenaError(
+                f"unknown probe {item!r}; valid probes: {', '.join(PROBES)}, or NAME=VALUE for one rules option"
+            )
     if not out:
         raise ArenaError(f"no probe given; valid probes: {', '.join(PROBES)}")
     if len({n for n, _ in out}) != len(out):
@@ -98,6 +129,7 @@ def parse_probes(text: str) -> list[tuple[str, dict]]:
 def parse_agent_list(text: str, side: str) -> list[str]:
     """``"random,scripted,ismcts(iterations=8)"`` -> canonical agent specs (one side of a skill grid)."""
     from .tournament import parse_agents
+
     names = canonical_agents(parse_agents(text))
     if not names:
         raise ArenaError(f"--{side}: no agent given")
@@ -116,8 +148,10 @@ def check_precision(value):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
-        raise ArenaError(f"precision must be a number in (0, 0.5), the 95% interval's half-width at which a cell "
-                         f"stops (e.g. 0.03), got {value!r}")
+        raise ArenaError(
+            f"precision must be a number in (0, 0.5), the 95% interval's half-width at which a cell "
+            f"stops (e.g. 0.03), got {value!r}"
+        )
     return float(value)
 
 
@@ -147,16 +181,19 @@ def check_option(name: str, value) -> None:
     ``RulesOptions`` does not take, listing the valid names or values."""
     valid = RulesOptions.describe()
     if name == "turn_limit":
-        raise ArenaError("option 'turn_limit' is no longer a rules option: the rulebook has no turn limit "
-                         "(5.0, D19 revised); use --max-turns N to stop games after turn N as draws")
+        raise ArenaError(
+            "option 'turn_limit' is no longer a rules option: the rulebook has no turn limit "
+            "(5.0, D19 revised); use --max-turns N to stop games after turn N as draws"
+        )
     if name not in valid:
         listing = "; ".join(f"{k} ({_valid_text(k, v)})" for k, v in valid.items())
         raise ArenaError(f"unknown rules option {name!r}; valid options: {listing}")
     try:
         RulesOptions.from_dict({name: value})
     except (ValueError, TypeError):
-        raise ArenaError(f"rules option {name}: {value!r} is not a valid value; "
-                         f"valid: {_valid_text(name, valid[name])}") from None
+        raise ArenaError(
+            f"rules option {name}: {value!r} is not a valid value; valid: {_valid_text(name, valid[name])}"
+        ) from None
 
 
 def parse_option(text: str) -> tuple[str, list]:
@@ -167,8 +204,9 @@ def parse_option(text: str) -> tuple[str, list]:
     key, sep, values = text.partition("=")
     key = key.strip()
     if not sep or not key or not values.strip():
-        raise ArenaError(f"option {text!r}: expected NAME=VALUE[,VALUE...], e.g. platform_turns=3,4,5 or "
-                         f"combat_table=d13,diagonal")
+        raise ArenaError(
+            f"option {text!r}: expected NAME=VALUE[,VALUE...], e.g. platform_turns=3,4,5 or combat_table=d13,diagonal"
+        )
     parsed = [parse_value(v.strip()) for v in values.split(",") if v.strip()]
     for value in parsed:
         check_option(key, value)
@@ -186,8 +224,18 @@ def option_grid(options: list[tuple[str, list]]) -> list[dict]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
 
 
-def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_actions=None,
-                 max_turns: int | None = DEFAULT_MAX_TURNS, probes=(), probe_pairs=None):
+def plan_balance(
+    scenarios,
+    options,
+    pairs,
+    games: int,
+    *,
+    seed: int = 0,
+    max_actions=None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    probes=(),
+    probe_pairs=None,
+):
     """(cells, specs): the cells of the grid and their games (each stopped as a
     draw after turn ``max_turns``; None: no limit), ``games`` a cell.
 
@@ -219,11 +267,31 @@ def plan_balance(scenarios, options, pairs, games: int, *, seed: int = 0, max_ac
                 for probe, cell_rules in variants:
                     if probe is not None:
                         check_scenario(scenario, cell_rules)
-                    cells.append({"cell": len(cells), "scenario": scenario, "rules": cell_rules, "probe": probe,
-                                  "base_rules": rules, "max_turns": limit, "technocrat": tech, "ziegler": zieg})
+                    cells.append(
+                        {
+                            "cell": len(cells),
+                            "scenario": scenario,
+                            "rules": cell_rules,
+                            "probe": probe,
+                            "base_rules": rules,
+                            "max_turns": limit,
+                            "technocrat": tech,
+                            "ziegler": zieg,
+                        }
+                    )
                     for i in range(games):
-                        specs.append(GameSpec(f"{tech}:{zieg}", tech, zieg, i, game_seed(seed, i), scenario,
-                                              canonical_rules(cell_rules), **extra))
+                        specs.append(
+                            GameSpec(
+                                f"{tech}:{zieg}",
+                                tech,
+                                zieg,
+                                i,
+                                game_seed(seed, i),
+                                scenario,
+                                canonical_rules(cell_rules),
+                                **extra,
+                            )
+                        )
     return cells, specs
 
 
@@ -242,19 +310,28 @@ def cell_specs(cells, specs) -> list[list[GameSpec]]:
     return out
 
 
-def balance_run_config(scenarios, options, pairs, games: int, seed: int, max_turns, probes=(),
-                       probe_pairs=None) -> dict:
+def balance_run_config(
+    scenarios, options, pairs, games: int, seed: int, max_turns, probes=(), probe_pairs=None
+) -> dict:
     """What decides a balance grid's games, recorded in its folder's run.json
     (a rerun with other values is refused; ``games`` may grow): the scenarios
     (and the digests of scenario files), each option's values, the agent
     pairs (each in any order), the master seed, ``max_turns`` and the games a
     cell."""
+
     def values(vals):
         return sorted(vals, key=lambda v: json.dumps(v, sort_keys=True))
 
-    config = {"kind": "balance", "scenarios": sorted(set(scenarios)), "scenario_files": scenario_files(scenarios),
-            "options": {k: values(v) for k, v in options}, "pairs": sorted({f"{a}:{b}" for a, b in pairs}),
-            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
+    config = {
+        "kind": "balance",
+        "scenarios": sorted(set(scenarios)),
+        "scenario_files": scenario_files(scenarios),
+        "options": {k: values(v) for k, v in options},
+        "pairs": sorted({f"{a}:{b}" for a, b in pairs}),
+        "seed": int(seed),
+        "max_turns": spec_max_turns(max_turns),
+        "games": int(games),
+    }
     if probes:  # (only then: an older folder's run.json has no such key)
         config["probes"] = sorted(f"{name}={json.dumps(over, sort_keys=True)}" for name, over in probes)
         config["probe_pairs"] = None if probe_pairs is None else sorted(f"{a}:{b}" for a, b in probe_pairs)
@@ -286,20 +363,31 @@ def cell_table(rows, cells, specs, stopped=None) -> list[dict]:
         score = tw + 0.5 * draws  # a draw (stopped by max_turns) is half a point
         lo, hi = wilson_interval(score, n)
         entry = dict(c)
-        entry.update({"games": n, "planned": planned.get(k, 0), "technocrat_wins": tw,
-                      "ziegler_wins": n - tw - draws, "draws": draws,
-                      "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                      "half_width": (hi - lo) / 2 if n else math.nan,
-                      "stopped": (stopped or {}).get(c["cell"], ""),
-                      "truncated_rate": mean(float(r["truncated"]) for r in rs),
-                      "mean_turns": mean(r["turns"] for r in rs),
-                      "mean_actions": mean(r["actions_count"] for r in rs)})
+        entry.update(
+            {
+                "games": n,
+                "planned": planned.get(k, 0),
+                "technocrat_wins": tw,
+                "ziegler_wins": n - tw - draws,
+                "draws": draws,
+                "technocrat_win_rate": score / n if n else math.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "half_width": (hi - lo) / 2 if n else math.nan,
+                "stopped": (stopped or {}).get(c["cell"], ""),
+                "truncated_rate": mean(float(r["truncated"]) for r in rs),
+                "mean_turns": mean(r["turns"] for r in rs),
+                "mean_actions": mean(r["actions_count"] for r in rs),
+            }
+        )
         out.append(entry)
     return out
 
 
 def _options_label(rules: dict) -> str:
-    return " ".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in rules.items()) or "default rules"
+    return (
+        " ".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in rules.items()) or "default rules"
+    )
 
 
 def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Path:
@@ -312,8 +400,9 @@ def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Pa
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("the balance plot needs matplotlib: python -m pip install 'hotspot[plots]' "
-                          "(or pass --no-plot)") from None
+        raise ImportError(
+            "the balance plot needs matplotlib: python -m pip install 'hotspot[plots]' (or pass --no-plot)"
+        ) from None
 
     path = Path(path)
     table = [t for t in table if t["games"] > 0]
@@ -323,8 +412,10 @@ def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Pa
             if k not in keys:
                 keys.append(k)
     varied = [k for k in keys if len({json.dumps(t["rules"].get(k)) for t in table}) > 1]
-    numeric_x = (len(varied) == 1 and all(isinstance(t["rules"].get(varied[0]), (int, float))
-                                         and not isinstance(t["rules"].get(varied[0]), bool) for t in table))
+    numeric_x = len(varied) == 1 and all(
+        isinstance(t["rules"].get(varied[0]), (int, float)) and not isinstance(t["rules"].get(varied[0]), bool)
+        for t in table
+    )
     categories = []
     if not numeric_x:
         for t in table:
@@ -351,11 +442,12 @@ def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Pa
             xs = [t["rules"][varied[0]] + offset for t in items]
         else:
             offset = (j - (n_series - 1) / 2) * 0.8 / n_series
-            xs = [categories.index(_cell_label(t, len({x["scenario"] for x in table}) > 1)) + offset
-                  for t in items]
+            xs = [categories.index(_cell_label(t, len({x["scenario"] for x in table}) > 1)) + offset for t in items]
         ys = [t["technocrat_win_rate"] for t in items]
-        yerr = [[max(0.0, t["technocrat_win_rate"] - t["ci_low"]) for t in items],
-                [max(0.0, t["ci_high"] - t["technocrat_win_rate"]) for t in items]]
+        yerr = [
+            [max(0.0, t["technocrat_win_rate"] - t["ci_low"]) for t in items],
+            [max(0.0, t["ci_high"] - t["technocrat_win_rate"]) for t in items],
+        ]
         ax.errorbar(xs, ys, yerr=yerr, fmt="o-" if numeric_x else "o", capsize=4, label=name)
     ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
     ax.set_ylim(-0.02, 1.02)
@@ -365,11 +457,16 @@ def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Pa
         ax.set_xticks(sorted({t["rules"][varied[0]] for t in table}))
     else:
         ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels(categories, rotation=20 if len(categories) > 3 else 0, ha="right"
-                           if len(categories) > 3 else "center", fontsize=8)
+        ax.set_xticklabels(
+            categories,
+            rotation=20 if len(categories) > 3 else 0,
+            ha="right" if len(categories) > 3 else "center",
+            fontsize=8,
+        )
     games = sorted({t["games"] for t in table})
-    ax.set_title(f"{title} ({games[0] if len(games) == 1 else f'{games[0]}-{games[-1]}'} games a cell)"
-                 if games else title)
+    ax.set_title(
+        f"{title} ({games[0] if len(games) == 1 else f'{games[0]}-{games[-1]}'} games a cell)" if games else title
+    )
     if series:
         ax.legend(fontsize=8)
     ax.grid(True, alpha=0.3)
@@ -396,26 +493,41 @@ def report_text(table: list[dict], summary: dict) -> str:
     columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
     if any(t.get("probe") for t in table):
         columns.append((lambda r: r.get("probe") or "", "probe"))
-    columns += [("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
-                ("technocrat_wins", "T wins"), ("technocrat_win_rate", "T win rate", ".3f"),
-                (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-                ("ziegler_wins", "Z wins"), ("draws", "draws"), ("mean_turns", "turns", ".1f"),
-                ("mean_actions", "actions", ".0f")]
+    columns += [
+        ("technocrat", "technocrat"),
+        ("ziegler", "ziegler"),
+        ("games", "games"),
+        ("technocrat_wins", "T wins"),
+        ("technocrat_win_rate", "T win rate", ".3f"),
+        (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+        ("ziegler_wins", "Z wins"),
+        ("draws", "draws"),
+        ("mean_turns", "turns", ".1f"),
+        ("mean_actions", "actions", ".0f"),
+    ]
     if summary.get("config", {}).get("precision"):
         columns.append((lambda r: r.get("stopped") or "-", "stopped by"))
     limit = summary.get("config", {}).get("max_turns")
-    lines = ["Technocrat win rate by cell (95% Wilson intervals; a draw, a game stopped after turn "
-             f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
-             format_table(table, columns), ""]
-    lines.append(f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
-                 f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})")
+    lines = [
+        "Technocrat win rate by cell (95% Wilson intervals; a draw, a game stopped after turn "
+        f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
+        format_table(table, columns),
+        "",
+    ]
+    lines.append(
+        f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
+        f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})"
+    )
     lines += dropped_text(summary)
     precision = summary.get("config", {}).get("precision")
     if precision:
-        lines.append(f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
-                     f"95% interval's half-width was <= {precision} or it reached "
-                     f"{summary['config']['games_per_cell']} games (the games column: the games it needed).")
+        lines.append(
+            f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
+            f"95% interval's half-width was <= {precision} or it reached "
+            f"{summary['config']['games_per_cell']} games (the games column: the games it needed)."
+        )
     from .skill import probes_text, skill_text
+
     for grid in summary.get("skill") or []:
         lines += ["", skill_text(grid)]
     if summary.get("probes"):
@@ -435,12 +547,32 @@ def default_pair() -> tuple[str, str]:
     return ("scripted", "scripted") if is_available("scripted") else ("random", "random")
 
 
-def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=None, zieglers=None,
-                games: int | None = None, precision: float | None = None, step: int = 100, probes=(),
-                probe_pairs=None, seed: int = 0, out="balance-results", workers=None, backend="local",
-                address=None, chunk=None, max_games=None, progress=True, max_actions=None, plot=True,
-                max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False,
-                report: bool = False) -> dict:
+def run_balance(
+    *,
+    scenarios=("standard",),
+    options=(),
+    pairs=None,
+    technocrats=None,
+    zieglers=None,
+    games: int | None = None,
+    precision: float | None = None,
+    step: int = 100,
+    probes=(),
+    probe_pairs=None,
+    seed: int = 0,
+    out="balance-results",
+    workers=None,
+    backend="local",
+    address=None,
+    chunk=None,
+    max_games=None,
+    progress=True,
+    max_actions=None,
+    plot=True,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    drop_damaged: bool = False,
+    report: bool = False,
+) -> dict:
     """Run a balance grid; writes games.jsonl, run.json, summary.json,
     summary.csv, games.csv (each game's seed and result), balance.png (and skill.png for a skill grid, report.html
     with ``report``) into ``out``; returns the summary (with ``"text"``).
@@ -478,10 +610,21 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
         probe_pairs = [tuple(canonical_agents(p)) for p in probe_pairs]
         unknown = [f"{a}:{b}" for a, b in probe_pairs if (a, b) not in pairs]
         if unknown:
-            raise ArenaError(f"probe pair(s) {', '.join(unknown)} not among the grid's pairs "
-                             f"{', '.join(f'{a}:{b}' for a, b in pairs)}")
-    cells, specs = plan_balance(list(scenarios), list(options), pairs, games, seed=seed, max_actions=max_actions,
-                                max_turns=max_turns, probes=probes, probe_pairs=probe_pairs)
+            raise ArenaError(
+                f"probe pair(s) {', '.join(unknown)} not among the grid's pairs "
+                f"{', '.join(f'{a}:{b}' for a, b in pairs)}"
+            )
+    cells, specs = plan_balance(
+        list(scenarios),
+        list(options),
+        pairs,
+        games,
+        seed=seed,
+        max_actions=max_actions,
+        max_turns=max_turns,
+        probes=probes,
+        probe_pairs=probe_pairs,
+    )
     config = balance_run_config(scenarios, options, pairs, games, seed, max_turns, probes, probe_pairs)
     check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     with writer_lock(out):  # one writer a folder, for the whole run
@@ -498,9 +641,20 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
         while active:
             n = min(games, n + step) if precision else games
             todo = [s for c in active for s in by_cell[c][:n]]
-            result = run_games(todo, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                               max_games=budget, progress=progress, desc="balance" if not precision else f"balance {n}",
-                               drop_damaged=drop_damaged, config=config, plan=specs)
+            result = run_games(
+                todo,
+                out,
+                workers=workers,
+                backend=backend,
+                address=address,
+                chunk=chunk,
+                max_games=budget,
+                progress=progress,
+                desc="balance" if not precision else f"balance {n}",
+                drop_damaged=drop_damaged,
+                config=config,
+                plan=specs,
+            )
             drop_damaged = False  # dropped (and reported) once
             dropped += result.dropped
             for row in result.rows:
@@ -530,19 +684,38 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
                 break
         kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
         table = cell_table(kept, cells, specs, stopped)
-        summary = {"format": "hotspot-balance-summary", "version": 2,
-                   "config": {"scenarios": list(scenarios), "options": {k: v for k, v in options},
-                              "pairs": [f"{a}:{b}" for a, b in pairs], "games_per_cell": games, "seed": seed,
-                              "precision": precision, "step": step if precision else None,
-                              "technocrats": technocrats, "zieglers": zieglers,
-                              "probes": {name: over for name, over in probes},
-                              "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
-                              "max_turns": cells[0]["max_turns"] if cells else max_turns,
-                              "workers": result.workers if result else workers, "backend": backend},
-                   "games": len(kept), "planned": sum(t["games"] for t in table) + remaining,
-                   "played_now": played, "from_file": len(kept) - played, "remaining": remaining, "wall_s": round(wall, 3),
-                   "warm_up_s": round(warm, 3), "dropped_lines": [d.line for d in dropped],
-                   "cells": table, "plot": None, "skill_plots": [], "report": None}
+        summary = {
+            "format": "hotspot-balance-summary",
+            "version": 2,
+            "config": {
+                "scenarios": list(scenarios),
+                "options": {k: v for k, v in options},
+                "pairs": [f"{a}:{b}" for a, b in pairs],
+                "games_per_cell": games,
+                "seed": seed,
+                "precision": precision,
+                "step": step if precision else None,
+                "technocrats": technocrats,
+                "zieglers": zieglers,
+                "probes": {name: over for name, over in probes},
+                "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
+                "max_turns": cells[0]["max_turns"] if cells else max_turns,
+                "workers": result.workers if result else workers,
+                "backend": backend,
+            },
+            "games": len(kept),
+            "planned": sum(t["games"] for t in table) + remaining,
+            "played_now": played,
+            "from_file": len(kept) - played,
+            "remaining": remaining,
+            "wall_s": round(wall, 3),
+            "warm_up_s": round(warm, 3),
+            "dropped_lines": [d.line for d in dropped],
+            "cells": table,
+            "plot": None,
+            "skill_plots": [],
+            "report": None,
+        }
         summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
         summary["probes"] = probe_deltas(table, kept) if probes else []
         out = Path(out)
@@ -555,15 +728,29 @@ def run_balance(*, scenarios=("standard",), options=(), pairs=None, technocrats=
         (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
         csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
         write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
-        write_csv(out / "games.csv", [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
-                  GAME_FIELDS)
+        write_csv(
+            out / "games.csv",
+            [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
+            GAME_FIELDS,
+        )
         if report:
             from .report import write_report
+
             summary["report"] = str(write_report(out, summary, kept))
         summary["text"] = report_text(table, summary)
         summary["result"] = result
         return summary
 
 
-__all__ = ["PROBES", "grid_pairs", "parse_agent_list", "parse_option", "parse_pairings", "parse_probes",
-           "parse_scenarios", "plan_balance", "plot_balance", "run_balance"]
+__all__ = [
+    "PROBES",
+    "grid_pairs",
+    "parse_agent_list",
+    "parse_option",
+    "parse_pairings",
+    "parse_probes",
+    "parse_scenarios",
+    "plan_balance",
+    "plot_balance",
+    "run_balance",
+]

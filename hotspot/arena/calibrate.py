@@ -34,6 +34,7 @@ its values, each pair's score and interval, the objective),
 every trial's games are found in its folder, so the seeded search proposes
 the same trials again and only what is missing is played.
 """
+
 from __future__ import annotations
 
 import csv
@@ -144,15 +145,24 @@ def _score(rows) -> tuple[float, float, float, int]:
     return (s / n if n else math.nan), lo, hi, n
 
 
-def play_setting(path: Path, folder: Path, pairs, games: int, *, seed: int, max_turns, workers, progress,
-                 desc: str) -> list[dict]:
+def play_setting(
+    path: Path, folder: Path, pairs, games: int, *, seed: int, max_turns, workers, progress, desc: str
+) -> list[dict]:
     """Play ``games`` mirrored games of the scenario file ``path`` at each pair;
     one entry a pair: score, interval, games."""
-    specs = [GameSpec(f"{t}:{z}", t, z, i, game_seed(seed, i), str(path), "{}", max_turns=max_turns)
-             for t, z in pairs for i in range(games)]
-    config = {"kind": "calibration-trial", "scenario": _digest(json.loads(path.read_text(encoding="utf-8"))),
-              "pairs": sorted(f"{t}:{z}" for t, z in pairs), "seed": int(seed), "games": int(games),
-              "max_turns": specs[0].max_turns}
+    specs = [
+        GameSpec(f"{t}:{z}", t, z, i, game_seed(seed, i), str(path), "{}", max_turns=max_turns)
+        for t, z in pairs
+        for i in range(games)
+    ]
+    config = {
+        "kind": "calibration-trial",
+        "scenario": _digest(json.loads(path.read_text(encoding="utf-8"))),
+        "pairs": sorted(f"{t}:{z}" for t, z in pairs),
+        "seed": int(seed),
+        "games": int(games),
+        "max_turns": specs[0].max_turns,
+    }
     result = run_games(specs, folder, workers=workers, progress=progress, desc=desc, config=config)
     out = []
     for t, z in pairs:
@@ -162,11 +172,26 @@ def play_setting(path: Path, folder: Path, pairs, games: int, *, seed: int, max_
     return out
 
 
-def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None, target: float = 0.5,
-                    trials: int = 20, games: int = 100, confirm_pairs=None, confirm_games: int = 1000,
-                    seed: int = 0, out="calibration", workers=None, max_turns: int | None = DEFAULT_MAX_TURNS,
-                    progress: bool = True, report: bool = False, name: str = "calibrated",
-                    finalists: int = 3) -> dict:
+def run_calibration(
+    scenario: str,
+    knobs: list[Knob],
+    *,
+    rules=None,
+    pairs=None,
+    target: float = 0.5,
+    trials: int = 20,
+    games: int = 100,
+    confirm_pairs=None,
+    confirm_games: int = 1000,
+    seed: int = 0,
+    out="calibration",
+    workers=None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    progress: bool = True,
+    report: bool = False,
+    name: str = "calibrated",
+    finalists: int = 3,
+) -> dict:
     """Search the knobs' values (see the module docstring); returns the summary (with ``"text"``)."""
     try:
         import optuna
@@ -204,11 +229,27 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
             path = trial_dir / f"{digest}.json"
             if not path.exists():
                 path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            results = play_setting(path, trial_dir / digest, pairs, games, seed=seed, max_turns=max_turns,
-                                   workers=workers, progress=progress, desc=f"trial {len(records) + 1}/{trials}")
+            results = play_setting(
+                path,
+                trial_dir / digest,
+                pairs,
+                games,
+                seed=seed,
+                max_turns=max_turns,
+                workers=workers,
+                progress=progress,
+                desc=f"trial {len(records) + 1}/{trials}",
+            )
             objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
-            records.append({"trial": len(records), "values": dict(values), "digest": digest, "pairs": results,
-                            "objective": objective})
+            records.append(
+                {
+                    "trial": len(records),
+                    "values": dict(values),
+                    "digest": digest,
+                    "pairs": results,
+                    "objective": objective,
+                }
+            )
             return objective
 
         optuna.logging.set_verbosity(optuna.logging.WARNING)
@@ -216,16 +257,32 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
         start = {k.name: base_value(base, k.name) for k in knobs}
         if all(k.low <= start[k.name] <= k.high for k in knobs):
             study.enqueue_trial(start)
-        study.optimize(lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}),
-                       n_trials=trials)
+        study.optimize(
+            lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}), n_trials=trials
+        )
         finals = []  # the best distinct settings again, with confirm_games games at the cheap pairs
         for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
             if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
-                results = play_setting(trial_dir / f"{r['digest']}.json", out / "finals" / r["digest"], pairs,
-                                       confirm_games, seed=seed, max_turns=max_turns, workers=workers,
-                                       progress=progress, desc=f"finalist {len(finals) + 1}/{finalists}")
-                finals.append({"values": r["values"], "digest": r["digest"], "pairs": results, "trial": r["trial"],
-                               "objective": sum((x["score"] - target) ** 2 for x in results) / len(results)})
+                results = play_setting(
+                    trial_dir / f"{r['digest']}.json",
+                    out / "finals" / r["digest"],
+                    pairs,
+                    confirm_games,
+                    seed=seed,
+                    max_turns=max_turns,
+                    workers=workers,
+                    progress=progress,
+                    desc=f"finalist {len(finals) + 1}/{finalists}",
+                )
+                finals.append(
+                    {
+                        "values": r["values"],
+                        "digest": r["digest"],
+                        "pairs": results,
+                        "trial": r["trial"],
+                        "objective": sum((x["score"] - target) ** 2 for x in results) / len(results),
+                    }
+                )
         best = min(finals, key=lambda r: (r["objective"], r["trial"]))
         calibrated = apply_values(base, best["values"])
         calibrated["name"] = name
@@ -235,21 +292,45 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
         for pair in confirm_pairs:
             label = f"{pair[0]}:{pair[1]}"
             known = [x for x in best["pairs"] if x["pair"] == label]
-            confirm += known or play_setting(path, out / "confirm", [pair], confirm_games, seed=seed,
-                                             max_turns=max_turns, workers=workers, progress=progress,
-                                             desc=f"confirm {label}")
-        within = [abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
-                  for c in confirm]
+            confirm += known or play_setting(
+                path,
+                out / "confirm",
+                [pair],
+                confirm_games,
+                seed=seed,
+                max_turns=max_turns,
+                workers=workers,
+                progress=progress,
+                desc=f"confirm {label}",
+            )
+        within = [
+            abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
+            for c in confirm
+        ]
         _write_trials_csv(out / "trials.csv", records, knobs, pairs)
-        summary = {"format": "hotspot-calibration", "version": 1, "scenario": scenario, "rules": rules or {},
-                   "knobs": [{"name": k.name, "low": k.low, "high": k.high, "base": start[k.name]} for k in knobs],
-                   "pairs": [f"{t}:{z}" for t, z in pairs], "games": games, "target": target, "seed": seed,
-                   "trials": records, "finals": finals, "best": best, "calibrated": str(out / "calibrated.json"),
-                   "confirm_pairs": [f"{t}:{z}" for t, z in confirm_pairs], "confirm_games": confirm_games,
-                   "confirm": confirm, "confirm_within_band": within}
+        summary = {
+            "format": "hotspot-calibration",
+            "version": 1,
+            "scenario": scenario,
+            "rules": rules or {},
+            "knobs": [{"name": k.name, "low": k.low, "high": k.high, "base": start[k.name]} for k in knobs],
+            "pairs": [f"{t}:{z}" for t, z in pairs],
+            "games": games,
+            "target": target,
+            "seed": seed,
+            "trials": records,
+            "finals": finals,
+            "best": best,
+            "calibrated": str(out / "calibrated.json"),
+            "confirm_pairs": [f"{t}:{z}" for t, z in confirm_pairs],
+            "confirm_games": confirm_games,
+            "confirm": confirm,
+            "confirm_within_band": within,
+        }
         (out / "calibration.json").write_text(json.dumps(_finite(summary), indent=1) + "\n", encoding="utf-8")
         if report:
             from .report import write_calibration_report
+
             summary["report"] = str(write_calibration_report(out, summary))
         summary["text"] = calibration_text(summary)
         return summary
@@ -257,8 +338,10 @@ def run_calibration(scenario: str, knobs: list[Knob], *, rules=None, pairs=None,
 
 def _write_calibrated(path: Path, data: dict, base: dict, setting: str, target: float) -> Path:
     data = dict(data)
-    data["description"] = (f"{base.get('description', '')} Calibrated (hotspot balance --calibrate) towards a "
-                           f"Technocrat score of {target}: {setting}.").strip()
+    data["description"] = (
+        f"{base.get('description', '')} Calibrated (hotspot balance --calibrate) towards a "
+        f"Technocrat score of {target}: {setting}."
+    ).strip()
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return path
 
@@ -289,22 +372,28 @@ def _finite(obj):
 
 
 def calibration_text(summary: dict) -> str:
-    lines = [f"Calibration of {summary['scenario']} towards a Technocrat score of {summary['target']} "
-             f"({len(summary['trials'])} trials of {summary['games']} games at {', '.join(summary['pairs'])}):"]
+    lines = [
+        f"Calibration of {summary['scenario']} towards a Technocrat score of {summary['target']} "
+        f"({len(summary['trials'])} trials of {summary['games']} games at {', '.join(summary['pairs'])}):"
+    ]
     for r in sorted(summary["trials"], key=lambda r: r["objective"])[:5]:
         scores = ", ".join(f"{p['pair']} {p['score']:.3f}" for p in r["pairs"])
         lines.append(f"  trial {r['trial']:>3}: {r['values']} -> {scores} (objective {r['objective']:.4f})")
     for f in summary.get("finals") or []:
         scores = ", ".join(f"{p['pair']} {p['score']:.3f}" for p in f["pairs"])
-        lines.append(f"  finalist (trial {f['trial']}): {f['values']} -> {scores} over {summary['confirm_games']} "
-                     f"games (objective {f['objective']:.4f})")
+        lines.append(
+            f"  finalist (trial {f['trial']}): {f['values']} -> {scores} over {summary['confirm_games']} "
+            f"games (objective {f['objective']:.4f})"
+        )
     best = summary["best"]
     lines.append(f"Chosen setting: {best['values']} -> {summary['calibrated']}")
     for c, ok in zip(summary["confirm"], summary["confirm_within_band"]):
-        lines.append(f"Confirmed at {c['pair']} over {c['games']} games: {c['score']:.3f} "
-                     f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]; "
-                     f"{'inside' if ok else 'not inside'} [{summary['target'] - 0.05:.2f}, "
-                     f"{summary['target'] + 0.05:.2f}]")
+        lines.append(
+            f"Confirmed at {c['pair']} over {c['games']} games: {c['score']:.3f} "
+            f"[{c['ci_low']:.3f}, {c['ci_high']:.3f}]; "
+            f"{'inside' if ok else 'not inside'} [{summary['target'] - 0.05:.2f}, "
+            f"{summary['target'] + 0.05:.2f}]"
+        )
     lines.append(f"Every trial: {Path(summary['calibrated']).parent / 'trials.csv'}")
     if summary.get("report"):
         lines.append(f"Report: {summary['report']}")

@@ -29,6 +29,7 @@ kept, resumable).  The search's settings are recorded in ``run.json``
 folder with other settings is refused, naming them; a damaged games.jsonl
 line of a round is refused unless ``drop_damaged`` (``hotspot.arena.folder``).
 """
+
 from __future__ import annotations
 
 import json
@@ -51,8 +52,7 @@ FINAL_SEED_OFFSET = 1_000_000  # game indices of the final round (the rounds use
 
 
 def _side_part(side: str) -> tuple[str, ...]:
-    return ("ziegler_crustals", "ziegler_units") if side == "ziegler" else (
-        "technocrat_platforms", "technocrat_units")
+    return ("ziegler_crustals", "ziegler_units") if side == "ziegler" else ("technocrat_platforms", "technocrat_units")
 
 
 def base_scenario(side: str, base=None) -> dict:
@@ -60,6 +60,7 @@ def base_scenario(side: str, base=None) -> dict:
     the players, the opponent's as ``base`` has it (Ziegler: ``open``, where the
     Technocrat deploys after him; Technocrat: ``standard``'s Ziegler set-up)."""
     from hotspot.core.scenario import load_scenario, validate_scenario
+
     if base is None:
         base = "open" if side == "ziegler" else "standard"
     data = dict(load_scenario(base) if not isinstance(base, dict) else validate_scenario(base))
@@ -69,8 +70,10 @@ def base_scenario(side: str, base=None) -> dict:
         deploy = [p for p in data.get("deploy", []) if p.startswith("ziegler")]
         data["deploy"] = deploy + list(_side_part("technocrat"))
         if any(p.startswith("ziegler") for p in deploy):
-            raise ArenaError("the Technocrat's deployment is searched against a fixed Ziegler deployment; "
-                             "the base scenario leaves the Ziegler set-up open")
+            raise ArenaError(
+                "the Technocrat's deployment is searched against a fixed Ziegler deployment; "
+                "the base scenario leaves the Ziegler set-up open"
+            )
     else:
         data["pieces"] = [p for p in data.get("pieces", []) if p["kind"] == "platform"]
         data["units"] = [u for u in data.get("units", []) if u["side"] == "technocrat"]
@@ -87,6 +90,7 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
     from hotspot.core.scenario import state_to_scenario
     from .registry import make_agent
+
     phase = PHASE_Z_SETUP if side == "ziegler" else PHASE_T_SETUP
     game = Game(base, seed=seed)
     agent = make_agent(agent_name, seed=seed)
@@ -96,8 +100,9 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
         action = int(agent.act(info, game.legal_action_mask(), side_i))
         game.apply_action(action)
     data = state_to_scenario(game.state, name=f"{side}-deployment", description="")
-    data["description"] = (f"{side} deployment drawn by the {agent_name} set-up policy, seed {seed} "
-                           f"(hotspot deployment search)")
+    data["description"] = (
+        f"{side} deployment drawn by the {agent_name} set-up policy, seed {seed} (hotspot deployment search)"
+    )
     return data
 
 
@@ -116,29 +121,59 @@ def search_run_config(side, opponent, agent, base, base_data, counts: dict, seed
     run.json (a rerun with any other value is refused): the side, both agents,
     the base scenario (its name and the digest of its content), every count,
     the master seed, the rules options and ``max_turns``."""
-    return {"kind": "deployment-search", "side": side, "opponent": opponent, "agent": agent,
-            "base": base if base is None or isinstance(base, str) else "(a scenario dict)",
-            "base_sha256": folder.content_digest(base_data),
-            **counts, "seed": int(seed), "rules": json.loads(rules_json), "max_turns": max_turns}
+    return {
+        "kind": "deployment-search",
+        "side": side,
+        "opponent": opponent,
+        "agent": agent,
+        "base": base if base is None or isinstance(base, str) else "(a scenario dict)",
+        "base_sha256": folder.content_digest(base_data),
+        **counts,
+        "seed": int(seed),
+        "rules": json.loads(rules_json),
+        "max_turns": max_turns,
+    }
 
 
-def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "scripted", base=None,
-                      candidates: int = 16, random_candidates: int = 4, games: int = 50,
-                      finalists: int = 2, final_games: int = 1000, seed: int = 0, rules=None,
-                      max_turns: int | None = DEFAULT_MAX_TURNS, out="deployment-search", workers=None,
-                      progress: bool = True, drop_damaged: bool = False) -> dict:
+def search_deployment(
+    side: str,
+    *,
+    opponent: str = "scripted",
+    agent: str = "scripted",
+    base=None,
+    candidates: int = 16,
+    random_candidates: int = 4,
+    games: int = 50,
+    finalists: int = 2,
+    final_games: int = 1000,
+    seed: int = 0,
+    rules=None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    out="deployment-search",
+    workers=None,
+    progress: bool = True,
+    drop_damaged: bool = False,
+) -> dict:
     """Search ``side``'s deployment (see the module docstring); returns the summary
     (also written to ``out/search.json``) and writes ``out/best.json``."""
     if side not in SIDES:
         raise ArenaError(f"side must be one of {list(SIDES)}, got {side!r}")
-    counts = {name: check_count(name, value, low) for name, value, low in (
-        ("candidates", candidates, 2), ("games", games, 1), ("finalists", finalists, 1),
-        ("final_games", final_games, 1), ("random_candidates", random_candidates, 0))}
+    counts = {
+        name: check_count(name, value, low)
+        for name, value, low in (
+            ("candidates", candidates, 2),
+            ("games", games, 1),
+            ("finalists", finalists, 1),
+            ("final_games", final_games, 1),
+            ("random_candidates", random_candidates, 0),
+        )
+    }
     if finalists > candidates:
         raise ArenaError(f"finalists ({finalists}) must not exceed candidates ({candidates})")
     max_turns = spec_max_turns(max_turns)
     out = Path(out)
     from hotspot.core.scenario import save_scenario
+
     base_data = base_scenario(side, base)
     rules_json = canonical_rules(rules or {})
     try:
@@ -148,6 +183,7 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
     if rules:
         base_data = dict(base_data, rules=dict(base_data.get("rules") or {}, **dict(rules)))
     from .tournament import canonical_agents
+
     opponent, agent = canonical_agents([opponent, agent])  # a typo must not become the folder's configuration
     config = search_run_config(side, opponent, agent, base, base_data, counts, seed, rules_json, max_turns)
     with folder.writer_lock(out):  # one writer a folder, for the whole run
@@ -161,8 +197,9 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
             data = sample_deployment(base_data, side, name, cand_seed)
             path = out / "candidates" / f"c{i:03d}.json"
             save_scenario(data, path)
-            pool.append({"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0,
-                         "games": 0})
+            pool.append(
+                {"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0, "games": 0}
+            )
         technocrat, ziegler = (agent, opponent) if side == "technocrat" else (opponent, agent)
         rounds = []
         alive = list(pool)
@@ -175,11 +212,26 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
             offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
             for c in alive:
                 for j in range(n_games):
-                    specs.append(GameSpec(pairing=f"c{c['id']:03d}", technocrat=technocrat, ziegler=ziegler,
-                                          index=j, seed=game_seed(seed, offset + j), scenario=c["path"],
-                                          rules=rules_json, max_turns=max_turns))
-            result = run_games(specs, out / f"round{r}", workers=workers, progress=progress,
-                               desc=f"round {r}: {len(alive)} candidates x {n_games}", drop_damaged=drop_damaged)
+                    specs.append(
+                        GameSpec(
+                            pairing=f"c{c['id']:03d}",
+                            technocrat=technocrat,
+                            ziegler=ziegler,
+                            index=j,
+                            seed=game_seed(seed, offset + j),
+                            scenario=c["path"],
+                            rules=rules_json,
+                            max_turns=max_turns,
+                        )
+                    )
+            result = run_games(
+                specs,
+                out / f"round{r}",
+                workers=workers,
+                progress=progress,
+                desc=f"round {r}: {len(alive)} candidates x {n_games}",
+                drop_damaged=drop_damaged,
+            )
             by_pairing: dict = {}
             for row in result.rows:
                 by_pairing.setdefault(row["pairing"], []).append(row)
@@ -187,19 +239,30 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
                 wins, draws, n = _score(by_pairing.get(f"c{c['id']:03d}", []), side)
                 c.update(wins=wins, draws=draws, games=n, score=_points(wins, draws, n))
             alive.sort(key=lambda c: (-c["score"], c["id"]))
-            rounds.append({"round": r, "games_per_candidate": n_games,
-                           "candidates": [{k: c[k] for k in ("id", "policy", "seed", "score", "wins", "draws", "games")}
-                                          for c in alive]})
+            rounds.append(
+                {
+                    "round": r,
+                    "games_per_candidate": n_games,
+                    "candidates": [
+                        {k: c[k] for k in ("id", "policy", "seed", "score", "wins", "draws", "games")} for c in alive
+                    ],
+                }
+            )
             if final:
                 break
-            alive = alive[:max(finalists, math.ceil(len(alive) / 2))]
+            alive = alive[: max(finalists, math.ceil(len(alive) / 2))]
             per *= 2
             r += 1
         finals = []
         for c in alive:
             low, high = wilson_interval(c["wins"] + 0.5 * c["draws"], c["games"])
-            finals.append({**{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
-                           "ci_low": low, "ci_high": high})
+            finals.append(
+                {
+                    **{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
         best = finals[0]
         best_data = json.loads(Path(best["path"]).read_text(encoding="utf-8"))
         best_data["name"] = f"best-{side}-deployment"
@@ -207,16 +270,30 @@ def search_deployment(side: str, *, opponent: str = "scripted", agent: str = "sc
             f"Best {side} deployment found by hotspot's deployment search (successive halving over "
             f"{candidates} sampled candidates) against {opponent} play: {side} score {best['score']:.3f} "
             f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] (95% Wilson; wins {best['wins']}, truncated "
-            f"{best['draws']} counted half) over {best['games']} games, seed {seed}.")
+            f"{best['draws']} counted half) over {best['games']} games, seed {seed}."
+        )
         save_scenario(best_data, out / "best.json")
-        summary = {"format": "hotspot-deployment-search", "version": 1,
-                   "config": {"side": side, "opponent": opponent, "agent": agent, "candidates": candidates,
-                              "random_candidates": random_candidates, "games": games, "finalists": finalists,
-                              "final_games": final_games, "seed": seed, "max_turns": max_turns,
-                              "rules": dict(rules or {})},
-                   "rounds": rounds, "finalists": finals, "best": str(out / "best.json")}
-        (out / "search.json").write_text(json.dumps(summary, indent=1, default=_json_default) + "\n",
-                                         encoding="utf-8")
+        summary = {
+            "format": "hotspot-deployment-search",
+            "version": 1,
+            "config": {
+                "side": side,
+                "opponent": opponent,
+                "agent": agent,
+                "candidates": candidates,
+                "random_candidates": random_candidates,
+                "games": games,
+                "finalists": finalists,
+                "final_games": final_games,
+                "seed": seed,
+                "max_turns": max_turns,
+                "rules": dict(rules or {}),
+            },
+            "rounds": rounds,
+            "finalists": finals,
+            "best": str(out / "best.json"),
+        }
+        (out / "search.json").write_text(json.dumps(summary, indent=1, default=_json_default) + "\n", encoding="utf-8")
         summary["text"] = report_text(summary)
         return summary
 
@@ -231,16 +308,22 @@ def _json_default(value):
 
 def report_text(summary: dict) -> str:
     cfg = summary["config"]
-    lines = [f"Deployment search: {cfg['side']} ({cfg['agent']} / random set-ups) against {cfg['opponent']}",
-             f"{'round':>5}  {'cands':>5}  {'games':>5}  best score"]
+    lines = [
+        f"Deployment search: {cfg['side']} ({cfg['agent']} / random set-ups) against {cfg['opponent']}",
+        f"{'round':>5}  {'cands':>5}  {'games':>5}  best score",
+    ]
     for r in summary["rounds"]:
         c = r["candidates"][0]
-        lines.append(f"{r['round']:>5}  {len(r['candidates']):>5}  {r['games_per_candidate']:>5}  "
-                     f"{c['score']:.3f} (candidate {c['id']}, {c['policy']})")
+        lines.append(
+            f"{r['round']:>5}  {len(r['candidates']):>5}  {r['games_per_candidate']:>5}  "
+            f"{c['score']:.3f} (candidate {c['id']}, {c['policy']})"
+        )
     lines.append("finalists (95% Wilson intervals, truncated games count half):")
     for f in summary["finalists"]:
-        lines.append(f"  candidate {f['id']:>3} ({f['policy']}, seed {f['seed']}): {f['score']:.3f} "
-                     f"[{f['ci_low']:.3f}, {f['ci_high']:.3f}] over {f['games']} games")
+        lines.append(
+            f"  candidate {f['id']:>3} ({f['policy']}, seed {f['seed']}): {f['score']:.3f} "
+            f"[{f['ci_low']:.3f}, {f['ci_high']:.3f}] over {f['games']} games"
+        )
     lines.append(f"best deployment written to {summary['best']}")
     return "\n".join(lines)
 

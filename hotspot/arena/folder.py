@@ -32,6 +32,7 @@ nothing is skipped, lost or mixed without a word.
   the holder writes into the file) before it reads or changes anything
   else.  Readers (``hotspot replay``, ``hotspot serve``) never take it.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -82,6 +83,7 @@ def _try_lock(fd: int) -> bool:
         import fcntl
     except ImportError:  # Windows
         import msvcrt
+
         try:
             msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
             return True
@@ -99,6 +101,7 @@ def _unlock(fd: int) -> None:
         import fcntl
     except ImportError:
         import msvcrt
+
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
         return
@@ -138,8 +141,10 @@ def writer_lock(out_dir):
         raise ArenaError(f"{path}: cannot write this folder ({exc.strerror or exc})") from None
     if not _try_lock(fd):
         os.close(fd)
-        raise FolderLockedError(f"{path}: another run is writing this folder ({_holder(lock_path)}); "
-                                f"nothing was changed: wait for it to end or choose another --out")
+        raise FolderLockedError(
+            f"{path}: another run is writing this folder ({_holder(lock_path)}); "
+            f"nothing was changed: wait for it to end or choose another --out"
+        )
     try:
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
@@ -163,8 +168,10 @@ def _short(value) -> str:
 
 def _get(row: dict, name: str):
     if name not in row:
-        raise RowError(f"missing field {name!r}" + (" (a row written before max_turns was recorded, D19 revised)"
-                                                     if name == "max_turns" else ""))
+        raise RowError(
+            f"missing field {name!r}"
+            + (" (a row written before max_turns was recorded, D19 revised)" if name == "max_turns" else "")
+        )
     return row[name]
 
 
@@ -186,6 +193,7 @@ def _integer(row: dict, name: str, low: int = 0, high: int | None = None) -> int
 def _check_outcome(row: dict) -> None:
     """winner, result, truncated and the agents' names agree (what the tables count)."""
     from hotspot.core.rules_data import RESULT_NAMES
+
     winner = _get(row, "winner")
     if winner not in (None, "technocrat", "ziegler"):
         raise RowError(f"field 'winner' must be 'technocrat', 'ziegler' or null, got {_short(winner)}")
@@ -195,8 +203,9 @@ def _check_outcome(row: dict) -> None:
         raise RowError(f"field 'result' is {_short(result)} but the winner is {_short(winner)}")
     truncated = _get(row, "truncated")
     if not isinstance(truncated, bool) or (winner is None and not truncated):
-        raise RowError(f"field 'truncated' must be a boolean, true for a game without a winner, got "
-                       f"{_short(truncated)}")
+        raise RowError(
+            f"field 'truncated' must be a boolean, true for a game without a winner, got {_short(truncated)}"
+        )
     names = (row["technocrat"], row["ziegler"])
     want = (None, None) if winner is None else (names if winner == "technocrat" else names[::-1])
     got = (_get(row, "winner_agent"), _get(row, "loser_agent"))
@@ -206,6 +215,7 @@ def _check_outcome(row: dict) -> None:
 
 def _check_actions(row: dict) -> None:
     from hotspot.core.actions import NUM_ACTIONS
+
     actions = _get(row, "actions")
     if not isinstance(actions, list):
         raise RowError(f"field 'actions' must be a list of integers, got {_short(actions)}")
@@ -227,6 +237,7 @@ def check_row(row) -> str:
     The scenario is not loaded here (a random setup costs about 20 ms to
     build): :func:`record_from_row` loads it through the scenario loader."""
     from hotspot.core.limits import check_max_turns
+
     if not isinstance(row, dict):
         raise RowError(f"not a JSON object (a {type(row).__name__})")
     for name in ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path"):
@@ -248,12 +259,15 @@ def check_row(row) -> str:
     _check_actions(row)
     expected_setup = f"random:{setup_seed(seed)}" if row["scenario"] == "random" else row["scenario"]
     if row["setup"] != expected_setup:
-        raise RowError(f"field 'setup' is {_short(row['setup'])}, expected {_short(expected_setup)} "
-                       f"for scenario {_short(row['scenario'])} and seed {seed}")
+        raise RowError(
+            f"field 'setup' is {_short(row['setup'])}, expected {_short(expected_setup)} "
+            f"for scenario {_short(row['scenario'])} and seed {seed}"
+        )
     key = row_key(row)
     if row["key"] != key:
-        raise RowError("field 'key' does not match the row's fields (pairing, agents, scenario, rules, "
-                       "index, seed, max_turns)")
+        raise RowError(
+            "field 'key' does not match the row's fields (pairing, agents, scenario, rules, index, seed, max_turns)"
+        )
     return key
 
 
@@ -266,6 +280,7 @@ def record_from_row(row):
     from hotspot.core.scenario import ScenarioError
 
     from . import match
+
     check_row(row)
     try:
         return match.unchecked_record(row)
@@ -279,6 +294,7 @@ def replay_row(row):
     from hotspot.core.scenario import ScenarioError
 
     from . import match
+
     check_row(row)
     try:
         return match.unchecked_replay(row)
@@ -398,8 +414,13 @@ def scenario_digest(scenario) -> str | None:
     editing the file changes the games of the run, so the digest is part of
     its configuration."""
     from hotspot.core.scenario import builtin_scenarios, load_scenario
-    if not isinstance(scenario, str) or scenario == "random" or scenario.startswith("random:") \
-            or scenario in builtin_scenarios():
+
+    if (
+        not isinstance(scenario, str)
+        or scenario == "random"
+        or scenario.startswith("random:")
+        or scenario in builtin_scenarios()
+    ):
         return None
     return content_digest(load_scenario(scenario))
 
@@ -427,12 +448,18 @@ def read_run_config(out_dir) -> dict | None:
     except (OSError, ValueError) as exc:  # (JSONInputError is a ValueError)
         problem = f"{type(exc).__name__}: {exc}"
     else:
-        if isinstance(data, dict) and data.get("format") == RUN_FORMAT and data.get("version") == RUN_VERSION \
-                and isinstance(data.get("config"), dict):
+        if (
+            isinstance(data, dict)
+            and data.get("format") == RUN_FORMAT
+            and data.get("version") == RUN_VERSION
+            and isinstance(data.get("config"), dict)
+        ):
             return data["config"]
         problem = f"not a {RUN_FORMAT} file of version {RUN_VERSION}"
-    raise RunConfigError(f"{path}: damaged ({problem}); it records the settings of the run in this folder: "
-                         f"repair it, or move it away to have games.jsonl checked against this run's settings")
+    raise RunConfigError(
+        f"{path}: damaged ({problem}); it records the settings of the run in this folder: "
+        f"repair it, or move it away to have games.jsonl checked against this run's settings"
+    )
 
 
 def _as_json(config: dict) -> dict:
@@ -443,8 +470,13 @@ def _as_json(config: dict) -> dict:
 def write_run_config(out_dir, config: dict) -> None:
     """Record ``config`` in ``out_dir/run.json`` (atomically)."""
     from hotspot import __version__
-    data = {"format": RUN_FORMAT, "version": RUN_VERSION, "written_by": f"hotspot {__version__}",
-            "config": _as_json(config)}
+
+    data = {
+        "format": RUN_FORMAT,
+        "version": RUN_VERSION,
+        "written_by": f"hotspot {__version__}",
+        "config": _as_json(config),
+    }
     atomic_write(Path(out_dir) / RUN_FILE, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
@@ -475,34 +507,45 @@ def _outside_reasons(row: dict, specs, games: dict) -> list[str]:
     {group: {index: seed}} of the plan): pairing, scenario, rules, max_turns
     and seed are each compared; sides and games (an index beyond the plan)
     when those agree."""
+
     def planned(attr):
         return ", ".join(sorted({json.dumps(getattr(s, attr)) if attr != "rules" else s.rules for s in specs}))
 
     rules = canonical_rules(row["rules"])
     out = []
     if row["pairing"] not in {s.pairing for s in specs}:
-        out.append(f"pairing: games.jsonl has games of {json.dumps(row['pairing'])}, this run plays "
-                   f"{planned('pairing')}")
+        out.append(
+            f"pairing: games.jsonl has games of {json.dumps(row['pairing'])}, this run plays {planned('pairing')}"
+        )
     if row["scenario"] not in {s.scenario for s in specs}:
-        out.append(f"scenario: games.jsonl has games of {json.dumps(row['scenario'])}, this run plays "
-                   f"{planned('scenario')}")
+        out.append(
+            f"scenario: games.jsonl has games of {json.dumps(row['scenario'])}, this run plays {planned('scenario')}"
+        )
     if rules not in {s.rules for s in specs}:
         out.append(f"rules: games.jsonl has games with rules {rules}, this run plays {planned('rules')}")
     if row["max_turns"] not in {s.max_turns for s in specs}:
-        out.append(f"max_turns: games.jsonl has games with max_turns {json.dumps(row['max_turns'])}, this run "
-                   f"plays {planned('max_turns')}")
+        out.append(
+            f"max_turns: games.jsonl has games with max_turns {json.dumps(row['max_turns'])}, this run "
+            f"plays {planned('max_turns')}"
+        )
     seeds = {s.seed for s in specs if s.index == row["index"]}
     if seeds and row["seed"] not in seeds:
-        out.append(f"seed: games.jsonl has games of another seed (e.g. its game {row['index']} has seed {row['seed']}, "
-                   f"this run's has {', '.join(map(str, sorted(seeds)))})")
+        out.append(
+            f"seed: games.jsonl has games of another seed (e.g. its game {row['index']} has seed {row['seed']}, "
+            f"this run's has {', '.join(map(str, sorted(seeds)))})"
+        )
     if out:
         return out
     group = _group(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], rules, row["max_turns"])
     if group not in games:
-        return [f"sides: games.jsonl has games of {row['technocrat']} (technocrat) against {row['ziegler']} "
-                f"(ziegler) in {json.dumps(row['pairing'])}, which this run does not plan"]
-    return [f"games: games.jsonl has game index {row['index']} of {json.dumps(row['pairing'])} (from 0), "
-            f"this run plans {len(games[group])} a side"]
+        return [
+            f"sides: games.jsonl has games of {row['technocrat']} (technocrat) against {row['ziegler']} "
+            f"(ziegler) in {json.dumps(row['pairing'])}, which this run does not plan"
+        ]
+    return [
+        f"games: games.jsonl has game index {row['index']} of {json.dumps(row['pairing'])} (from 0), "
+        f"this run plans {len(games[group])} a side"
+    ]
 
 
 def rows_outside_plan(rows: dict[str, dict], specs) -> list[str]:
@@ -539,21 +582,41 @@ def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) 
     old = read_run_config(out_dir)
     differences = config_differences(old, _as_json(config), growable) if old is not None else []
     if differences:
-        raise RunConfigError(f"{out_dir} holds another run: its {RUN_FILE} differs from this run's settings: "
-                             f"{_listing(differences)}. Nothing was changed: rerun with the folder's settings "
-                             f"to resume it, or choose another --out")
+        raise RunConfigError(
+            f"{out_dir} holds another run: its {RUN_FILE} differs from this run's settings: "
+            f"{_listing(differences)}. Nothing was changed: rerun with the folder's settings "
+            f"to resume it, or choose another --out"
+        )
     outside = rows_outside_plan(rows, specs)
     if outside:
         why = "" if old is not None else f" (it has no {RUN_FILE}: an older version's run)"
-        raise RunConfigError(f"{out_dir} holds another run{why}: games in its {GAMES_FILE} are not games of this "
-                             f"run: {_listing(outside)}. Nothing was changed: rerun with the folder's settings "
-                             f"to resume it, or choose another --out")
+        raise RunConfigError(
+            f"{out_dir} holds another run{why}: games in its {GAMES_FILE} are not games of this "
+            f"run: {_listing(outside)}. Nothing was changed: rerun with the folder's settings "
+            f"to resume it, or choose another --out"
+        )
 
 
-
-
-
-__all__ = ["DamagedFileError", "DamagedLine", "FolderLockedError", "GAMES_FILE", "GamesFile", "LOCK_FILE", "RUN_FILE", "RowError", "RunConfigError",
-           "check_row", "check_run", "config_differences", "drop_damaged", "read_rows", "read_run_config",
-           "record_from_row", "replay_row", "rows_outside_plan", "scan_games", "scenario_files",
-           "write_run_config"]
+__all__ = [
+    "DamagedFileError",
+    "DamagedLine",
+    "FolderLockedError",
+    "GAMES_FILE",
+    "GamesFile",
+    "LOCK_FILE",
+    "RUN_FILE",
+    "RowError",
+    "RunConfigError",
+    "check_row",
+    "check_run",
+    "config_differences",
+    "drop_damaged",
+    "read_rows",
+    "read_run_config",
+    "record_from_row",
+    "replay_row",
+    "rows_outside_plan",
+    "scan_games",
+    "scenario_files",
+    "write_run_config",
+]

@@ -30,6 +30,7 @@ action list.  ``hotspot.arena.record_from_row`` checks a row and turns
 it back into a ``GameRecord`` (replay it, or view it with
 ``hotspot.env.viewer.write_replay_html``).
 """
+
 from __future__ import annotations
 
 import functools
@@ -54,11 +55,26 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS, check_max_turns
 from hotspot.core.observation import observe
 from hotspot.core.record import GameRecord
 from hotspot.core.rollout import random_action
-from hotspot.core.scenario import (ScenarioError, load_scenario, random_name_seed, random_setup,
-                                   scenario_to_state, start_states, with_rules)
+from hotspot.core.scenario import (
+    ScenarioError,
+    load_scenario,
+    random_name_seed,
+    random_setup,
+    scenario_to_state,
+    start_states,
+    with_rules,
+)
 from hotspot.core.state import STATE_DTYPE, empty_states
-from hotspot.core.rules_data import (ONGOING, PHASE_OVER, PHASE_Z_CRUSTAL, RESULT_NAMES, SIDE_NAMES, TECHNOCRAT,
-                                     ZIEGLER, RulesOptions)
+from hotspot.core.rules_data import (
+    ONGOING,
+    PHASE_OVER,
+    PHASE_Z_CRUSTAL,
+    RESULT_NAMES,
+    SIDE_NAMES,
+    TECHNOCRAT,
+    ZIEGLER,
+    RulesOptions,
+)
 from hotspot.core.victory import winner as winning_side
 
 from .registry import make_agent
@@ -113,14 +129,14 @@ def canonical_rules(rules) -> str:
 class GameSpec:
     """One game to play: who plays which side, where, and its seed."""
 
-    pairing: str            # the label of the match-up, e.g. "random:scripted"
-    technocrat: str         # agent names (hotspot.arena.registry)
+    pairing: str  # the label of the match-up, e.g. "random:scripted"
+    technocrat: str  # agent names (hotspot.arena.registry)
     ziegler: str
-    index: int              # game index within its pairing and side
-    seed: int               # game seed (dice; agent seeds and random setups derive from it)
-    scenario: str = "standard"   # built-in name, "random" (a setup per game), "random:N" or a JSON path
-    rules: str = "{}"       # canonical JSON of the rules overrides
-    max_actions: int = DEFAULT_MAX_ACTIONS   # a safety stop: a game still going there is an error
+    index: int  # game index within its pairing and side
+    seed: int  # game seed (dice; agent seeds and random setups derive from it)
+    scenario: str = "standard"  # built-in name, "random" (a setup per game), "random:N" or a JSON path
+    rules: str = "{}"  # canonical JSON of the rules overrides
+    max_actions: int = DEFAULT_MAX_ACTIONS  # a safety stop: a game still going there is an error
     max_turns: int | None = DEFAULT_MAX_TURNS  # D19 revised: a draw after this turn; None: no limit
 
     def __post_init__(self):
@@ -132,8 +148,16 @@ class GameSpec:
     @property
     def key(self) -> str:
         """Identifies the game in games.jsonl (resume skips the keys already there)."""
-        return game_key(self.pairing, self.technocrat, self.ziegler, self.scenario, self.rules,
-                        self.index, self.seed, self.max_turns)
+        return game_key(
+            self.pairing,
+            self.technocrat,
+            self.ziegler,
+            self.scenario,
+            self.rules,
+            self.index,
+            self.seed,
+            self.max_turns,
+        )
 
     @property
     def rules_dict(self) -> dict:
@@ -141,9 +165,20 @@ class GameSpec:
 
 
 def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns=None) -> str:
-    return json.dumps([pairing, technocrat, ziegler, scenario, json.loads(canonical_rules(rules)),
-                       int(index), int(seed), None if not max_turns else int(max_turns)],
-                      sort_keys=True, separators=(",", ":"))
+    return json.dumps(
+        [
+            pairing,
+            technocrat,
+            ziegler,
+            scenario,
+            json.loads(canonical_rules(rules)),
+            int(index),
+            int(seed),
+            None if not max_turns else int(max_turns),
+        ],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
 
 
 def row_key(row: dict) -> str:
@@ -151,8 +186,16 @@ def row_key(row: dict) -> str:
     D19 was revised, never matches a planned game: it is played again)."""
     if "max_turns" not in row:
         raise KeyError("max_turns")
-    return game_key(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], row.get("rules") or {},
-                    row["index"], row["seed"], row["max_turns"])
+    return game_key(
+        row["pairing"],
+        row["technocrat"],
+        row["ziegler"],
+        row["scenario"],
+        row.get("rules") or {},
+        row["index"],
+        row["seed"],
+        row["max_turns"],
+    )
 
 
 # ------------------------------------------------------------ scenarios
@@ -250,19 +293,21 @@ def play_match(s, policy_z, policy_t, rng, actions, n):
     return n, 0
 
 
-def play_compiled(s, policy_z: int, policy_t: int, rng: np.ndarray,
-                  max_actions: int = DEFAULT_MAX_ACTIONS) -> np.ndarray:
+def play_compiled(
+    s, policy_z: int, policy_t: int, rng: np.ndarray, max_actions: int = DEFAULT_MAX_ACTIONS
+) -> np.ndarray:
     """Play one game to its end in compiled code; returns the actions taken (int32)."""
     buf = np.empty(min(2048, max_actions), dtype=np.int32)
     n = 0
     while True:
         n, status = play_match(s, np.int64(policy_z), np.int64(policy_t), rng, buf, np.int64(n))
         if status == STATUS_NO_ACTION:
-            raise ArenaError(f"a compiled policy found no action after {n} actions "
-                             f"(policies {policy_z} / {policy_t})")
+            raise ArenaError(f"a compiled policy found no action after {n} actions (policies {policy_z} / {policy_t})")
         if status == STATUS_ILLEGAL:
-            raise ArenaError(f"a compiled policy chose the illegal action {int(buf[n])} after {n} actions "
-                             f"(policies {policy_z} / {policy_t})")
+            raise ArenaError(
+                f"a compiled policy chose the illegal action {int(buf[n])} after {n} actions "
+                f"(policies {policy_z} / {policy_t})"
+            )
         if int(s["phase"]) == PHASE_OVER:
             return buf[:n].copy()
         if n >= max_actions:
@@ -335,12 +380,25 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
         winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
         loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
     return {
-        "key": spec.key, "pairing": spec.pairing, "index": int(spec.index), "seed": int(spec.seed),
-        "scenario": spec.scenario, "setup": setup or spec.scenario, "rules": spec.rules_dict,
-        "max_turns": spec.max_turns, "technocrat": spec.technocrat, "ziegler": spec.ziegler,
-        "winner": winner, "winner_agent": winner_agent, "loser_agent": loser_agent,
-        "result": RESULT_NAMES[int(s["result"])], "truncated": bool(truncated), "turns": turns,
-        "actions_count": len(actions), "wall_s": round(time.perf_counter() - t0, 6), "path": path,
+        "key": spec.key,
+        "pairing": spec.pairing,
+        "index": int(spec.index),
+        "seed": int(spec.seed),
+        "scenario": spec.scenario,
+        "setup": setup or spec.scenario,
+        "rules": spec.rules_dict,
+        "max_turns": spec.max_turns,
+        "technocrat": spec.technocrat,
+        "ziegler": spec.ziegler,
+        "winner": winner,
+        "winner_agent": winner_agent,
+        "loser_agent": loser_agent,
+        "result": RESULT_NAMES[int(s["result"])],
+        "truncated": bool(truncated),
+        "turns": turns,
+        "actions_count": len(actions),
+        "wall_s": round(time.perf_counter() - t0, 6),
+        "path": path,
         "actions": [int(a) for a in actions],
     }
 
@@ -462,8 +520,7 @@ def _compile_in_helper() -> None:
     compiled code the calls leave in numba's cache, not what they return."""
     o = np.zeros(1, dtype=STATE_DTYPE)
     o["phase"] = PHASE_OVER
-    scripted_decide(o[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), 0, np.ones(1, dtype=np.uint64), 0,
-                    *make_work())
+    scripted_decide(o[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), 0, np.ones(1, dtype=np.uint64), 0, *make_work())
     s = empty_states(1)
     s["phase"] = PHASE_Z_CRUSTAL
     random_action(s[0], np.zeros(NUM_ACTIONS, dtype=np.bool_), np.ones(1, dtype=np.uint64), 0)
@@ -478,8 +535,13 @@ def unchecked_record(row: dict):
     the arena's own rows).  ``hotspot.arena.record_from_row`` (``folder``)
     checks the row first: use it for rows read from a file."""
     data, _ = scenario_data(row["scenario"], canonical_rules(row.get("rules")), int(row["seed"]))
-    return GameRecord(scenario=data, seed=int(row["seed"]), actions=[int(a) for a in row["actions"]],
-                      result=row.get("result", ""), max_turns=row.get("max_turns"))
+    return GameRecord(
+        scenario=data,
+        seed=int(row["seed"]),
+        actions=[int(a) for a in row["actions"]],
+        result=row.get("result", ""),
+        max_turns=row.get("max_turns"),
+    )
 
 
 def unchecked_replay(row: dict):
@@ -491,8 +553,10 @@ def unchecked_replay(row: dict):
         raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
     winner = SIDE_NAMES[game.winner()] if game.winner() >= 0 else None
     if winner != row["winner"] or game.turn != row["turns"] or game.is_truncated() != row["truncated"]:
-        raise ArenaError(f"game {row.get('key')}: replays to {winner} (turn {game.turn}), "
-                         f"recorded {row['winner']} (turn {row['turns']})")
+        raise ArenaError(
+            f"game {row.get('key')}: replays to {winner} (turn {game.turn}), "
+            f"recorded {row['winner']} (turn {row['turns']})"
+        )
     return game
 
 
@@ -506,8 +570,13 @@ def __getattr__(name):
     ``replay_row`` are the checked ones."""
     if name in _RENAMED:
         import warnings
-        warnings.warn(f"hotspot.arena.match.{name} is deprecated since hotspot 0.2.0 and will be removed in 0.3.0: "
-                      f"use hotspot.arena.{name} (checks the row) or hotspot.arena.match.{_RENAMED[name]} "
-                      f"(unchecked)", DeprecationWarning, stacklevel=2)
+
+        warnings.warn(
+            f"hotspot.arena.match.{name} is deprecated since hotspot 0.2.0 and will be removed in 0.3.0: "
+            f"use hotspot.arena.{name} (checks the row) or hotspot.arena.match.{_RENAMED[name]} "
+            f"(unchecked)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return globals()[_RENAMED[name]]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -11,6 +11,7 @@ position is replayed from the row's actions by the core's own rules).
 
 The page is static: no script, no network; the images are files beside it.
 """
+
 from __future__ import annotations
 
 import html
@@ -52,8 +53,11 @@ def draw_position(s) -> str:
     for k in range(MAX_PIECES):
         if s["piece_kind"][k] == CENTRAL:
             central = k
-    on_central = sum(1 for u in range(MAX_UNITS) if s["unit_type"][u] != NO_UNIT and s["unit_cell"][u] >= 0
-                     and s["board"][s["unit_cell"][u]] == central)
+    on_central = sum(
+        1
+        for u in range(MAX_UNITS)
+        if s["unit_type"][u] != NO_UNIT and s["unit_cell"][u] >= 0 and s["board"][s["unit_cell"][u]] == central
+    )
     if engineers[central] > 0:
         return DRAW_CLASSES[0] if blockers[central] > 0 else DRAW_CLASSES[1]
     if on_central == 0:
@@ -69,6 +73,7 @@ def final_state(row: dict):
 def classify_draws(rows, cells) -> list[dict]:
     """For each cell with draws: how many of its draws fall in each class."""
     from .match import canonical_rules
+
     index = {(c["scenario"], canonical_rules(c["rules"]), c["technocrat"], c["ziegler"]): c for c in cells}
     counts: dict[int, dict[str, int]] = {}
     for row in rows:
@@ -104,6 +109,7 @@ def plot_lengths(rows, cells, path) -> Path | None:
         raise ImportError("the report's plots need matplotlib: python -m pip install 'hotspot[plots]'") from None
 
     from .match import canonical_rules
+
     index = {(c["scenario"], canonical_rules(c["rules"]), c["technocrat"], c["ziegler"]): c["cell"] for c in cells}
     turns: dict[int, dict[str, list[int]]] = {}
     for row in rows:
@@ -124,8 +130,13 @@ def plot_lengths(rows, cells, path) -> Path | None:
         data = turns[cell["cell"]]
         top = max(max(v) for v in data.values() if v)
         bins = np.arange(0.5, top + 1.5, max(1, math.ceil(top / 30)))
-        ax.hist([data["technocrat"], data["ziegler"], data["draw"]], bins=bins, stacked=True,
-                label=["Technocrat wins", "Ziegler wins", "draws"], color=["#b2182b", "#2166ac", "#999999"])
+        ax.hist(
+            [data["technocrat"], data["ziegler"], data["draw"]],
+            bins=bins,
+            stacked=True,
+            label=["Technocrat wins", "Ziegler wins", "draws"],
+            color=["#b2182b", "#2166ac", "#999999"],
+        )
         ax.set_title(_label(cell), fontsize=7)
         ax.tick_params(labelsize=7)
         if i == 0:
@@ -161,9 +172,12 @@ pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; }
 
 
 def _page(title: str, sections: list[str]) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
-            f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>\n" + "\n".join(sections)
-            + "\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>\n"
+        + "\n".join(sections)
+        + "\n</body></html>\n"
+    )
 
 
 def _calibration_sections(summary: dict, prefix: str = "") -> list[str]:
@@ -172,19 +186,26 @@ def _calibration_sections(summary: dict, prefix: str = "") -> list[str]:
     headers = ["trial"] + knobs + [f"{p} score [95% CI]" for p in pairs] + ["objective"]
     rows = []
     for r in summary["trials"]:
-        rows.append([r["trial"]] + [r["values"][k] for k in knobs]
-                    + [f"{_num(p['score'])} [{_num(p['ci_low'])}, {_num(p['ci_high'])}]" for p in r["pairs"]]
-                    + [_num(r["objective"], ".4f")])
-    confirm = [[c["pair"], c["games"], _num(c["score"]), f"[{_num(c['ci_low'])}, {_num(c['ci_high'])}]",
-                "yes" if ok else "no"] for c, ok in zip(summary["confirm"], summary["confirm_within_band"])]
+        rows.append(
+            [r["trial"]]
+            + [r["values"][k] for k in knobs]
+            + [f"{_num(p['score'])} [{_num(p['ci_low'])}, {_num(p['ci_high'])}]" for p in r["pairs"]]
+            + [_num(r["objective"], ".4f")]
+        )
+    confirm = [
+        [c["pair"], c["games"], _num(c["score"]), f"[{_num(c['ci_low'])}, {_num(c['ci_high'])}]", "yes" if ok else "no"]
+        for c, ok in zip(summary["confirm"], summary["confirm_within_band"])
+    ]
     t = summary["target"]
-    return [f'<h2 id="calibration">Calibration</h2><p>Knobs searched with optuna (TPE) towards a Technocrat score '
-            f"of {t}, {summary['games']} mirrored games a trial at {html.escape(', '.join(pairs))}. Best setting: "
-            f"<code>{html.escape(json.dumps(summary['best']['values']))}</code> (<code>"
-            f"{html.escape(prefix + Path(summary['calibrated']).name)}</code>).</p>",
-            "<h3>Confirmation</h3>" + _table(["pair", "games", "Technocrat score", "95% CI",
-                                               f"inside [{t - 0.05:.2f}, {t + 0.05:.2f}]"], confirm),
-            "<h3>Every trial</h3>" + _table(headers, rows, "trials")]
+    return [
+        f'<h2 id="calibration">Calibration</h2><p>Knobs searched with optuna (TPE) towards a Technocrat score '
+        f"of {t}, {summary['games']} mirrored games a trial at {html.escape(', '.join(pairs))}. Best setting: "
+        f"<code>{html.escape(json.dumps(summary['best']['values']))}</code> (<code>"
+        f"{html.escape(prefix + Path(summary['calibrated']).name)}</code>).</p>",
+        "<h3>Confirmation</h3>"
+        + _table(["pair", "games", "Technocrat score", "95% CI", f"inside [{t - 0.05:.2f}, {t + 0.05:.2f}]"], confirm),
+        "<h3>Every trial</h3>" + _table(headers, rows, "trials"),
+    ]
 
 
 def write_report(out, summary: dict, rows) -> Path:
@@ -194,37 +215,95 @@ def write_report(out, summary: dict, rows) -> Path:
     out = Path(out)
     cells = summary["cells"]
     config = summary["config"]
-    sections = [f'<p class="note">Scenarios {html.escape(", ".join(config["scenarios"]))}; master seed '
-                f"{config['seed']} (game <i>i</i> of every cell has the same seed: mirrored dice); turn limit "
-                f"{config['max_turns']} (a game still going then is a draw, half a point, D19 revised); "
-                f"{summary['games']} games in all. Every game with its seed is in games.jsonl.</p>"]
+    sections = [
+        f'<p class="note">Scenarios {html.escape(", ".join(config["scenarios"]))}; master seed '
+        f"{config['seed']} (game <i>i</i> of every cell has the same seed: mirrored dice); turn limit "
+        f"{config['max_turns']} (a game still going then is a draw, half a point, D19 revised); "
+        f"{summary['games']} games in all. Every game with its seed is in games.jsonl.</p>"
+    ]
     if config.get("precision"):
-        sections.append(f'<p class="note">Sequential stopping: steps of {config["step"]} games until a cell\'s '
-                        f"95% interval has a half-width &le; {config['precision']} or {config['games_per_cell']} "
-                        f"games.</p>")
+        sections.append(
+            f'<p class="note">Sequential stopping: steps of {config["step"]} games until a cell\'s '
+            f"95% interval has a half-width &le; {config['precision']} or {config['games_per_cell']} "
+            f"games.</p>"
+        )
     for grid, name in zip(summary.get("skill") or [], summary.get("skill_plots") or []):
-        sections.append(f'<h2 id="skill">Skill grid: {html.escape(grid["scenario"])}</h2>'
-                        f'<img src="{html.escape(Path(name).name)}" alt="skill grid heatmap">'
-                        f"<pre>{html.escape(skill_text(grid))}</pre>")
-    headers = ["cell", "scenario", "rules", "Technocrat", "Ziegler", "games", "stopped by", "T score", "95% CI",
-               "T wins", "Z wins", "draws", "mean turns"]
-    table = [[_label(c), c["scenario"], json.dumps(c["rules"], sort_keys=True) if c["rules"] else "-",
-              c["technocrat"], c["ziegler"], c["games"], c.get("stopped") or "-", _num(c["technocrat_win_rate"]),
-              f"[{_num(c['ci_low'])}, {_num(c['ci_high'])}]", c["technocrat_wins"], c["ziegler_wins"], c["draws"],
-              _num(c["mean_turns"], ".1f")] for c in cells]
+        sections.append(
+            f'<h2 id="skill">Skill grid: {html.escape(grid["scenario"])}</h2>'
+            f'<img src="{html.escape(Path(name).name)}" alt="skill grid heatmap">'
+            f"<pre>{html.escape(skill_text(grid))}</pre>"
+        )
+    headers = [
+        "cell",
+        "scenario",
+        "rules",
+        "Technocrat",
+        "Ziegler",
+        "games",
+        "stopped by",
+        "T score",
+        "95% CI",
+        "T wins",
+        "Z wins",
+        "draws",
+        "mean turns",
+    ]
+    table = [
+        [
+            _label(c),
+            c["scenario"],
+            json.dumps(c["rules"], sort_keys=True) if c["rules"] else "-",
+            c["technocrat"],
+            c["ziegler"],
+            c["games"],
+            c.get("stopped") or "-",
+            _num(c["technocrat_win_rate"]),
+            f"[{_num(c['ci_low'])}, {_num(c['ci_high'])}]",
+            c["technocrat_wins"],
+            c["ziegler_wins"],
+            c["draws"],
+            _num(c["mean_turns"], ".1f"),
+        ]
+        for c in cells
+    ]
     sections.append('<h2 id="cells">Every cell</h2>' + _table(headers, table, "cells"))
     if summary.get("plot"):
         sections.append(f'<img src="{html.escape(Path(summary["plot"]).name)}" alt="balance plot">')
     if summary.get("probes"):
-        probe_rows = [[d["probe"], f"{d['technocrat']} vs {d['ziegler']}", d["scenario"], d["games"],
-                       _num(d.get("base_score")), _num(d.get("probe_score")), _num(d.get("delta"), "+.3f"),
-                       f"[{_num(d.get('ci_low'), '+.3f')}, {_num(d.get('ci_high'), '+.3f')}]", d["measures"]]
-                      for d in summary["probes"]]
-        sections.append('<h2 id="probes">Restricted-play probes</h2><p>The change of the Technocrat\'s score when '
-                        "one side plays restricted or with more knowledge, paired over the same seeds.</p>"
-                        + _table(["probe", "agents", "scenario", "paired games", "base", "probe", "change",
-                                  "95% CI", "what it measures"], probe_rows, "probes")
-                        + f"<pre>{html.escape(probes_text(summary['probes']))}</pre>")
+        probe_rows = [
+            [
+                d["probe"],
+                f"{d['technocrat']} vs {d['ziegler']}",
+                d["scenario"],
+                d["games"],
+                _num(d.get("base_score")),
+                _num(d.get("probe_score")),
+                _num(d.get("delta"), "+.3f"),
+                f"[{_num(d.get('ci_low'), '+.3f')}, {_num(d.get('ci_high'), '+.3f')}]",
+                d["measures"],
+            ]
+            for d in summary["probes"]
+        ]
+        sections.append(
+            '<h2 id="probes">Restricted-play probes</h2><p>The change of the Technocrat\'s score when '
+            "one side plays restricted or with more knowledge, paired over the same seeds.</p>"
+            + _table(
+                [
+                    "probe",
+                    "agents",
+                    "scenario",
+                    "paired games",
+                    "base",
+                    "probe",
+                    "change",
+                    "95% CI",
+                    "what it measures",
+                ],
+                probe_rows,
+                "probes",
+            )
+            + f"<pre>{html.escape(probes_text(summary['probes']))}</pre>"
+        )
     calibration = out / "calibration.json"
     if calibration.exists():
         try:
@@ -233,16 +312,27 @@ def write_report(out, summary: dict, rows) -> Path:
             sections.append("<p>calibration.json could not be read.</p>")
     lengths = plot_lengths(rows, cells, out / "lengths.png")
     if lengths is not None:
-        sections.append('<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell; red: Technocrat wins, '
-                        'blue: Ziegler wins, grey: draws.</p><img src="lengths.png" alt="game-length histograms">')
+        sections.append(
+            '<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell; red: Technocrat wins, '
+            'blue: Ziegler wins, grey: draws.</p><img src="lengths.png" alt="game-length histograms">'
+        )
     draws = classify_draws(rows, cells)
     by_cell = {c["cell"]: c for c in cells}
     kinds = list(DRAW_CLASSES) + sorted({k for d in draws for k in d["counts"] if k not in DRAW_CLASSES})
-    sections.append('<h2 id="draws">Draws by final position</h2><p>Each draw (a game still going after the turn '
-                    "limit) replayed to its final position and classified: where the Technocrat's engineers stand "
-                    "with respect to the Central Crustal (15.2, 15.5).</p>"
-                    + (_table(["cell"] + kinds, [[_label(by_cell[d["cell"]])] + [d["counts"].get(k, 0) for k in kinds]
-                                                for d in draws], "draws") if draws else "<p>No draws.</p>"))
+    sections.append(
+        '<h2 id="draws">Draws by final position</h2><p>Each draw (a game still going after the turn '
+        "limit) replayed to its final position and classified: where the Technocrat's engineers stand "
+        "with respect to the Central Crustal (15.2, 15.5).</p>"
+        + (
+            _table(
+                ["cell"] + kinds,
+                [[_label(by_cell[d["cell"]])] + [d["counts"].get(k, 0) for k in kinds] for d in draws],
+                "draws",
+            )
+            if draws
+            else "<p>No draws.</p>"
+        )
+    )
     path = out / "report.html"
     path.write_text(_page("Hot Spot balance report", sections), encoding="utf-8")
     return path
@@ -255,5 +345,11 @@ def write_calibration_report(out, summary: dict) -> Path:
     return path
 
 
-__all__ = ["DRAW_CLASSES", "classify_draws", "draw_position", "plot_lengths", "write_calibration_report",
-           "write_report"]
+__all__ = [
+    "DRAW_CLASSES",
+    "classify_draws",
+    "draw_position",
+    "plot_lengths",
+    "write_calibration_report",
+    "write_report",
+]

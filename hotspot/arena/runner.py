@@ -15,6 +15,7 @@ game played again), and with a ``config`` the folder must hold this run
 (run.json, or for an older folder the rows themselves); nothing in the folder
 changes when a run is refused.
 """
+
 from __future__ import annotations
 
 import json
@@ -41,16 +42,16 @@ GROWABLE = ("games",)
 class RunResult:
     """What :func:`run_games` did."""
 
-    rows: list[dict]          # the rows of the planned games finished so far, in plan order
-    played: int               # games played by this run
-    reused: int               # planned games found in games.jsonl
-    remaining: int            # planned games still to play (after a --max-games stop)
-    wall_s: float             # wall time of this run
+    rows: list[dict]  # the rows of the planned games finished so far, in plan order
+    played: int  # games played by this run
+    reused: int  # planned games found in games.jsonl
+    remaining: int  # planned games still to play (after a --max-games stop)
+    wall_s: float  # wall time of this run
     workers: int = 1
     backend: str = "local"
     planned: int = 0
     missing: list = field(default_factory=list)  # the specs still to play
-    warm_up_s: float = 0.0    # compiling (or loading numba's cache) before the games
+    warm_up_s: float = 0.0  # compiling (or loading numba's cache) before the games
     dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
 
 
@@ -129,7 +130,7 @@ def make_tasks(specs: list[GameSpec], workers: int, chunk: int | None, compiled:
     for items in groups.values():
         fast = compiled.get(items[0].technocrat, False) and compiled.get(items[0].ziegler, False)
         size = chunk if chunk is not None else min(auto, 50 if fast else 4)
-        chunked.append([items[i:i + size] for i in range(0, len(items), size)])
+        chunked.append([items[i : i + size] for i in range(0, len(items), size)])
     tasks = []
     for r in range(max(len(c) for c in chunked)):
         tasks += [c[r] for c in chunked if r < len(c)]
@@ -157,10 +158,21 @@ def check_run_args(*, workers=None, backend="local", chunk=None, max_games=None,
     return default_workers() if workers is None else check_count("workers", workers)
 
 
-def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, backend: str = "local",
-              address: str | None = None, chunk: int | None = None, max_games: int | None = None,
-              progress: bool = True, desc: str = "games", config: dict | None = None,
-              drop_damaged: bool = False, plan: list[GameSpec] | None = None) -> RunResult:
+def run_games(
+    specs: list[GameSpec],
+    out_dir,
+    *,
+    workers: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    chunk: int | None = None,
+    max_games: int | None = None,
+    progress: bool = True,
+    desc: str = "games",
+    config: dict | None = None,
+    drop_damaged: bool = False,
+    plan: list[GameSpec] | None = None,
+) -> RunResult:
     """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
 
     ``workers``: processes (default: the cores of this machine; 1 plays in this
@@ -190,18 +202,35 @@ def run_games(specs: list[GameSpec], out_dir, *, workers: int | None = None, bac
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     out_dir = Path(out_dir)
     with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
-        return _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc,
-                              config, drop_damaged, plan, t0)
+        return _run_in_folder(
+            specs,
+            keys,
+            out_dir,
+            workers,
+            backend,
+            address,
+            chunk,
+            max_games,
+            progress,
+            desc,
+            config,
+            drop_damaged,
+            plan,
+            t0,
+        )
 
 
-def _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc, config,
-                   drop_damaged, plan, t0) -> RunResult:
+def _run_in_folder(
+    specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc, config, drop_damaged, plan, t0
+) -> RunResult:
     path = out_dir / GAMES_FILE
     games_file = folder.scan_games(path)
     if games_file.damaged and not drop_damaged:
-        raise folder.DamagedFileError(f"{games_file.damaged_text()}. Nothing was changed: rerun with "
-                                      f"--drop-damaged (drop_damaged=True) to drop them and play their "
-                                      f"games again, or repair the file")
+        raise folder.DamagedFileError(
+            f"{games_file.damaged_text()}. Nothing was changed: rerun with "
+            f"--drop-damaged (drop_damaged=True) to drop them and play their "
+            f"games again, or repair the file"
+        )
     if config is not None:
         folder.check_run(out_dir, config, specs if plan is None else plan, games_file.rows, GROWABLE)
     # the checks passed: from here on the folder may change
@@ -238,8 +267,12 @@ def _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_g
             fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
             t_warm = time.perf_counter()
             slow = sorted({n for s in pending for n in (s.technocrat, s.ziegler) if not compiled.get(n)})
-            warm_up(compiled=any(fast), python=not all(fast), workers=workers if backend == "local" else 1,
-                    python_agents=slow if backend == "local" else ())
+            warm_up(
+                compiled=any(fast),
+                python=not all(fast),
+                workers=workers if backend == "local" else 1,
+                python_agents=slow if backend == "local" else (),
+            )
             warm_s = time.perf_counter() - t_warm
         if not tasks:
             pass
@@ -257,9 +290,19 @@ def _run_in_folder(specs, keys, out_dir, workers, backend, address, chunk, max_g
     done.update(new_rows)
     rows = [done[k] for k in keys if k in done]
     missing = [spec for spec in specs if spec.key not in done]
-    return RunResult(rows=rows, played=played, reused=reused, remaining=len(missing),
-                     wall_s=time.perf_counter() - t0, workers=workers, backend=backend,
-                     planned=len(specs), missing=missing, warm_up_s=warm_s, dropped=list(games_file.damaged))
+    return RunResult(
+        rows=rows,
+        played=played,
+        reused=reused,
+        remaining=len(missing),
+        wall_s=time.perf_counter() - t0,
+        workers=workers,
+        backend=backend,
+        planned=len(specs),
+        missing=missing,
+        warm_up_s=warm_s,
+        dropped=list(games_file.damaged),
+    )
 
 
 def _run_pool(tasks, workers, finished) -> None:
@@ -274,9 +317,11 @@ def _run_pool(tasks, workers, finished) -> None:
                 exc = fut.exception()
                 if exc is not None:
                     task = futures[fut]
-                    raise ArenaError(f"a task of {len(task)} game(s) ({task[0].pairing}, technocrat "
-                                     f"{task[0].technocrat}, games {task[0].index}..{task[-1].index}) "
-                                     f"failed: {type(exc).__name__}: {exc}") from exc
+                    raise ArenaError(
+                        f"a task of {len(task)} game(s) ({task[0].pairing}, technocrat "
+                        f"{task[0].technocrat}, games {task[0].index}..{task[-1].index}) "
+                        f"failed: {type(exc).__name__}: {exc}"
+                    ) from exc
                 finished(fut.result())
     except BaseException:
         for fut in futures:
@@ -290,8 +335,9 @@ def _run_ray(tasks, address, num_cpus, finished) -> None:
     try:
         import ray
     except ImportError:
-        raise ArenaError("--backend ray needs Ray, which is not installed: "
-                         "python -m pip install 'hotspot[ray]'") from None
+        raise ArenaError(
+            "--backend ray needs Ray, which is not installed: python -m pip install 'hotspot[ray]'"
+        ) from None
     started = False
     if not ray.is_initialized():
         kwargs = {"address": address, "log_to_driver": False}
@@ -311,8 +357,10 @@ def _run_ray(tasks, address, num_cpus, finished) -> None:
                     rows = ray.get(ref)
                 except Exception as exc:
                     task = refs[ref]
-                    raise ArenaError(f"a Ray task of {len(task)} game(s) ({task[0].pairing}, games "
-                                     f"{task[0].index}..{task[-1].index}) failed: {exc}") from exc
+                    raise ArenaError(
+                        f"a Ray task of {len(task)} game(s) ({task[0].pairing}, games "
+                        f"{task[0].index}..{task[-1].index}) failed: {exc}"
+                    ) from exc
                 finished(rows)
     except BaseException:
         for ref in refs:

@@ -20,6 +20,7 @@ the normal approximation with each cell's binomial variance, which is
 conservative for cells played on mirrored seeds (their results are
 positively correlated); the probes' paired intervals use the paired games.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,14 +35,22 @@ Z95 = NormalDist().inv_cdf(0.975)
 
 #: Restricted-play probes (Jaffe et al. 2012): name -> (rules overrides, what it measures).
 PROBES = {
-    "fog-technocrat": ({"sees_through_fog": "technocrat"},
-                       "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
-    "fog-ziegler": ({"sees_through_fog": "ziegler"},
-                    "the Ziegler sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him"),
-    "no-hover-second-move": ({"hover_second_move": 0},
-                             "the Ziegler hovercraft without their second movement (13.1): what it is worth"),
-    "no-close-assaults": ({"cia_enabled": False},
-                          "no close infantry assaults (11.2, D15): what they are worth to the Ziegler"),
+    "fog-technocrat": (
+        {"sees_through_fog": "technocrat"},
+        "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him",
+    ),
+    "fog-ziegler": (
+        {"sees_through_fog": "ziegler"},
+        "the Ziegler sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him",
+    ),
+    "no-hover-second-move": (
+        {"hover_second_move": 0},
+        "the Ziegler hovercraft without their second movement (13.1): what it is worth",
+    ),
+    "no-close-assaults": (
+        {"cia_enabled": False},
+        "no close infantry assaults (11.2, D15): what they are worth to the Ziegler",
+    ),
 }
 
 
@@ -86,15 +95,20 @@ def skill_summaries(table, technocrats, zieglers) -> list[dict]:
 
 def skill_summary(cells, technocrats, zieglers) -> dict:
     by = {(c["technocrat"], c["ziegler"]): c for c in cells}
-    grid = {"scenario": cells[0]["scenario"], "rules": cells[0]["rules"], "technocrats": list(technocrats),
-            "zieglers": list(zieglers),
-            "cells": [[_cell_view(by.get((t, z))) for z in zieglers] for t in technocrats]}
+    grid = {
+        "scenario": cells[0]["scenario"],
+        "rules": cells[0]["rules"],
+        "technocrats": list(technocrats),
+        "zieglers": list(zieglers),
+        "cells": [[_cell_view(by.get((t, z))) for z in zieglers] for t in technocrats],
+    }
     if any(by.get((t, z)) is None or not by[(t, z)]["games"] for t in technocrats for z in zieglers):
         grid["incomplete"] = True
         return grid
     t_strength = {t: sum(by[(t, z)]["technocrat_win_rate"] for z in zieglers) / len(zieglers) for t in technocrats}
-    z_strength = {z: sum(1 - by[(t, z)]["technocrat_win_rate"] for t in technocrats) / len(technocrats)
-                  for z in zieglers}
+    z_strength = {
+        z: sum(1 - by[(t, z)]["technocrat_win_rate"] for t in technocrats) / len(technocrats) for z in zieglers
+    }
     t_rank = sorted(technocrats, key=lambda a: t_strength[a])
     z_rank = sorted(zieglers, key=lambda a: z_strength[a])
     grid["technocrat_strength"] = t_strength
@@ -102,20 +116,26 @@ def skill_summary(cells, technocrats, zieglers) -> dict:
     grid["technocrat_order"] = t_rank  # weakest first, by measured strength
     grid["ziegler_order"] = z_rank
     if len(technocrats) > 1:  # the Technocrat's score from his weakest agent to his strongest
-        grid["technocrat_gain"] = dict(_mean_difference([(by[(t_rank[-1], z)], by[(t_rank[0], z)])
-                                                         for z in zieglers]),
-                                       weakest=t_rank[0], strongest=t_rank[-1])
+        grid["technocrat_gain"] = dict(
+            _mean_difference([(by[(t_rank[-1], z)], by[(t_rank[0], z)]) for z in zieglers]),
+            weakest=t_rank[0],
+            strongest=t_rank[-1],
+        )
     if len(zieglers) > 1:  # the Ziegler's score (1 - T's) from his weakest agent to his strongest
-        grid["ziegler_gain"] = dict(_mean_difference([(by[(t, z_rank[0])], by[(t, z_rank[-1])])
-                                                      for t in technocrats]),
-                                    weakest=z_rank[0], strongest=z_rank[-1])
+        grid["ziegler_gain"] = dict(
+            _mean_difference([(by[(t, z_rank[0])], by[(t, z_rank[-1])]) for t in technocrats]),
+            weakest=z_rank[0],
+            strongest=z_rank[-1],
+        )
     if "technocrat_gain" in grid and "ziegler_gain" in grid:
         tg, zg = grid["technocrat_gain"], grid["ziegler_gain"]
         d = tg["value"] - zg["value"]
-        se = math.sqrt(((tg["ci_high"] - tg["ci_low"]) / (2 * Z95)) ** 2
-                       + ((zg["ci_high"] - zg["ci_low"]) / (2 * Z95)) ** 2)
+        se = math.sqrt(
+            ((tg["ci_high"] - tg["ci_low"]) / (2 * Z95)) ** 2 + ((zg["ci_high"] - zg["ci_low"]) / (2 * Z95)) ** 2
+        )
         grid["gains_more"] = {1: "technocrat", -1: "ziegler", 0: None}[
-            _clear({"ci_low": d - Z95 * se, "ci_high": d + Z95 * se})]
+            _clear({"ci_low": d - Z95 * se, "ci_high": d + Z95 * se})
+        ]
     both = [a for a in technocrats if a in zieglers]
     if len(both) > 1:
         order = sorted(both, key=lambda a: t_strength[a] + z_strength[a])
@@ -130,9 +150,15 @@ def skill_summary(cells, technocrats, zieglers) -> dict:
 def _cell_view(cell) -> dict:
     if cell is None:
         return {"games": 0, "score": math.nan, "ci_low": math.nan, "ci_high": math.nan, "stopped": ""}
-    return {"games": cell["games"], "score": cell["technocrat_win_rate"], "ci_low": cell["ci_low"],
-            "ci_high": cell["ci_high"], "stopped": cell.get("stopped", ""), "draws": cell["draws"],
-            "mean_turns": cell["mean_turns"]}
+    return {
+        "games": cell["games"],
+        "score": cell["technocrat_win_rate"],
+        "ci_low": cell["ci_low"],
+        "ci_high": cell["ci_high"],
+        "stopped": cell.get("stopped", ""),
+        "draws": cell["draws"],
+        "mean_turns": cell["mean_turns"],
+    }
 
 
 def _pm(d) -> str:
@@ -147,19 +173,27 @@ def skill_text(grid: dict) -> str:
     lines = [f"Skill grid on {where} (Technocrat score, 95% intervals of differences):"]
     tg, zg = grid.get("technocrat_gain"), grid.get("ziegler_gain")
     if tg:
-        lines.append(f"- The Technocrat's score moves {_pm(tg)} from his weakest agent ({tg['weakest']}) to his "
-                     f"strongest ({tg['strongest']}), averaged over the Ziegler agents.")
+        lines.append(
+            f"- The Technocrat's score moves {_pm(tg)} from his weakest agent ({tg['weakest']}) to his "
+            f"strongest ({tg['strongest']}), averaged over the Ziegler agents."
+        )
     if zg:
-        lines.append(f"- The Ziegler's score moves {_pm(zg)} from his weakest agent ({zg['weakest']}) to his "
-                     f"strongest ({zg['strongest']}), averaged over the Technocrat agents.")
+        lines.append(
+            f"- The Ziegler's score moves {_pm(zg)} from his weakest agent ({zg['weakest']}) to his "
+            f"strongest ({zg['strongest']}), averaged over the Technocrat agents."
+        )
     if tg and zg:
         who = grid.get("gains_more")
-        lines.append(f"- {'The ' + who.capitalize() + ' gains more from skill.' if who else 'Neither side gains clearly more from skill (the difference of the two gains holds 0).'}")
+        lines.append(
+            f"- {'The ' + who.capitalize() + ' gains more from skill.' if who else 'Neither side gains clearly more from skill (the difference of the two gains holds 0).'}"
+        )
     if grid.get("diagonal"):
         seq = ", ".join(f"{d['agent']} {d['score']:.3f}" for d in grid["diagonal"])
-        lines.append(f"- Along the diagonal (each agent against itself, weakest to strongest: {seq}) the "
-                     f"Technocrat's edge {grid['diagonal_trend']} ({_pm(grid['diagonal_change'])} from "
-                     f"{grid['diagonal'][0]['agent']} to {grid['diagonal'][-1]['agent']}).")
+        lines.append(
+            f"- Along the diagonal (each agent against itself, weakest to strongest: {seq}) the "
+            f"Technocrat's edge {grid['diagonal_trend']} ({_pm(grid['diagonal_change'])} from "
+            f"{grid['diagonal'][0]['agent']} to {grid['diagonal'][-1]['agent']})."
+        )
     return "\n".join(lines)
 
 
@@ -169,8 +203,9 @@ def plot_skill_grid(grid: dict, path) -> Path:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise ImportError("the skill grid's heatmap needs matplotlib: python -m pip install 'hotspot[plots]' "
-                          "(or pass --no-plot)") from None
+        raise ImportError(
+            "the skill grid's heatmap needs matplotlib: python -m pip install 'hotspot[plots]' (or pass --no-plot)"
+        ) from None
 
     ts, zs = grid["technocrats"], grid["zieglers"]
     values = [[c["score"] for c in row] for row in grid["cells"]]
@@ -184,8 +219,9 @@ def plot_skill_grid(grid: dict, path) -> Path:
                 continue
             half = (c["ci_high"] - c["ci_low"]) / 2
             ink = "white" if abs(c["score"] - 0.5) > 0.3 else "black"
-            ax.text(j, i, f"{c['score']:.3f}\n±{half:.3f}\nn={c['games']}", ha="center", va="center",
-                    fontsize=8, color=ink)
+            ax.text(
+                j, i, f"{c['score']:.3f}\n±{half:.3f}\nn={c['games']}", ha="center", va="center", fontsize=8, color=ink
+            )
     ax.set_xticks(range(len(zs)))
     ax.set_xticklabels(zs, rotation=20, ha="right", fontsize=8)
     ax.set_yticks(range(len(ts)))
@@ -217,8 +253,14 @@ def probe_deltas(table, rows) -> list[dict]:
         probe_key = (cell["scenario"], canonical_rules(cell["rules"]), cell["technocrat"], cell["ziegler"])
         base, probe = scores.get(base_key, {}), scores.get(probe_key, {})
         common = sorted(set(base) & set(probe))
-        entry = {"probe": cell["probe"], "scenario": cell["scenario"], "rules": cell["base_rules"],
-                 "technocrat": cell["technocrat"], "ziegler": cell["ziegler"], "games": len(common)}
+        entry = {
+            "probe": cell["probe"],
+            "scenario": cell["scenario"],
+            "rules": cell["base_rules"],
+            "technocrat": cell["technocrat"],
+            "ziegler": cell["ziegler"],
+            "games": len(common),
+        }
         entry["measures"] = PROBES[cell["probe"]][1] if cell["probe"] in PROBES else f"rules {cell['probe']}"
         if common:
             d = [probe[i] - base[i] for i in common]
@@ -226,22 +268,28 @@ def probe_deltas(table, rows) -> list[dict]:
             mean = sum(d) / n
             sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
             half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
-            entry.update(base_score=sum(base[i] for i in common) / n, probe_score=sum(probe[i] for i in common) / n,
-                         delta=mean, ci_low=mean - half, ci_high=mean + half)
+            entry.update(
+                base_score=sum(base[i] for i in common) / n,
+                probe_score=sum(probe[i] for i in common) / n,
+                delta=mean,
+                ci_low=mean - half,
+                ci_high=mean + half,
+            )
         out.append(entry)
     return out
 
 
 def probes_text(deltas) -> str:
-    lines = ["Restricted-play probes: the change of the Technocrat's score, paired over the same seeds "
-             "(95% interval):"]
+    lines = ["Restricted-play probes: the change of the Technocrat's score, paired over the same seeds (95% interval):"]
     for d in deltas:
         if not d["games"]:
             lines.append(f"- {d['probe']} ({d['technocrat']} vs {d['ziegler']}): no games yet")
             continue
-        lines.append(f"- {d['probe']} ({d['technocrat']} vs {d['ziegler']}, {d['scenario']}, {d['games']} games): "
-                     f"{d['base_score']:.3f} -> {d['probe_score']:.3f}, change {d['delta']:+.3f} "
-                     f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]; {d['measures']}")
+        lines.append(
+            f"- {d['probe']} ({d['technocrat']} vs {d['ziegler']}, {d['scenario']}, {d['games']} games): "
+            f"{d['base_score']:.3f} -> {d['probe_score']:.3f}, change {d['delta']:+.3f} "
+            f"[{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]; {d['measures']}"
+        )
     return "\n".join(lines)
 
 

@@ -14,6 +14,7 @@
 * :func:`normal_interval`: ``estimate -+ z * se`` (a rating's interval).
 * :func:`format_table`, :func:`write_csv`: aligned text and CSV tables.
 """
+
 from __future__ import annotations
 
 import csv
@@ -51,6 +52,7 @@ def wilson_interval(k: float, n: int, confidence: float = 0.95) -> tuple[float, 
     if not 0.0 <= k <= n:
         raise ValueError(f"wilson_interval: k must be in [0, n], got k={k}, n={n}")
     from statistics import NormalDist
+
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     p = k / n
     denom = 1.0 + z * z / n
@@ -65,6 +67,7 @@ def normal_interval(estimate: float, se: float, confidence: float = 0.95) -> tup
     """``estimate -+ z * se``, the normal interval (e.g. of a Bradley-Terry
     rating with its standard error: ``elo -+ 1.96 elo_se`` at 95%)."""
     from statistics import NormalDist
+
     z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     return (float(estimate) - z * float(se), float(estimate) + z * float(se))
 
@@ -124,7 +127,7 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
         # -sum W_ij log sigmoid(d_ij) = sum W_ij log(1 + exp(-d_ij))
         nll = float(np.sum(w * np.logaddexp(0.0, -d))) + 0.5 * lam * float(r @ r)
         p = 0.5 * (1.0 + np.tanh(0.5 * d))  # sigmoid(d), stable
-        g = w * (1.0 - p)                    # d(-log sigmoid(d_ij)) / d r_i = -(1 - p_ij) W_ij
+        g = w * (1.0 - p)  # d(-log sigmoid(d_ij)) / d r_i = -(1 - p_ij) W_ij
         grad = -g.sum(axis=1) + g.sum(axis=0) + lam * r
         return nll, grad
 
@@ -134,8 +137,9 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
             from scipy.optimize import minimize
         except ImportError:
             raise ImportError("the arena's ratings need scipy: python -m pip install 'hotspot[arena]'") from None
-        res = minimize(objective, r, jac=True, method="L-BFGS-B",
-                       options={"maxiter": 10_000, "gtol": 1e-10, "ftol": 1e-15})
+        res = minimize(
+            objective, r, jac=True, method="L-BFGS-B", options={"maxiter": 10_000, "gtol": 1e-10, "ftol": 1e-15}
+        )
         r = res.x
     # Hessian of the penalized negative log-likelihood
     d = r[:, None] - r[None, :]
@@ -166,12 +170,18 @@ def bradley_terry(results: Iterable, *, regularization: float = 0.01, anchor: st
         wins = float(w[i].sum())
         losses = float(w[:, i].sum())
         games = wins + losses
-        out.append({
-            "agent": name, "elo": float((r[i] - base) * ELO_PER_UNIT),
-            "elo_se": float(math.sqrt(max(var, 0.0)) * ELO_PER_UNIT),
-            "games": _intish(games), "wins": _intish(wins), "losses": _intish(losses),
-            "score": wins / games if games else math.nan, "strength": float(r[i] - base),
-        })
+        out.append(
+            {
+                "agent": name,
+                "elo": float((r[i] - base) * ELO_PER_UNIT),
+                "elo_se": float(math.sqrt(max(var, 0.0)) * ELO_PER_UNIT),
+                "games": _intish(games),
+                "wins": _intish(wins),
+                "losses": _intish(losses),
+                "score": wins / games if games else math.nan,
+                "strength": float(r[i] - base),
+            }
+        )
     out.sort(key=lambda row: (-row["elo"], row["agent"]))
     return out
 
@@ -232,8 +242,9 @@ def write_csv(path, rows: list[dict], fields: list[str]) -> None:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for row in rows:
-            writer.writerow({k: ("" if isinstance(row.get(k), float) and math.isnan(row.get(k)) else row.get(k))
-                             for k in fields})
+            writer.writerow(
+                {k: ("" if isinstance(row.get(k), float) and math.isnan(row.get(k)) else row.get(k)) for k in fields}
+            )
 
 
 def interval_text(lo: float, hi: float, digits: int = 3) -> str:

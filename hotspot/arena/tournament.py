@@ -11,6 +11,7 @@ interval is that of this score (conservative with draws:
 ``stats.wilson_interval``), and Bradley-Terry fits a draw as half a win each
 way.  The Ziegler win rate is 1 - the Technocrat's.
 """
+
 from __future__ import annotations
 
 import json
@@ -26,13 +27,50 @@ from .registry import SpecError, UnknownAgentError, available_agents, canonical_
 from .runner import GAMES_FILE, check_count, check_run_args, default_workers, run_games, spec_max_turns
 from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
-SIDE_FIELDS = ["pairing", "technocrat", "ziegler", "games", "planned", "technocrat_wins", "ziegler_wins",
-               "draws", "technocrat_win_rate", "ci_low", "ci_high", "truncated_rate", "mean_turns",
-               "mean_actions", "mean_wall_s"]
-H2H_FIELDS = ["agent_a", "agent_b", "games", "a_wins", "b_wins", "draws", "a_score", "ci_low", "ci_high",
-              "a_as_technocrat_win_rate", "a_as_ziegler_win_rate"]
-RATING_FIELDS = ["agent", "elo", "elo_se", "games", "wins", "draws", "losses", "score", "technocrat_games",
-                 "technocrat_win_rate", "ziegler_games", "ziegler_win_rate"]
+SIDE_FIELDS = [
+    "pairing",
+    "technocrat",
+    "ziegler",
+    "games",
+    "planned",
+    "technocrat_wins",
+    "ziegler_wins",
+    "draws",
+    "technocrat_win_rate",
+    "ci_low",
+    "ci_high",
+    "truncated_rate",
+    "mean_turns",
+    "mean_actions",
+    "mean_wall_s",
+]
+H2H_FIELDS = [
+    "agent_a",
+    "agent_b",
+    "games",
+    "a_wins",
+    "b_wins",
+    "draws",
+    "a_score",
+    "ci_low",
+    "ci_high",
+    "a_as_technocrat_win_rate",
+    "a_as_ziegler_win_rate",
+]
+RATING_FIELDS = [
+    "agent",
+    "elo",
+    "elo_se",
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "score",
+    "technocrat_games",
+    "technocrat_win_rate",
+    "ziegler_games",
+    "ziegler_win_rate",
+]
 
 
 def is_draw(row) -> bool:
@@ -64,8 +102,9 @@ def parse_pairings(text: str) -> list[tuple[str, str]]:
     for item in parse_agents(text):
         parts = split_top(item, ":")
         if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-            raise ArenaError(f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted or "
-                             f"'ismcts(iterations=64):scripted'")
+            raise ArenaError(
+                f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted or 'ismcts(iterations=64):scripted'"
+            )
         out.append((parts[0].strip(), parts[1].strip()))
     if not out:
         raise ArenaError("no pairing given")
@@ -91,8 +130,16 @@ def canonical_agents(names) -> list[str]:
     return out
 
 
-def plan_arena(pairings, games: int, *, scenario: str = "standard", seed: int = 0, rules=None,
-               max_actions: int | None = None, max_turns: int | None = DEFAULT_MAX_TURNS) -> list[GameSpec]:
+def plan_arena(
+    pairings,
+    games: int,
+    *,
+    scenario: str = "standard",
+    seed: int = 0,
+    rules=None,
+    max_actions: int | None = None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+) -> list[GameSpec]:
     """The games of an arena: for each pairing (a, b), ``games`` games with a as
     the Technocrat and, unless a == b, ``games`` with b as the Technocrat.
     Game ``i`` of every pairing and side has the same seed (same dice, same
@@ -122,9 +169,16 @@ def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_
     rerun with other values is refused; ``games`` may grow): the pairings (in
     any order), the scenario (and its digest if it is a file), the rules
     options, the master seed, ``max_turns`` and the games a side."""
-    return {"kind": "arena", "pairings": sorted({f"{a}:{b}" for a, b in pairings}), "scenario": scenario,
-            "scenario_files": scenario_files([scenario]), "rules": json.loads(canonical_rules(rules)),
-            "seed": int(seed), "max_turns": spec_max_turns(max_turns), "games": int(games)}
+    return {
+        "kind": "arena",
+        "pairings": sorted({f"{a}:{b}" for a, b in pairings}),
+        "scenario": scenario,
+        "scenario_files": scenario_files([scenario]),
+        "rules": json.loads(canonical_rules(rules)),
+        "seed": int(seed),
+        "max_turns": spec_max_turns(max_turns),
+        "games": int(games),
+    }
 
 
 def side_table(rows, specs) -> list[dict]:
@@ -149,13 +203,25 @@ def side_table(rows, specs) -> list[dict]:
         draws = sum(is_draw(r) for r in rs)
         score = tw + 0.5 * draws  # the Technocrat's points: a draw is half a point
         lo, hi = wilson_interval(score, n)
-        out.append({"pairing": k[0], "technocrat": k[1], "ziegler": k[2], "games": n, "planned": planned[k],
-                    "technocrat_wins": tw, "ziegler_wins": n - tw - draws, "draws": draws,
-                    "technocrat_win_rate": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                    "truncated_rate": mean(float(r["truncated"]) for r in rs),
-                    "mean_turns": mean(r["turns"] for r in rs),
-                    "mean_actions": mean(r["actions_count"] for r in rs),
-                    "mean_wall_s": mean(r["wall_s"] for r in rs)})
+        out.append(
+            {
+                "pairing": k[0],
+                "technocrat": k[1],
+                "ziegler": k[2],
+                "games": n,
+                "planned": planned[k],
+                "technocrat_wins": tw,
+                "ziegler_wins": n - tw - draws,
+                "draws": draws,
+                "technocrat_win_rate": score / n if n else math.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "truncated_rate": mean(float(r["truncated"]) for r in rs),
+                "mean_turns": mean(r["turns"] for r in rs),
+                "mean_actions": mean(r["actions_count"] for r in rs),
+                "mean_wall_s": mean(r["wall_s"] for r in rs),
+            }
+        )
     return out
 
 
@@ -174,10 +240,21 @@ def head_to_head(rows, pairings) -> list[dict]:
         at = [r for r in rs if r["technocrat"] == a]
         az = [r for r in rs if r["ziegler"] == a]
         lo, hi = wilson_interval(score, n)
-        out.append({"agent_a": a, "agent_b": b, "games": n, "a_wins": aw, "b_wins": n - aw - draws,
-                    "draws": draws, "a_score": score / n if n else math.nan, "ci_low": lo, "ci_high": hi,
-                    "a_as_technocrat_win_rate": mean(points(r, a) for r in at),
-                    "a_as_ziegler_win_rate": mean(points(r, a) for r in az)})
+        out.append(
+            {
+                "agent_a": a,
+                "agent_b": b,
+                "games": n,
+                "a_wins": aw,
+                "b_wins": n - aw - draws,
+                "draws": draws,
+                "a_score": score / n if n else math.nan,
+                "ci_low": lo,
+                "ci_high": hi,
+                "a_as_technocrat_win_rate": mean(points(r, a) for r in at),
+                "a_as_ziegler_win_rate": mean(points(r, a) for r in az),
+            }
+        )
     return out
 
 
@@ -202,8 +279,15 @@ def ratings_table(rows, agents=None) -> list[dict]:
         mine = [r for r in vs if a in (r["technocrat"], r["ziegler"])]
         wins = sum(r["winner_agent"] == a for r in mine)
         draws = sum(is_draw(r) for r in mine)
-        entry.update({"games": len(mine), "wins": wins, "draws": draws, "losses": len(mine) - wins - draws,
-                      "score": (wins + 0.5 * draws) / len(mine) if mine else math.nan})
+        entry.update(
+            {
+                "games": len(mine),
+                "wins": wins,
+                "draws": draws,
+                "losses": len(mine) - wins - draws,
+                "score": (wins + 0.5 * draws) / len(mine) if mine else math.nan,
+            }
+        )
         t = [r for r in vs if r["technocrat"] == a]
         z = [r for r in vs if r["ziegler"] == a]
         entry["technocrat_games"] = len(t)
@@ -217,8 +301,11 @@ def ratings_table(rows, agents=None) -> list[dict]:
 def summarize(rows, specs, pairings, result=None, config=None) -> dict:
     sides = side_table(rows, specs)
     summary = {
-        "format": "hotspot-arena-summary", "version": 1, "config": config or {},
-        "games": len(rows), "planned": len(specs),
+        "format": "hotspot-arena-summary",
+        "version": 1,
+        "config": config or {},
+        "games": len(rows),
+        "planned": len(specs),
         "played_now": None if result is None else result.played,
         "from_file": None if result is None else result.reused,
         "remaining": None if result is None else result.remaining,
@@ -251,44 +338,92 @@ def report_text(summary: dict) -> str:
     for s in sides:
         s.setdefault("ziegler_win_rate", 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan)
     limit = (summary.get("config") or {}).get("max_turns", "unknown")
-    lines.append("Win rates by side (95% Wilson intervals; a draw, a game stopped by max_turns "
-                 "without a winner, is half a point to each side):")
-    lines.append(format_table(sides, [
-        ("technocrat", "technocrat"), ("ziegler", "ziegler"), ("games", "games"),
-        ("technocrat_wins", "T wins"), ("ziegler_wins", "Z wins"), ("draws", "draws"),
-        ("technocrat_win_rate", "T win rate", ".3f"),
-        (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-        ("ziegler_win_rate", "Z win rate", ".3f"),
-        ("mean_turns", "turns", ".1f"), ("mean_actions", "actions", ".0f")]) if sides else "  (no games)")
+    lines.append(
+        "Win rates by side (95% Wilson intervals; a draw, a game stopped by max_turns "
+        "without a winner, is half a point to each side):"
+    )
+    lines.append(
+        format_table(
+            sides,
+            [
+                ("technocrat", "technocrat"),
+                ("ziegler", "ziegler"),
+                ("games", "games"),
+                ("technocrat_wins", "T wins"),
+                ("ziegler_wins", "Z wins"),
+                ("draws", "draws"),
+                ("technocrat_win_rate", "T win rate", ".3f"),
+                (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+                ("ziegler_win_rate", "Z win rate", ".3f"),
+                ("mean_turns", "turns", ".1f"),
+                ("mean_actions", "actions", ".0f"),
+            ],
+        )
+        if sides
+        else "  (no games)"
+    )
     h2h = summary["head_to_head"]
     if h2h:
         lines.append("")
         lines.append("Head to head (both sides):")
-        lines.append(format_table(h2h, [
-            ("agent_a", "agent A"), ("agent_b", "agent B"), ("games", "games"), ("a_wins", "A wins"),
-            ("draws", "draws"), ("a_score", "A score", ".3f"), (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-            ("a_as_technocrat_win_rate", "A as T", ".3f"), ("a_as_ziegler_win_rate", "A as Z", ".3f")]))
+        lines.append(
+            format_table(
+                h2h,
+                [
+                    ("agent_a", "agent A"),
+                    ("agent_b", "agent B"),
+                    ("games", "games"),
+                    ("a_wins", "A wins"),
+                    ("draws", "draws"),
+                    ("a_score", "A score", ".3f"),
+                    (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+                    ("a_as_technocrat_win_rate", "A as T", ".3f"),
+                    ("a_as_ziegler_win_rate", "A as Z", ".3f"),
+                ],
+            )
+        )
     ratings = summary["ratings"]
     if ratings:
         anchor = ratings[0].get("anchor")
         lines.append("")
-        lines.append(f"Ratings (Bradley-Terry on all games between different agents, Elo scale, "
-                     f"{anchor + ' = 0' if anchor else 'mean = 0'}):")
-        lines.append(format_table(ratings, [
-            ("agent", "agent"), ("elo", "Elo", ".0f"), (lambda r: f"±{r['elo_se']:.0f}", "± s.e."),
-            ("games", "games"), ("wins", "wins"), ("draws", "draws"), ("score", "score", ".3f"),
-            ("technocrat_win_rate", "win as T", ".3f"), ("ziegler_win_rate", "win as Z", ".3f")]))
+        lines.append(
+            f"Ratings (Bradley-Terry on all games between different agents, Elo scale, "
+            f"{anchor + ' = 0' if anchor else 'mean = 0'}):"
+        )
+        lines.append(
+            format_table(
+                ratings,
+                [
+                    ("agent", "agent"),
+                    ("elo", "Elo", ".0f"),
+                    (lambda r: f"±{r['elo_se']:.0f}", "± s.e."),
+                    ("games", "games"),
+                    ("wins", "wins"),
+                    ("draws", "draws"),
+                    ("score", "score", ".3f"),
+                    ("technocrat_win_rate", "win as T", ".3f"),
+                    ("ziegler_win_rate", "win as Z", ".3f"),
+                ],
+            )
+        )
     lines.append("")
-    lines.append(f"Games: {summary['games']} of {summary['planned']} planned; average length "
-                 f"{_fmt(summary['mean_turns'], '.2f')} turns, {_fmt(summary['mean_actions'], '.1f')} actions; "
-                 f"draws (stopped after turn {'none: no limit' if limit is None else limit} without a winner, "
-                 f"D19): {summary.get('draws', 0)} ({_fmt(summary['truncated_rate'], '.3f')})")
+    lines.append(
+        f"Games: {summary['games']} of {summary['planned']} planned; average length "
+        f"{_fmt(summary['mean_turns'], '.2f')} turns, {_fmt(summary['mean_actions'], '.1f')} actions; "
+        f"draws (stopped after turn {'none: no limit' if limit is None else limit} without a winner, "
+        f"D19): {summary.get('draws', 0)} ({_fmt(summary['truncated_rate'], '.3f')})"
+    )
     if summary.get("wall_s") is not None:
-        compiling = (f", {summary['warm_up_s']:.1f} s of it compiling or loading the compiled code"
-                     if summary.get("warm_up_s", 0) >= 0.1 else "")
-        lines.append(f"Wall time: {summary['wall_s']:.1f} s{compiling} ({summary['played_now']} game(s) played "
-                     f"now, {summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game "
-                     f"time in all)")
+        compiling = (
+            f", {summary['warm_up_s']:.1f} s of it compiling or loading the compiled code"
+            if summary.get("warm_up_s", 0) >= 0.1
+            else ""
+        )
+        lines.append(
+            f"Wall time: {summary['wall_s']:.1f} s{compiling} ({summary['played_now']} game(s) played "
+            f"now, {summary['from_file']} from {GAMES_FILE}; {summary['games_wall_s']:.1f} s of game "
+            f"time in all)"
+        )
     lines += dropped_text(summary)
     if summary.get("remaining"):
         lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
@@ -300,8 +435,10 @@ def dropped_text(summary: dict) -> list[str]:
     dropped = summary.get("dropped_lines")
     if not dropped:
         return []
-    return [f"Dropped {len(dropped)} damaged line(s) of {GAMES_FILE} (line(s) "
-            f"{', '.join(map(str, dropped))}); the planned games they held were played again."]
+    return [
+        f"Dropped {len(dropped)} damaged line(s) of {GAMES_FILE} (line(s) "
+        f"{', '.join(map(str, dropped))}); the planned games they held were played again."
+    ]
 
 
 def _fmt(value, spec):
@@ -310,10 +447,26 @@ def _fmt(value, spec):
     return format(value, spec)
 
 
-def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "open", seed: int = 0,
-              rules=None, out="arena-results", workers=None, backend="local", address=None, chunk=None,
-              max_games=None, progress=True, self_play=True, max_actions=None,
-              max_turns: int | None = DEFAULT_MAX_TURNS, drop_damaged: bool = False) -> dict:
+def run_arena(
+    *,
+    agents=None,
+    pairings=None,
+    games: int = 100,
+    scenario: str = "open",
+    seed: int = 0,
+    rules=None,
+    out="arena-results",
+    workers=None,
+    backend="local",
+    address=None,
+    chunk=None,
+    max_games=None,
+    progress=True,
+    self_play=True,
+    max_actions=None,
+    max_turns: int | None = DEFAULT_MAX_TURNS,
+    drop_damaged: bool = False,
+) -> dict:
     """Run an arena and write games.jsonl, run.json, summary.json, summary.csv
     and ratings.csv into ``out``; returns the summary (with ``"text"``, the report).
 
@@ -335,17 +488,34 @@ def run_arena(*, agents=None, pairings=None, games: int = 100, scenario: str = "
     if backend == "local":  # a cold numba cache: half the compiling in a helper, from now on
         begin_compiling(default_workers() if workers is None else workers)
     check_scenario(scenario, rules)
-    specs = plan_arena(pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions,
-                       max_turns=max_turns)
+    specs = plan_arena(
+        pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions, max_turns=max_turns
+    )
     check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     with writer_lock(out):  # one writer a folder, for the whole run
-        result = run_games(specs, out, workers=workers, backend=backend, address=address, chunk=chunk,
-                           max_games=max_games, progress=progress, desc="arena", drop_damaged=drop_damaged,
-                           config=arena_run_config(pairings, games, scenario, seed, rules, max_turns))
-        config = {"pairings": [f"{a}:{b}" for a, b in pairings], "games_per_side": games, "scenario": scenario,
-                  "seed": seed, "rules": json.loads(canonical_rules(rules)), "max_turns": specs[0].max_turns
-                  if specs else max_turns, "workers": result.workers,
-                  "backend": backend}
+        result = run_games(
+            specs,
+            out,
+            workers=workers,
+            backend=backend,
+            address=address,
+            chunk=chunk,
+            max_games=max_games,
+            progress=progress,
+            desc="arena",
+            drop_damaged=drop_damaged,
+            config=arena_run_config(pairings, games, scenario, seed, rules, max_turns),
+        )
+        config = {
+            "pairings": [f"{a}:{b}" for a, b in pairings],
+            "games_per_side": games,
+            "scenario": scenario,
+            "seed": seed,
+            "rules": json.loads(canonical_rules(rules)),
+            "max_turns": specs[0].max_turns if specs else max_turns,
+            "workers": result.workers,
+            "backend": backend,
+        }
         summary = summarize(result.rows, specs, pairings, result, config)
         for s in summary["sides"]:
             s["ziegler_win_rate"] = 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan

@@ -5,13 +5,27 @@
 ``batch`` has the same over a batch in one compiled call; ``Game`` (game.py)
 is the object facade.  Modules are named after the rulebook's sections.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
-from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE,
-                      A_SELECT_UNIT, A_SPLIT, NUM_ACTIONS, action_error, current_player,
-                      legal_action_mask, legal_actions, start, step)
+from .actions import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SPLIT,
+    NUM_ACTIONS,
+    action_error,
+    current_player,
+    legal_action_mask,
+    legal_actions,
+    start,
+    step,
+)
 from .batch import legal_action_mask_batch, set_max_turns, status_batch, step_batch
 from .events import event_buffer, no_events
 from .observation import observe
@@ -49,11 +63,42 @@ from .game import Game, IllegalActionError  # noqa: E402  (facade over the above
 from .record import GameRecord, RecordError  # noqa: E402
 
 __all__ = [
-    "A_COMBINE", "A_END_PHASE", "A_END_PIECE", "A_MANEUVER", "A_SELECT_PIECE", "A_SELECT_UNIT",
-    "A_SPLIT", "NUM_ACTIONS", "STATE_BYTES", "STATE_DTYPE", "Game", "GameRecord", "IllegalActionError",
-    "RecordError", "ScenarioError", "StateError",
-    "RulesOptions", "action_error", "current_player", "event_buffer", "from_bytes", "init",
-    "is_terminal", "legal_action_mask", "legal_action_mask_batch", "legal_actions", "no_events",
-    "observe", "play_random_batch", "random_action", "random_legal_action", "returns", "set_max_turns",
-    "start", "status_batch", "step", "step_batch", "to_bytes",
+    "A_COMBINE",
+    "A_END_PHASE",
+    "A_END_PIECE",
+    "A_MANEUVER",
+    "A_SELECT_PIECE",
+    "A_SELECT_UNIT",
+    "A_SPLIT",
+    "NUM_ACTIONS",
+    "STATE_BYTES",
+    "STATE_DTYPE",
+    "Game",
+    "GameRecord",
+    "IllegalActionError",
+    "RecordError",
+    "ScenarioError",
+    "StateError",
+    "RulesOptions",
+    "action_error",
+    "current_player",
+    "event_buffer",
+    "from_bytes",
+    "init",
+    "is_terminal",
+    "legal_action_mask",
+    "legal_action_mask_batch",
+    "legal_actions",
+    "no_events",
+    "observe",
+    "play_random_batch",
+    "random_action",
+    "random_legal_action",
+    "returns",
+    "set_max_turns",
+    "start",
+    "status_batch",
+    "step",
+    "step_batch",
+    "to_bytes",
 ]

@@ -37,6 +37,7 @@ other numba the package compiles with plain ``njit`` (the same results,
 more versions, a slower first compile).  :func:`is_cached` reads numba's
 cache index path and answers False where numba moved it.
 """
+
 import hashlib
 import os
 import shutil
@@ -64,24 +65,61 @@ KEEP_DAYS = 14  # cache folders of other source versions unused this long are re
 COMPILED_MODULES = (
     "hotspot.core._jit",
     # the rules (core): compiled functions
-    "hotspot.core.actions", "hotspot.core.batch", "hotspot.core.breakdowns", "hotspot.core.collisions",
-    "hotspot.core.combat", "hotspot.core.control", "hotspot.core.crustal_movement", "hotspot.core.damage",
-    "hotspot.core.dice", "hotspot.core.events", "hotspot.core.hexgrid", "hotspot.core.hovercraft",
-    "hotspot.core.integrity", "hotspot.core.observation", "hotspot.core.overruns", "hotspot.core.pieces",
-    "hotspot.core.regular_movement", "hotspot.core.rollout", "hotspot.core.sequence", "hotspot.core.setup",
-    "hotspot.core.stacking", "hotspot.core.units", "hotspot.core.victory",
+    "hotspot.core.actions",
+    "hotspot.core.batch",
+    "hotspot.core.breakdowns",
+    "hotspot.core.collisions",
+    "hotspot.core.combat",
+    "hotspot.core.control",
+    "hotspot.core.crustal_movement",
+    "hotspot.core.damage",
+    "hotspot.core.dice",
+    "hotspot.core.events",
+    "hotspot.core.hexgrid",
+    "hotspot.core.hovercraft",
+    "hotspot.core.integrity",
+    "hotspot.core.observation",
+    "hotspot.core.overruns",
+    "hotspot.core.pieces",
+    "hotspot.core.regular_movement",
+    "hotspot.core.rollout",
+    "hotspot.core.sequence",
+    "hotspot.core.setup",
+    "hotspot.core.stacking",
+    "hotspot.core.units",
+    "hotspot.core.victory",
     # the rules' constants read by compiled code (tables, the state's layout, error codes)
-    "hotspot.core.errors", "hotspot.core.rules_data", "hotspot.core.state",
+    "hotspot.core.errors",
+    "hotspot.core.rules_data",
+    "hotspot.core.state",
     # features, agents, environments, the arena's compiled games
-    "hotspot.features.actions", "hotspot.features.decision", "hotspot.features.encoding",
+    "hotspot.features.actions",
+    "hotspot.features.decision",
+    "hotspot.features.encoding",
     "hotspot.features.position",
-    "hotspot.agents.action_policy", "hotspot.agents.base", "hotspot.agents.beliefs", "hotspot.agents.clock",
-    "hotspot.agents.expert", "hotspot.agents.imitation", "hotspot.agents.ismcts", "hotspot.agents.policies",
-    "hotspot.agents.policy_net", "hotspot.agents.portfolio", "hotspot.agents.rollouts", "hotspot.agents.scripted",
-    "hotspot.agents.scripted.combat", "hotspot.agents.scripted.common", "hotspot.agents.scripted.control",
-    "hotspot.agents.scripted.crustals", "hotspot.agents.scripted.movement", "hotspot.agents.scripted.paths",
-    "hotspot.agents.scripted.setup", "hotspot.agents.search", "hotspot.agents.selfcheck",
-    "hotspot.agents.setup_search", "hotspot.agents.value_net",
+    "hotspot.agents.action_policy",
+    "hotspot.agents.base",
+    "hotspot.agents.beliefs",
+    "hotspot.agents.clock",
+    "hotspot.agents.expert",
+    "hotspot.agents.imitation",
+    "hotspot.agents.ismcts",
+    "hotspot.agents.policies",
+    "hotspot.agents.policy_net",
+    "hotspot.agents.portfolio",
+    "hotspot.agents.rollouts",
+    "hotspot.agents.scripted",
+    "hotspot.agents.scripted.combat",
+    "hotspot.agents.scripted.common",
+    "hotspot.agents.scripted.control",
+    "hotspot.agents.scripted.crustals",
+    "hotspot.agents.scripted.movement",
+    "hotspot.agents.scripted.paths",
+    "hotspot.agents.scripted.setup",
+    "hotspot.agents.search",
+    "hotspot.agents.selfcheck",
+    "hotspot.agents.setup_search",
+    "hotspot.agents.value_net",
     "hotspot.env.episodes",
     "hotspot.arena.match",
 )
@@ -182,8 +220,11 @@ def hook_enabled() -> bool:
     except ValueError:
         return False
     lo, hi = HOOK_NUMBA_VERSIONS
-    return (lo <= version <= hi and hasattr(numba.core.dispatcher.Dispatcher, "get_call_template")
-            and hasattr(typing, "make_concrete_template"))
+    return (
+        lo <= version <= hi
+        and hasattr(numba.core.dispatcher.Dispatcher, "get_call_template")
+        and hasattr(typing, "make_concrete_template")
+    )
 
 
 HOOK = hook_enabled()
@@ -200,8 +241,7 @@ def _get_call_template(self, args, kws):
     if self._can_compile:
         self.compile(tuple(_general(a) for a in args))
     name = f"CallTemplate({self.py_func.__name__})"
-    template = typing.make_concrete_template(name, key=self.py_func.__name__,
-                                             signatures=self.nopython_signatures)
+    template = typing.make_concrete_template(name, key=self.py_func.__name__, signatures=self.nopython_signatures)
     return template, pysig, args, {}
 
 
@@ -218,12 +258,15 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = F
     ``prange`` loops run over the cores (called from Python).
     ``@jit(nogil=False)``: a function with an object-mode block (the clock of
     ``hotspot.agents.clock``), which cannot release the GIL."""
+
     def decorate(f):
         module = getattr(f, "__module__", None) or ""
         if module.startswith("hotspot.") and module not in COMPILED_MODULES:
-            raise RuntimeError(f"{module}.{f.__qualname__}: compiled code in {module}, which is not in "
-                               f"hotspot.core._jit.COMPILED_MODULES (the modules the cache key is made of): "
-                               f"add it there")
+            raise RuntimeError(
+                f"{module}.{f.__qualname__}: compiled code in {module}, which is not in "
+                f"hotspot.core._jit.COMPILED_MODULES (the modules the cache key is made of): "
+                f"add it there"
+            )
         options = {"cache": cache, "nogil": nogil}
         if parallel:
             options["parallel"] = True
@@ -234,6 +277,7 @@ def jit(fn=None, *, inline: bool = False, cache: bool = True, parallel: bool = F
         if HOOK:
             dispatcher.get_call_template = MethodType(_get_call_template, dispatcher)
         return dispatcher
+
     return decorate if fn is None else decorate(fn)
 
 

@@ -39,12 +39,24 @@ kind                action          parts
 the index where no piece is; ``unit_name`` and ``hex`` (col, row) are None
 where no counter is.
 """
+
 from __future__ import annotations
 
 from typing import NamedTuple
 
-from .actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT,
-                      A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX, A_SPLIT, NUM_ACTIONS)
+from .actions import (
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SETUP_CHOOSE,
+    A_SETUP_FACING,
+    A_SETUP_HEX,
+    A_SPLIT,
+    NUM_ACTIONS,
+)
 from .crustal_movement import M_FORWARD, M_ROTATE, M_TURN_LEFT, M_TURN_RIGHT
 from .errors import short_repr
 from .hexgrid import DIRECTION_NAMES, MAP_COLS, col_row
@@ -52,9 +64,25 @@ from .render import piece_name, unit_name
 from .rules_data import ITEM_NAMES, PHASE_CONTROL, PHASE_T_COMBAT, PHASE_Z_COMBAT
 
 #: every kind :func:`decode_action` gives, in action order (see the module's table)
-ACTION_KINDS = ("select_piece", "neutralize", "select_unit", "resolve_combat", "lose_squad", "combine",
-                "step", "forward", "turn", "rotate", "split", "end_move", "end_phase", "choose",
-                "setup_hex", "setup_facing", "out_of_range")
+ACTION_KINDS = (
+    "select_piece",
+    "neutralize",
+    "select_unit",
+    "resolve_combat",
+    "lose_squad",
+    "combine",
+    "step",
+    "forward",
+    "turn",
+    "rotate",
+    "split",
+    "end_move",
+    "end_phase",
+    "choose",
+    "setup_hex",
+    "setup_facing",
+    "out_of_range",
+)
 
 
 class ActionParts(NamedTuple):
@@ -122,8 +150,11 @@ def decode_action(s, action: int) -> ActionParts:
     return ActionParts(a, "setup_facing", direction=DIRECTION_NAMES[a - A_SETUP_FACING])
 
 
-_UNIT_VERBS = {"select_unit": "select unit", "resolve_combat": "resolve combat of unit",
-               "lose_squad": "lose a squad from unit"}
+_UNIT_VERBS = {
+    "select_unit": "select unit",
+    "resolve_combat": "resolve combat of unit",
+    "lose_squad": "lose a squad from unit",
+}
 _FIXED = {"forward": "forward two", "split": "split one squad", "end_move": "end move", "end_phase": "end phase"}
 
 

@@ -4,6 +4,7 @@ Each function is one compiled call over the whole batch (in parallel over the
 cores where marked), so Python is not in the loop.  ``set_max_turns`` sets a
 harness's turn limit (D19 revised) on every game of a batch.
 """
+
 import numpy as np
 from numba import prange
 
@@ -51,4 +52,5 @@ def set_max_turns(states, max_turns) -> None:
     phase a game stops with no winner (``truncated`` 1, returns 0).  A game
     already past that turn stops at the end of its current turn."""
     from .limits import check_max_turns
+
     states["max_turns"] = check_max_turns(max_turns)

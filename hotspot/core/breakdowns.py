@@ -25,12 +25,14 @@ Rules option ``stress_timing="moving_side"`` (D22, 9.3): a counter made by a
 split is flagged ``UF_SPLIT`` for the rest of the phase, so that
 ``damage.stress_check_all`` knows the moving side added it to its hex.
 """
+
 from ._jit import jit
 from .events import EV_COMBINE, EV_SPLIT, log_event
 from .rules_data import STRESS_MOVING_SIDE, UNIT_IS_INFANTRY, UNIT_SIDE
 from .state import MAX_UNITS, UF_DONE, UF_SPLIT
 from .stacking import room_for_one_more
 from .units import count_units, free_unit_slot, infantry_counters, place_at, remove
+
 
 @jit
 def within_counter_cap(s, side, lost_a, lost_b, made_a, made_b):
@@ -42,8 +44,7 @@ def within_counter_cap(s, side, lost_a, lost_b, made_a, made_b):
     if cap <= 0:
         return True
     for size in range(1, 4):
-        delta = (int(made_a == size) + int(made_b == size)
-                 - int(lost_a == size) - int(lost_b == size))
+        delta = int(made_a == size) + int(made_b == size) - int(lost_a == size) - int(lost_b == size)
         if delta > 0 and infantry_counters(s, side, size) + delta > cap:
             return False
     return True
@@ -56,9 +57,13 @@ def can_split(s, u):
     becomes one of q - 1 and one of 1."""
     t = s["unit_type"][u]
     q = s["unit_squads"][u]
-    return (UNIT_IS_INFANTRY[t] and q >= 2 and free_unit_slot(s) >= 0
-            and room_for_one_more(s, s["unit_cell"][u], UNIT_SIDE[t])
-            and within_counter_cap(s, UNIT_SIDE[t], q, 0, q - 1, 1))
+    return (
+        UNIT_IS_INFANTRY[t]
+        and q >= 2
+        and free_unit_slot(s) >= 0
+        and room_for_one_more(s, s["unit_cell"][u], UNIT_SIDE[t])
+        and within_counter_cap(s, UNIT_SIDE[t], q, 0, q - 1, 1)
+    )
 
 
 @jit

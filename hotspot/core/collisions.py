@@ -26,6 +26,7 @@ Rules option ``collision_count`` (D22; rule 7.2 against 7.6 example 5):
   two or more other pieces; hexes are counted one by one in both (7.6
   example 2: two hexes entered in one crustal's zone are two collisions).
 """
+
 import numpy as np
 
 from ._jit import jit

@@ -4,20 +4,38 @@ A hex holding units of both sides in a combat phase is contested; the side
 whose combat phase it is attacks there (12.1).  The attacker chooses the
 order (12.7) by naming, for each combat, the first of its units in the hex.
 """
+
 import numpy as np
 
 from ._jit import jit
 from .damage import stress_check_at
 from .dice import roll_die
-from .events import (ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT,
-                     SQUAD_LOST_COMBAT, log_event)
+from .events import ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT, SQUAD_LOST_COMBAT, log_event
 from .hexgrid import ON_MAP
-from .rules_data import (CHART_CRT, CRT_C, CRT_TABLES, CRT_X, NO_UNIT, PHASE_PLAYER, T_INFANTRY,
-                         TECHNOCRAT, UNIT_SIDE, Z_INFANTRY)
+from .rules_data import (
+    CHART_CRT,
+    CRT_C,
+    CRT_TABLES,
+    CRT_X,
+    NO_UNIT,
+    PHASE_PLAYER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    Z_INFANTRY,
+)
 from .stacking import side_limit
 from .state import MAX_UNITS, UF_ATTACKING
-from .units import (attack_of, count_units, defense_of, eliminate_all_in, eliminate_unit,
-                    lose_squad, place_at, strength_key)
+from .units import (
+    attack_of,
+    count_units,
+    defense_of,
+    eliminate_all_in,
+    eliminate_unit,
+    lose_squad,
+    place_at,
+    strength_key,
+)
 
 
 @jit
@@ -52,8 +70,7 @@ def is_combat_leader(s, u):
         return False
     side = UNIT_SIDE[t]
     cell = s["unit_cell"][u]
-    return (side == PHASE_PLAYER[s["phase"]] and count_units(s, cell, 1 - side) > 0
-            and combat_leader(s, cell, side) == u)
+    return side == PHASE_PLAYER[s["phase"]] and count_units(s, cell, 1 - side) > 0 and combat_leader(s, cell, side) == u
 
 
 @jit

@@ -18,14 +18,26 @@ stands on any of its hexes; ``"hex"`` blocks only the engineer squads whose
 own hex holds a Ziegler combat unit: every other engineer squad on the
 crustal still rolls its die.
 """
+
 import numpy as np
 
 from ._jit import jit
 from .dice import roll_die
 from .events import EV_CONTROL, EV_NEUTRALIZED, EV_REVERT, log_event
 from .pieces import is_crustal
-from .rules_data import (CENTRAL, CHART_CONTROL, CHART_NEUTRALIZE, CONTROL_BLOCKER_HEX, NO_UNIT,
-                         T_ENGINEER, TECHNOCRAT, UNIT_SIDE, ZIEGLER, NO_PIECE, PLATFORM)
+from .rules_data import (
+    CENTRAL,
+    CHART_CONTROL,
+    CHART_NEUTRALIZE,
+    CONTROL_BLOCKER_HEX,
+    NO_UNIT,
+    T_ENGINEER,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    ZIEGLER,
+    NO_PIECE,
+    PLATFORM,
+)
 from .state import MAX_PIECES, MAX_UNITS, PF_NEUTRALIZE_TRIED
 from .units import attack_of
 
@@ -62,8 +74,12 @@ def control_squads(s, k, engineers, blockers):
         n = 0
         for u in range(MAX_UNITS):
             cell = s["unit_cell"][u]
-            if (s["unit_type"][u] == T_ENGINEER and cell >= 0 and s["board"][cell] == k
-                    and ziegler_combat_units_in(s, cell) == 0):
+            if (
+                s["unit_type"][u] == T_ENGINEER
+                and cell >= 0
+                and s["board"][cell] == k
+                and ziegler_combat_units_in(s, cell) == 0
+            ):
                 n += s["unit_squads"][u]
         return n
     return 0 if blockers[k] > 0 else engineers[k]
@@ -118,8 +134,12 @@ def control_attempts(s, ev, ev_n):
 def reversions(s, ev, ev_n):
     """D18 step 2 (15.3)."""
     for k in range(MAX_PIECES):
-        if (is_crustal(s["piece_kind"][k]) and s["piece_controller"][k] == TECHNOCRAT
-                and not s["piece_neutralized"][k] and engineers_on(s, k) == 0):
+        if (
+            is_crustal(s["piece_kind"][k])
+            and s["piece_controller"][k] == TECHNOCRAT
+            and not s["piece_neutralized"][k]
+            and engineers_on(s, k) == 0
+        ):
             s["piece_controller"][k] = ZIEGLER
             s["piece_control_turn"][k] = 0
             log_event(ev, ev_n, EV_REVERT, k, 0, 0, 0, 0)
@@ -128,9 +148,14 @@ def reversions(s, ev, ev_n):
 @jit
 def can_neutralize(s, k):
     """15.4: controlled since an earlier phase, not yet neutralized, engineers on it, not tried this phase."""
-    return (is_crustal(s["piece_kind"][k]) and s["piece_controller"][k] == TECHNOCRAT
-            and not s["piece_neutralized"][k] and s["piece_control_turn"][k] < s["turn"]
-            and not (s["piece_flags"][k] & PF_NEUTRALIZE_TRIED) and engineers_on(s, k) > 0)
+    return (
+        is_crustal(s["piece_kind"][k])
+        and s["piece_controller"][k] == TECHNOCRAT
+        and not s["piece_neutralized"][k]
+        and s["piece_control_turn"][k] < s["turn"]
+        and not (s["piece_flags"][k] & PF_NEUTRALIZE_TRIED)
+        and engineers_on(s, k) > 0
+    )
 
 
 @jit

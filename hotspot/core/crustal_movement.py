@@ -25,6 +25,7 @@ refused under the rules option ``forward_into_blocked="refuse"`` (D22).
 6.9/D3: off-map hexes may be entered; a piece wholly off the map leaves play
 at once.
 """
+
 import numpy as np
 
 from ._jit import jit
@@ -32,8 +33,17 @@ from .collisions import collide_entering
 from .events import EV_PIECE_MOVE, log_event
 from .hexgrid import NEIGHBOUR
 from .pieces import facing_of, relocate
-from .rules_data import (FORWARD_REFUSE, LONG, MAX_PIECE_CELLS, NO_PIECE, NUM_PIECE_KINDS, ONE_HEX,
-                         PLATFORM, TRIANGULAR, TWO_HEX)
+from .rules_data import (
+    FORWARD_REFUSE,
+    LONG,
+    MAX_PIECE_CELLS,
+    NO_PIECE,
+    NUM_PIECE_KINDS,
+    ONE_HEX,
+    PLATFORM,
+    TRIANGULAR,
+    TWO_HEX,
+)
 from .state import PF_DONE, PF_STARTED
 
 M_STEP = 0  # + direction 0..5
@@ -47,13 +57,13 @@ NUM_MANEUVERS = 15
 #: gives no move for any other (tests/test_fast_legality.py holds the two
 #: equal), so ``can_move_piece`` and the legal set try only these
 KIND_MANEUVERS = np.zeros((NUM_PIECE_KINDS, NUM_MANEUVERS), dtype=np.bool_)
-KIND_MANEUVERS[ONE_HEX, M_STEP:M_STEP + 6] = True  # 6.3
-KIND_MANEUVERS[PLATFORM, M_STEP:M_STEP + 6] = True  # 6.7
-KIND_MANEUVERS[TRIANGULAR, M_STEP:M_STEP + 6] = True  # 6.5a
+KIND_MANEUVERS[ONE_HEX, M_STEP : M_STEP + 6] = True  # 6.3
+KIND_MANEUVERS[PLATFORM, M_STEP : M_STEP + 6] = True  # 6.7
+KIND_MANEUVERS[TRIANGULAR, M_STEP : M_STEP + 6] = True  # 6.5a
 KIND_MANEUVERS[TRIANGULAR, M_ROTATE:NUM_MANEUVERS] = True  # 6.5b, D8
-KIND_MANEUVERS[TWO_HEX, M_FORWARD:M_TURN_RIGHT + 1] = True  # 6.4
+KIND_MANEUVERS[TWO_HEX, M_FORWARD : M_TURN_RIGHT + 1] = True  # 6.4
 KIND_MANEUVERS[LONG, M_FORWARD] = True  # 6.6a
-KIND_MANEUVERS[LONG, M_ROTATE + 2:M_ROTATE + 4] = True  # 6.6b
+KIND_MANEUVERS[LONG, M_ROTATE + 2 : M_ROTATE + 4] = True  # 6.6b
 
 
 @jit
@@ -72,8 +82,14 @@ def maneuver_cells(s, k, m):
     piece can make) and the cells, slot for slot, after the first (a) and
     second (b) sub-step (-1 unused).  A tuple, so that the legality checks
     allocate nothing."""
-    return maneuver_geometry(s["piece_kind"][k], s["piece_cells"][k, 0], s["piece_cells"][k, 1],
-                             s["piece_cells"][k, 2], s["piece_moves"][k] > 0, m)
+    return maneuver_geometry(
+        s["piece_kind"][k],
+        s["piece_cells"][k, 0],
+        s["piece_cells"][k, 1],
+        s["piece_cells"][k, 2],
+        s["piece_moves"][k] > 0,
+        m,
+    )
 
 
 @jit

@@ -12,13 +12,22 @@ step entered) or was made there by a split this phase
 (``state.UF_SPLIT``).  Stress after retreats (12.6) and after the
 hovercraft second movement (13.2) is the same under both values.
 """
+
 from ._jit import jit
 from .dice import roll_die
-from .events import (BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, EV_DAMAGE, EV_STRESS,
-                     log_event)
+from .events import BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, EV_DAMAGE, EV_STRESS, log_event
 from .pieces import break_up, partly_off_map
-from .rules_data import (CENTRAL, CHART_STRESS, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PHASE_PLAYER,
-                         PLATFORM, STRESS_MOVING_SIDE, UNIT_SIDE)
+from .rules_data import (
+    CENTRAL,
+    CHART_STRESS,
+    MAX_PIECE_CELLS,
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_PLAYER,
+    PLATFORM,
+    STRESS_MOVING_SIDE,
+    UNIT_SIDE,
+)
 from .state import MAX_PIECES, MAX_UNITS, UF_SPLIT, UF_STARTED
 from .units import count_units
 
@@ -69,8 +78,12 @@ def overstacked_by(s, cell, side):
     there this phase (``UF_SPLIT``)?"""
     for u in range(MAX_UNITS):
         t = s["unit_type"][u]
-        if (t != NO_UNIT and s["unit_cell"][u] == cell and UNIT_SIDE[t] == side
-                and (s["unit_flags"][u] & (UF_STARTED | UF_SPLIT))):
+        if (
+            t != NO_UNIT
+            and s["unit_cell"][u] == cell
+            and UNIT_SIDE[t] == side
+            and (s["unit_flags"][u] & (UF_STARTED | UF_SPLIT))
+        ):
             return True
     return False
 

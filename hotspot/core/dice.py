@@ -5,6 +5,7 @@ used first, in order; then the splitmix64 generator in ``state["rng"]`` gives
 the roll, so the same seed always gives the same game, alone, in a batch or in
 another process.  Each roll is reported as an event with its chart (16.0).
 """
+
 import numpy as np
 
 from ._jit import jit
@@ -77,6 +78,7 @@ def seed_state(state, seed: int) -> None:
 def script_dice(state, rolls) -> None:
     """Make the next rolls of this state exactly ``rolls`` (each 1..6), then the generator again."""
     from .state import DICE_QUEUE
+
     rolls = list(rolls)
     if len(rolls) > DICE_QUEUE:
         raise ValueError(f"at most {DICE_QUEUE} scripted rolls, got {len(rolls)}")

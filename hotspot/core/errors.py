@@ -68,10 +68,14 @@ MESSAGES = {
     ERR_ZERO_ATTACK: "a unit with no attack factor may not enter a hex with enemy units (12.2)",
     ERR_SECOND_MOVE_ENEMY: "in the second movement hovercraft may enter no enemy hex but one of engineers only (13.3)",
     ERR_NOT_INFANTRY: "only infantry breaks down or combines (10.0)",
-    ERR_CANNOT_SPLIT: ("that counter cannot split (one squad, no free counter, no room in the hex, "
-                       "or over the counter cap) (10.0, 9.1, 9.2, D22)"),
-    ERR_CANNOT_COMBINE: ("those counters cannot combine (same type and hex, at most 3 squads, no enemy "
-                         "in the hex, within the counter cap) (10.0, D22)"),
+    ERR_CANNOT_SPLIT: (
+        "that counter cannot split (one squad, no free counter, no room in the hex, "
+        "or over the counter cap) (10.0, 9.1, 9.2, D22)"
+    ),
+    ERR_CANNOT_COMBINE: (
+        "those counters cannot combine (same type and hex, at most 3 squads, no enemy "
+        "in the hex, within the counter cap) (10.0, D22)"
+    ),
     ERR_NOT_A_COMBAT: "that unit is not the first attacker of a contested hex (12.1, 12.7)",
     ERR_COMBATS_PENDING: "every combat must be resolved before the phase ends (12.1)",
     ERR_CANNOT_NEUTRALIZE: "no neutralization attempt can be made on that crustal now (15.4)",
@@ -87,8 +91,10 @@ MESSAGES = {
     ERR_PLATFORMS_FIRST: "the Technocrat places all his attack platforms before loading units (3.3, R3.1)",
     ERR_COUNTER_CAP: "no infantry counter of that size is left (rules option counter_cap, D22)",
     ERR_LEAVES_NO_ROOM: "placing that would leave no room for the rest of the force pool (9.1, 9.2, D21)",
-    ERR_SETUP_HEX: ("not a hex where that may be set up (3.2: crustals on molten hexes of the map, one "
-                    "piece a hex; 3.3: platforms on molten perimeter hexes; units on their side's pieces)"),
+    ERR_SETUP_HEX: (
+        "not a hex where that may be set up (3.2: crustals on molten hexes of the map, one "
+        "piece a hex; 3.3: platforms on molten perimeter hexes; units on their side's pieces)"
+    ),
     ERR_FACING_NEEDED: "choose the facing of the crustal being placed (SETUP_FACING)",
     ERR_SETUP_NO_FACING: "only a crustal of two or three hexes, once its hex is chosen, takes a facing",
     ERR_LOSS_PENDING: "the owner must first choose the counter that loses a squad (D22 losses=owner)",
@@ -104,8 +110,11 @@ def short_repr(value, limit: int = 80) -> str:
     try:
         text = repr(value)
     except ValueError:  # sys.get_int_max_str_digits(): 4300 digits by default
-        text = f"<an integer of {int(value).bit_length()} bits>" if isinstance(value, int) else \
-            f"<a {type(value).__name__} holding an integer too long to print>"
+        text = (
+            f"<an integer of {int(value).bit_length()} bits>"
+            if isinstance(value, int)
+            else f"<a {type(value).__name__} holding an integer too long to print>"
+        )
     except Exception:  # noqa: BLE001 - a hostile object's __repr__
         text = f"<a {type(value).__name__}>"
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."

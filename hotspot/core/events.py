@@ -6,6 +6,7 @@ the buffer has capacity 0 and writing costs one comparison.  Each row is
 ``(kind, a, b, c, d, e)``; the meaning of a..e per kind is in ``EVENT_FIELDS``.
 Rows past the capacity are counted in ``ev_n[0]`` but not stored.
 """
+
 import numpy as np
 
 from ._jit import jit
@@ -36,9 +37,29 @@ EV_SETUP_UNIT = 21
 EV_REVEALED = 22  # 13.3, D20: a hovercraft's entry refused on contact shows the stack
 
 EVENT_NAMES = (
-    "action", "phase", "piece_move", "collision", "roll", "damage", "unit_move", "eliminated",
-    "split", "combine", "combat", "squad_lost", "retreat", "breakup", "control", "revert",
-    "neutralized", "off_map", "game_over", "stress", "setup_piece", "setup_unit", "revealed",
+    "action",
+    "phase",
+    "piece_move",
+    "collision",
+    "roll",
+    "damage",
+    "unit_move",
+    "eliminated",
+    "split",
+    "combine",
+    "combat",
+    "squad_lost",
+    "retreat",
+    "breakup",
+    "control",
+    "revert",
+    "neutralized",
+    "off_map",
+    "game_over",
+    "stress",
+    "setup_piece",
+    "setup_unit",
+    "revealed",
 )
 EVENT_FIELDS = (
     ("action", "player", "turn", "phase", ""),
@@ -74,8 +95,16 @@ ELIM_CIA = 4  # 11.2
 ELIM_BREAKUP = 5  # 14.6
 ELIM_OFF_MAP = 6  # 6.9 / D3
 ELIM_HOVERCRAFT = 7  # 13.3 / D17
-ELIM_REASONS = ("molten", "combat", "retreat", "overstack", "close infantry assault", "break-up",
-                "off map", "hovercraft")
+ELIM_REASONS = (
+    "molten",
+    "combat",
+    "retreat",
+    "overstack",
+    "close infantry assault",
+    "break-up",
+    "off map",
+    "hovercraft",
+)
 # EV_BREAKUP reasons
 BREAK_DAMAGE = 0  # 14.6
 BREAK_OFF_MAP = 1  # 6.9 / 14.4

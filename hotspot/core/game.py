@@ -14,6 +14,7 @@ the reason and leaves the game unchanged), ``current_player``,
 Chance is explicit but internal: the dice come from the generator stored in
 the state (seeded here) or from scripted rolls (``script_dice``).
 """
+
 from __future__ import annotations
 
 import base64
@@ -22,8 +23,15 @@ import binascii
 import numpy as np
 
 from .action_parts import caption, decode_action
-from .actions import (A_SETUP_CHOOSE, A_SETUP_HEX, NUM_ACTIONS, action_error,
-                      apply_action, current_player, legal_action_mask)
+from .actions import (
+    A_SETUP_CHOOSE,
+    A_SETUP_HEX,
+    NUM_ACTIONS,
+    action_error,
+    apply_action,
+    current_player,
+    legal_action_mask,
+)
 from .dice import script_dice
 from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK, short_repr
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
@@ -31,9 +39,21 @@ from .limits import check_max_turns
 from .observation import observe
 from .record import GameRecord, RecordError
 from .render import render_text
-from .rules_data import (ITEM_AMOUNT, ITEM_NAMES, ITEM_POOL, ITEM_PIECE_KIND, PHASE_LETTERS,
-                         PHASE_OVER, POOL_NAMES, RESULT_NAMES, side_index,
-                         TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN)
+from .rules_data import (
+    ITEM_AMOUNT,
+    ITEM_NAMES,
+    ITEM_POOL,
+    ITEM_PIECE_KIND,
+    PHASE_LETTERS,
+    PHASE_OVER,
+    POOL_NAMES,
+    RESULT_NAMES,
+    side_index,
+    TECHNOCRAT,
+    TECHNOCRAT_WIN,
+    ZIEGLER,
+    ZIEGLER_WIN,
+)
 from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
 from .integrity import from_bytes
 from .state import STATE_DTYPE, StateError, to_bytes
@@ -63,8 +83,9 @@ class Game:
             *truncated*: over, with no winner (``is_truncated()``, returns 0).
     """
 
-    def __init__(self, scenario="standard", seed: int = 0, rules=None, *, max_turns: int | None = None,
-                 _state=None, _record=None):
+    def __init__(
+        self, scenario="standard", seed: int = 0, rules=None, *, max_turns: int | None = None, _state=None, _record=None
+    ):
         if _state is not None:
             self.state = _state
             self.record = _record
@@ -136,10 +157,13 @@ class Game:
         """Apply ``action``; with ``events=True`` return the decoded events it caused."""
         code = self._error(action)
         if code != OK:
-            raise IllegalActionError(action, code,
-                                     f"illegal action {short_repr(int(action))} ({self.action_to_string(int(action))}) "
-                                     f"in turn {self.turn}, phase {PHASE_LETTERS[self.phase]}: "
-                                     f"{explain_error(self.s, int(action), code)}")
+            raise IllegalActionError(
+                action,
+                code,
+                f"illegal action {short_repr(int(action))} ({self.action_to_string(int(action))}) "
+                f"in turn {self.turn}, phase {PHASE_LETTERS[self.phase]}: "
+                f"{explain_error(self.s, int(action), code)}",
+            )
         ev, ev_n = event_buffer() if events else no_events()
         apply_action(self.s, int(action), ev, ev_n)
         self.record.actions.append(int(action))
@@ -184,8 +208,14 @@ class Game:
 
     # ------------------------------------------------------------ copies
     def clone(self) -> "Game":
-        rec = GameRecord(self.record.scenario, self.record.seed, list(self.record.actions), self.record.result,
-                         self.record.initial_state, self.record.max_turns)
+        rec = GameRecord(
+            self.record.scenario,
+            self.record.seed,
+            list(self.record.actions),
+            self.record.result,
+            self.record.initial_state,
+            self.record.max_turns,
+        )
         return Game(_state=self.state.copy(), _record=rec)
 
     def to_bytes(self) -> bytes:
@@ -203,7 +233,6 @@ class Game:
             raise StateError(f"state bytes: expected the bytes of one state, got a batch of {states.shape[0]}")
         initial = base64.b64encode(states.tobytes()).decode("ascii")
         return cls(_state=states, _record=GameRecord(None, 0, [], initial_state=initial))
-
 
     @classmethod
     def from_record(cls, record: GameRecord) -> "Game":
@@ -243,8 +272,10 @@ def explain_error(s, action: int, code: int) -> str:
         item = a - A_SETUP_CHOOSE
         pool = int(ITEM_POOL[item])
         what = "hexes" if ITEM_PIECE_KIND[item] and pool == 0 else "left"
-        text += (f": {ITEM_NAMES[item]} takes {int(ITEM_AMOUNT[item])} from the {POOL_NAMES[pool]} pool, "
-                 f"which has {int(s['pool'][pool])} {what}")
+        text += (
+            f": {ITEM_NAMES[item]} takes {int(ITEM_AMOUNT[item])} from the {POOL_NAMES[pool]} pool, "
+            f"which has {int(s['pool'][pool])} {what}"
+        )
     return text
 
 

@@ -17,6 +17,7 @@ off the map).  Internally directions are numbered clockwise from north:
 so turning 60 degrees clockwise is ``d + 1`` and the opposite is ``d + 3``
 (mod 6).  Axial coordinates are ``q = col``, ``r = row - (col - (col & 1)) // 2``.
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -17,6 +17,7 @@ refused on contact as over the table: the hovercraft stays in its hex, its
 second movement ends, and the stack is revealed to the Ziegler player for the
 rest of the phase (``revealed``; the observation shows it in full).
 """
+
 from ._jit import jit
 from .events import ELIM_HOVERCRAFT, EV_REVEALED, log_event
 from .rules_data import T_ENGINEER, TECHNOCRAT, ZIEGLER, Z_HOVERCRAFT

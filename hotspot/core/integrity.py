@@ -12,6 +12,7 @@ returns the first broken invariant as ``(code, index)``; ``FAULTS[code]``
 names the field and the rule.  The rules options record is checked in Python
 (:func:`rules_error`), since ``RulesOptions`` is where their ranges live.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,14 +20,46 @@ import numpy as np
 from ._jit import jit
 from .actions import NUM_ACTIONS, legal_action_mask
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP
-from .rules_data import (CENTRAL, ITEM_PIECE_KIND, ITEM_POOL, ITEM_SIDE, LONG,
-                         NO_PIECE, NO_UNIT, NUM_ITEMS, NUM_PHASES, NUM_POOLS, NUM_UNIT_TYPES,
-                         ONE_HEX, PHASE_OVER, PHASE_T_SETUP, PHASE_Z_CRUSTAL,
-                         PHASE_Z_SETUP, PIECE_SIZE, PLATFORM, POOL_SIDE, RULES_DTYPE, TECHNOCRAT,
-                         TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_SIDE, ZIEGLER, RulesOptions)
+from .rules_data import (
+    CENTRAL,
+    ITEM_PIECE_KIND,
+    ITEM_POOL,
+    ITEM_SIDE,
+    LONG,
+    NO_PIECE,
+    NO_UNIT,
+    NUM_ITEMS,
+    NUM_PHASES,
+    NUM_POOLS,
+    NUM_UNIT_TYPES,
+    ONE_HEX,
+    PHASE_OVER,
+    PHASE_T_SETUP,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_SETUP,
+    PIECE_SIZE,
+    PLATFORM,
+    POOL_SIDE,
+    RULES_DTYPE,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    UNIT_IS_INFANTRY,
+    UNIT_SIDE,
+    ZIEGLER,
+    RulesOptions,
+)
 from .setup import pools_fit
-from .state import (DICE_QUEUE, MAX_LOADED_ACTIONS, MAX_PIECES, MAX_UNITS, STATE_DTYPE, STATE_VERSION, StateError,
-                    decode_bytes)
+from .state import (
+    DICE_QUEUE,
+    MAX_LOADED_ACTIONS,
+    MAX_PIECES,
+    MAX_UNITS,
+    STATE_DTYPE,
+    STATE_VERSION,
+    StateError,
+    decode_bytes,
+)
 
 # Bits that may be set (docs/state-layout.md, "Flags").
 PIECE_FLAG_BITS = 1 | 2 | 4 | 8  # PF_DONE, PF_NEUTRALIZE_TRIED, PF_STARTED, PF_SKIPPED
@@ -39,48 +72,81 @@ NUM_SQUAD_LOST_REASONS = 2  # events.SQUAD_LOST_*
 OK = 0
 FAULTS = (
     "no fault",
-    "version: not the layout version",                                            # 1
-    "turn: game turns start at 1 (4.0) and a live game is not past max_turns",    # 2
-    "phase: not a phase (0..10, docs/state-layout.md)",                           # 3
-    "result/truncated: not 0..2 / 0..1, or not matching the phase (8 = over)",    # 4
+    "version: not the layout version",  # 1
+    "turn: game turns start at 1 (4.0) and a live game is not past max_turns",  # 2
+    "phase: not a phase (0..10, docs/state-layout.md)",  # 3
+    "result/truncated: not 0..2 / 0..1, or not matching the phase (8 = over)",  # 4
     "sel_piece: not -1 or a crustal/platform in play, or outside a crustal phase",  # 5
-    "sel_unit: not -1 or a unit in play, or outside a movement phase",            # 6
-    "dice_len/dice_pos: not 0 <= dice_pos <= dice_len <= 32",                     # 7
-    "dice_queue: a scripted roll not in 1..6",                                    # 8
-    "_pad/n_actions: padding not 0 or a negative action count",                   # 9
-    "piece_kind: not a piece kind, or piece 0 not the Central Crustal (D2)",      # 10
+    "sel_unit: not -1 or a unit in play, or outside a movement phase",  # 6
+    "dice_len/dice_pos: not 0 <= dice_pos <= dice_len <= 32",  # 7
+    "dice_queue: a scripted roll not in 1..6",  # 8
+    "_pad/n_actions: padding not 0 or a negative action count",  # 9
+    "piece_kind: not a piece kind, or piece 0 not the Central Crustal (D2)",  # 10
     "piece_cells: a hex outside the extended grid or slots not matching the kind",  # 11
-    "piece_cells: not the shape of its kind (2.2.2)",                             # 12
-    "piece_cells: a piece in play with no hex on the map (6.9, D3)",              # 13
-    "board: does not match the pieces' hexes (6.2)",                              # 14
-    "piece_damage: negative or above 99 (14.1)",                                  # 15
+    "piece_cells: not the shape of its kind (2.2.2)",  # 12
+    "piece_cells: a piece in play with no hex on the map (6.9, D3)",  # 13
+    "board: does not match the pieces' hexes (6.2)",  # 14
+    "piece_damage: negative or above 99 (14.1)",  # 15
     "piece_controller: not 0/1, or a platform not the Technocrat's (2.2.3, 15.2)",  # 16
     "piece_neutralized: not 0/1, or a neutralized platform or Ziegler crustal (15.4)",  # 17
     "piece_control_turn: negative, or set on a Ziegler-controlled crustal (15.2, 15.3)",  # 18
-    "piece_moves: not 0..99 (6.3-6.7)",                                           # 19
-    "piece_flags: unknown bits",                                                  # 20
-    "piece_stress: a bit for a slot the piece does not have (13.2)",              # 21
-    "piece_label: not 1..127 (0 for the Central Crustal) (2.2.2, 2.2.3)",         # 22
-    "unit_type: not a unit type (0..6)",                                          # 23
+    "piece_moves: not 0..99 (6.3-6.7)",  # 19
+    "piece_flags: unknown bits",  # 20
+    "piece_stress: a bit for a slot the piece does not have (13.2)",  # 21
+    "piece_label: not 1..127 (0 for the Central Crustal) (2.2.2, 2.2.3)",  # 22
+    "unit_type: not a unit type (0..6)",  # 23
     "unit_squads: infantry holds 1..3 squads, other units 1, free slots 0 (10.0)",  # 24
     "unit_cell: a unit not on a map hex of a piece (8.2, D3), or a free slot not -1",  # 25
-    "unit_from: not -1 or a hex of the extended grid (12.6, D16)",                # 26
-    "unit_moves: not 0..99 (8.1)",                                                # 27
-    "unit_flags: unknown bits",                                                   # 28
-    "cell_units: does not count the units in each hex",                           # 29
-    "max_turns: negative",                                                        # 30
-    "pool: negative, or not matching the set-up phase (3.2, 3.3, D21)",           # 31
-    "pool: the forces left cannot all be set up (3.2, 3.3, 9.1, 9.2)",            # 32
-    "setup_item/setup_cell: not a pending item of the side setting up (D21)",     # 33
+    "unit_from: not -1 or a hex of the extended grid (12.6, D16)",  # 26
+    "unit_moves: not 0..99 (8.1)",  # 27
+    "unit_flags: unknown bits",  # 28
+    "cell_units: does not count the units in each hex",  # 29
+    "max_turns: negative",  # 30
+    "pool: negative, or not matching the set-up phase (3.2, 3.3, D21)",  # 31
+    "pool: the forces left cannot all be set up (3.2, 3.3, 9.1, 9.2)",  # 32
+    "setup_item/setup_cell: not a pending item of the side setting up (D21)",  # 33
     "loss_side/loss_cell/loss_reason/loss_elim: not a pending owner-chosen loss (D22)",  # 34
-    "revealed: not -1 or a map hex (13.3, D20)",                                  # 35
-    "phase: the player to move has no legal action in a game not over (4.0)",     # 36
+    "revealed: not -1 or a map hex (13.3, D20)",  # 35
+    "phase: the player to move has no legal action in a game not over (4.0)",  # 36
 )
-F_VERSION, F_TURN, F_PHASE, F_RESULT, F_SEL_PIECE, F_SEL_UNIT, F_DICE_LEN, F_DICE_QUEUE, F_HEADER, \
-    F_PIECE_KIND, F_PIECE_SLOTS, F_PIECE_SHAPE, F_PIECE_OFF_MAP, F_BOARD, F_DAMAGE, F_CONTROLLER, \
-    F_NEUTRALIZED, F_CONTROL_TURN, F_PIECE_MOVES, F_PIECE_FLAGS, F_PIECE_STRESS, F_LABEL, \
-    F_UNIT_TYPE, F_SQUADS, F_UNIT_CELL, F_UNIT_FROM, F_UNIT_MOVES, F_UNIT_FLAGS, F_CELL_UNITS, \
-    F_MAX_TURNS, F_POOL, F_POOL_FIT, F_SETUP_ITEM, F_LOSS, F_REVEALED, F_NO_ACTION = range(1, len(FAULTS))
+(
+    F_VERSION,
+    F_TURN,
+    F_PHASE,
+    F_RESULT,
+    F_SEL_PIECE,
+    F_SEL_UNIT,
+    F_DICE_LEN,
+    F_DICE_QUEUE,
+    F_HEADER,
+    F_PIECE_KIND,
+    F_PIECE_SLOTS,
+    F_PIECE_SHAPE,
+    F_PIECE_OFF_MAP,
+    F_BOARD,
+    F_DAMAGE,
+    F_CONTROLLER,
+    F_NEUTRALIZED,
+    F_CONTROL_TURN,
+    F_PIECE_MOVES,
+    F_PIECE_FLAGS,
+    F_PIECE_STRESS,
+    F_LABEL,
+    F_UNIT_TYPE,
+    F_SQUADS,
+    F_UNIT_CELL,
+    F_UNIT_FROM,
+    F_UNIT_MOVES,
+    F_UNIT_FLAGS,
+    F_CELL_UNITS,
+    F_MAX_TURNS,
+    F_POOL,
+    F_POOL_FIT,
+    F_SETUP_ITEM,
+    F_LOSS,
+    F_REVEALED,
+    F_NO_ACTION,
+) = range(1, len(FAULTS))
 
 
 @jit
@@ -129,8 +195,12 @@ def _piece_fault(s, k):
         for i in range(3):
             if s["piece_cells"][k, i] != -1:
                 return F_PIECE_SLOTS
-        if kind == CENTRAL and (s["piece_damage"][k] != 0 or s["piece_neutralized"][k] != 0
-                                or s["piece_stress"][k] != 0 or s["piece_label"][k] != 0):
+        if kind == CENTRAL and (
+            s["piece_damage"][k] != 0
+            or s["piece_neutralized"][k] != 0
+            or s["piece_stress"][k] != 0
+            or s["piece_label"][k] != 0
+        ):
             return F_DAMAGE
         if not 0 <= s["piece_damage"][k] <= 99:
             return F_DAMAGE
@@ -260,12 +330,17 @@ def _setup_fault(s):
             return F_SETUP_ITEM, 0
     else:
         side = ZIEGLER if p == PHASE_Z_SETUP else TECHNOCRAT
-        if (not 0 <= item < NUM_ITEMS or not (p == PHASE_Z_SETUP or p == PHASE_T_SETUP)
-                or ITEM_SIDE[item] != side or s["pool"][ITEM_POOL[item]] <= 0):
+        if (
+            not 0 <= item < NUM_ITEMS
+            or not (p == PHASE_Z_SETUP or p == PHASE_T_SETUP)
+            or ITEM_SIDE[item] != side
+            or s["pool"][ITEM_POOL[item]] <= 0
+        ):
             return F_SETUP_ITEM, 0
         kind = ITEM_PIECE_KIND[item]
-        if cell != -1 and (kind == NO_PIECE or kind == ONE_HEX or kind == PLATFORM
-                           or not _cell_ok(cell) or not ON_MAP[cell]):
+        if cell != -1 and (
+            kind == NO_PIECE or kind == ONE_HEX or kind == PLATFORM or not _cell_ok(cell) or not ON_MAP[cell]
+        ):
             return F_SETUP_ITEM, 0
     side = s["loss_side"]
     lc = s["loss_cell"]
@@ -273,9 +348,14 @@ def _setup_fault(s):
         if lc != -1 or s["loss_reason"] != 0 or s["loss_elim"] != 0:
             return F_LOSS, 0
     else:
-        if (not 0 <= side <= 1 or not _cell_ok(lc) or s["cell_units"][lc, side] <= 0
-                or not 0 <= s["loss_reason"] < NUM_SQUAD_LOST_REASONS
-                or not 0 <= s["loss_elim"] < NUM_ELIM_REASONS or p >= PHASE_OVER):
+        if (
+            not 0 <= side <= 1
+            or not _cell_ok(lc)
+            or s["cell_units"][lc, side] <= 0
+            or not 0 <= s["loss_reason"] < NUM_SQUAD_LOST_REASONS
+            or not 0 <= s["loss_elim"] < NUM_ELIM_REASONS
+            or p >= PHASE_OVER
+        ):
             return F_LOSS, 0
     for i in range(s["revealed"].shape[0]):
         c = s["revealed"][i]
@@ -414,8 +494,7 @@ def check_states(states, source: str = "state bytes") -> None:
         raise StateError(f"{source}: {errors[0]}{more}")
 
 
-__all__ = ["FAULTS", "StateError", "state_fault", "batch_faults", "rules_error", "state_errors",
-           "check_states"]
+__all__ = ["FAULTS", "StateError", "state_fault", "batch_faults", "rules_error", "state_errors", "check_states"]
 
 
 def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
@@ -430,6 +509,8 @@ def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
     check_states(states, source)
     big = np.nonzero(states["n_actions"] > MAX_LOADED_ACTIONS)[0]
     if big.size:
-        raise StateError(f"{source}: state {int(big[0])}: n_actions {int(states['n_actions'][big[0]])} is above "
-                         f"2**30: the int32 count of actions applied would wrap as the game goes on")
+        raise StateError(
+            f"{source}: state {int(big[0])}: n_actions {int(states['n_actions'][big[0]])} is above "
+            f"2**30: the int32 count of actions applied would wrap as the game goes on"
+        )
     return states

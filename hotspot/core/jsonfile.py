@@ -13,6 +13,7 @@ Every refusal is a :class:`JSONInputError` (a ``ValueError``) whose message is
 one line saying what is wrong; each loader adds the file's name and its own
 words ("not a saved game", ...).
 """
+
 from __future__ import annotations
 
 import json

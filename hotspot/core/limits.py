@@ -23,6 +23,7 @@ in 9 of those 10 the Technocrat's engineers stand on the Central Crustal
 beside Ziegler combat units that block its control (15.2, 15.5) and neither
 scripted player attacks.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -38,8 +39,11 @@ def check_max_turns(max_turns) -> int:
     """A harness's turn limit (D19 revised) as stored in the state: 0 for None (no limit)."""
     if max_turns is None:
         return 0
-    if isinstance(max_turns, (bool, np.bool_)) or not isinstance(max_turns, (int, np.integer)) \
-            or not 1 <= max_turns <= 10000:
+    if (
+        isinstance(max_turns, (bool, np.bool_))
+        or not isinstance(max_turns, (int, np.integer))
+        or not 1 <= max_turns <= 10000
+    ):
         raise ValueError(f"max_turns must be None (no limit) or an integer in [1, 10000], got {max_turns!r}")
     return int(max_turns)
 

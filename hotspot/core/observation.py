@@ -31,8 +31,17 @@ the Technocrat).  The helpers of ``units`` are safe on information states:
 """
 
 from ._jit import jit
-from .rules_data import (CENTRAL, NO_PIECE, NO_UNIT, SEES_TECHNOCRAT, SEES_ZIEGLER, UNIT_SIDE, UNKNOWN_SQUADS,
-                         UNKNOWN_UNIT, ZIEGLER)
+from .rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    NO_UNIT,
+    SEES_TECHNOCRAT,
+    SEES_ZIEGLER,
+    UNIT_SIDE,
+    UNKNOWN_SQUADS,
+    UNKNOWN_UNIT,
+    ZIEGLER,
+)
 from .units import count_units, top_counter
 from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 

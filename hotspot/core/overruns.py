@@ -7,11 +7,19 @@ Assault, one die per overrunning counter as it moves through the hex.  Project
 decision R11.2: the die is rolled when the counter leaves the hex (only then
 has it moved *through* it; a counter that stays attacks instead).
 """
+
 from ._jit import jit
 from .dice import roll_die
 from .events import ELIM_CIA, SQUAD_LOST_CIA
-from .rules_data import (CHART_CIA, CIA_OVERRUNNER_ELIMINATED, CIA_SQUAD_LOST, CIA_TABLE, UNIT_CAN_OVERRUN,
-                         Z_INFANTRY, ZIEGLER)
+from .rules_data import (
+    CHART_CIA,
+    CIA_OVERRUNNER_ELIMINATED,
+    CIA_SQUAD_LOST,
+    CIA_TABLE,
+    UNIT_CAN_OVERRUN,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 from .units import count_units, eliminate_unit, has_units_other_than, lose_squad
 
 

@@ -112,8 +112,7 @@ def relocate(s, k, new_cells, ev, ev_n):
     put_down(s, k)
     if carried > 0:
         for u in range(MAX_UNITS):
-            if (s["unit_type"][u] != NO_UNIT and s["board"][s["unit_cell"][u]] == k
-                    and not ON_MAP[s["unit_cell"][u]]):
+            if s["unit_type"][u] != NO_UNIT and s["board"][s["unit_cell"][u]] == k and not ON_MAP[s["unit_cell"][u]]:
                 eliminate_unit(s, u, ELIM_OFF_MAP, ev, ev_n)
     if cells_on_map(s, k) == 0:
         log_event(ev, ev_n, EV_OFF_MAP, k, 0, 0, 0, 0)

@@ -4,15 +4,31 @@ blank state, and check a state for every invariant of a legal position.
 Used by the scenario loader, the random setup generator and the tests.
 Errors name the offending piece or unit.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from .errors import short_repr
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP, col_row, direction_between
-from .rules_data import (CENTRAL, LONG, NO_PIECE, NO_UNIT, ONE_HEX, PIECE_NAMES, PIECE_SIZE, PLATFORM,
-                         TECHNOCRAT, TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY, UNIT_NAMES, UNIT_SIDE, ZIEGLER,
-                         NUM_UNIT_TYPES)
+from .rules_data import (
+    CENTRAL,
+    LONG,
+    NO_PIECE,
+    NO_UNIT,
+    ONE_HEX,
+    PIECE_NAMES,
+    PIECE_SIZE,
+    PLATFORM,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    UNIT_IS_INFANTRY,
+    UNIT_NAMES,
+    UNIT_SIDE,
+    ZIEGLER,
+    NUM_UNIT_TYPES,
+)
 from .state import MAX_PIECES, MAX_UNITS, empty_states
 from .pieces import place_central
 from .setup import setup_unit
@@ -23,6 +39,7 @@ from .events import no_events
 def blank_state(rules=None) -> np.ndarray:
     """A state holding only the Central Crustal (D2), turn 1, phase A, with the given rules options."""
     from .rules_data import DEFAULT_RULES
+
     states = empty_states(1)
     s = states[0]
     s["rules"] = (rules or DEFAULT_RULES).to_record()
@@ -52,8 +69,16 @@ def shape_error(kind: int, cells: list[int]) -> str | None:
     return None
 
 
-def place_piece(state, kind: int, cells: list[int], controller: int | None = None, damage: int = 0,
-                neutralized: bool = False, label: int | None = None, control_turn: int = 0) -> int:
+def place_piece(
+    state,
+    kind: int,
+    cells: list[int],
+    controller: int | None = None,
+    damage: int = 0,
+    neutralized: bool = False,
+    label: int | None = None,
+    control_turn: int = 0,
+) -> int:
     """Add a crustal or platform; returns its index.  Raises ValueError naming what is wrong."""
     s = state[0] if state.ndim else state
     if kind not in (ONE_HEX, TWO_HEX, TRIANGULAR, LONG, PLATFORM):
@@ -149,6 +174,7 @@ def position_errors(state) -> list[str]:
     if not np.array_equal(board, s["board"]):
         errors.append("the board does not match the pieces' hexes")
     from .stacking import stacking_ok
+
     cells_seen = set()
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])

@@ -8,6 +8,7 @@ instead, and replays from it.
 Loading checks every field and refuses a corrupt record with a message naming
 what is wrong; replaying refuses a record whose action is illegal at its point.
 """
+
 from __future__ import annotations
 
 import base64
@@ -40,8 +41,14 @@ class GameRecord:
     max_turns: int | None = None  # a harness's turn limit (D19 revised); None: the rulebook's none
 
     def to_dict(self) -> dict:
-        data = {"format": RECORD_FORMAT, "version": RECORD_VERSION, "scenario": self.scenario,
-                "seed": int(self.seed), "actions": [int(a) for a in self.actions], "result": self.result}
+        data = {
+            "format": RECORD_FORMAT,
+            "version": RECORD_VERSION,
+            "scenario": self.scenario,
+            "seed": int(self.seed),
+            "actions": [int(a) for a in self.actions],
+            "result": self.result,
+        }
         if self.initial_state is not None:
             data["initial_state"] = self.initial_state
         if self.max_turns is not None:
@@ -55,8 +62,19 @@ class GameRecord:
         if data.get("format") != RECORD_FORMAT:
             raise RecordError(f"not a hotspot game record (format is {short_repr(data.get('format'))})")
         if data.get("version") != RECORD_VERSION:
-            raise RecordError(f"record version {short_repr(data.get('version'))} is not supported (expected {RECORD_VERSION})")
-        unknown = set(data) - {"format", "version", "scenario", "seed", "actions", "result", "initial_state", "max_turns"}
+            raise RecordError(
+                f"record version {short_repr(data.get('version'))} is not supported (expected {RECORD_VERSION})"
+            )
+        unknown = set(data) - {
+            "format",
+            "version",
+            "scenario",
+            "seed",
+            "actions",
+            "result",
+            "initial_state",
+            "max_turns",
+        }
         if unknown:
             raise RecordError(f"unknown keys in game record: {sorted(unknown)}")
         scenario = data.get("scenario")
@@ -85,16 +103,27 @@ class GameRecord:
         if not isinstance(result, str):
             raise RecordError("record field 'result' must be a string")
         max_turns = data.get("max_turns")
-        if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(max_turns, int)
-                                      or not 1 <= max_turns <= 10000):
+        if max_turns is not None and (
+            isinstance(max_turns, bool) or not isinstance(max_turns, int) or not 1 <= max_turns <= 10000
+        ):
             raise RecordError(f"record field 'max_turns' must be an integer in [1, 10000], got {short_repr(max_turns)}")
-        return cls(scenario=scenario, seed=seed, actions=list(actions), result=result, initial_state=initial,
-                   max_turns=max_turns)
+        return cls(
+            scenario=scenario,
+            seed=seed,
+            actions=list(actions),
+            result=result,
+            initial_state=initial,
+            max_turns=max_turns,
+        )
 
     def replay(self):
         """Deprecated since 0.2.0, removed in 0.3.0: use ``Game.from_record(record)``."""
-        warnings.warn("GameRecord.replay() is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-                      "use hotspot.Game.from_record(record)", DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "GameRecord.replay() is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
+            "use hotspot.Game.from_record(record)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         # (imported by name: game imports this module)
         return importlib.import_module("hotspot.core.game").Game.from_record(self)
 

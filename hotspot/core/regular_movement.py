@@ -10,9 +10,17 @@ attack, except for overruns (11.1).  12.2: a unit with no attack factor may
 not enter a hex holding enemy units.  Stacking limits (9.1, 9.2) hold after
 every step.
 """
+
 from ._jit import jit
-from .errors import (ERR_MOLTEN, ERR_NO_MOVEMENT_LEFT, ERR_OFF_MAP, ERR_SECOND_MOVE_ENEMY,
-                     ERR_STACKING, ERR_ZERO_ATTACK, OK)
+from .errors import (
+    ERR_MOLTEN,
+    ERR_NO_MOVEMENT_LEFT,
+    ERR_OFF_MAP,
+    ERR_SECOND_MOVE_ENEMY,
+    ERR_STACKING,
+    ERR_ZERO_ATTACK,
+    OK,
+)
 from .events import ELIM_MOLTEN, EV_UNIT_MOVE, log_event
 from .hexgrid import NEIGHBOUR, ON_MAP
 from .hovercraft import hovercraft_strike, reveal, second_move_may_enter, second_move_may_try
@@ -65,8 +73,7 @@ def step_unit(s, u, d, ev, ev_n):
     target = NEIGHBOUR[here, d]
     side = UNIT_SIDE[s["unit_type"][u]]
     s["unit_flags"][u] |= UF_STARTED
-    if (s["phase"] == PHASE_Z_SECOND and count_units(s, target, 1 - side) > 0
-            and not second_move_may_enter(s, target)):
+    if s["phase"] == PHASE_Z_SECOND and count_units(s, target, 1 - side) > 0 and not second_move_may_enter(s, target):
         # R13.3b: refused on contact; the stack is revealed and the move ends
         reveal(s, target, u, ev, ev_n)
         s["unit_moves"][u] = 0

@@ -23,6 +23,7 @@ mean, in the rulebook's words, for a log or a viewer's caption; given a side
 it says only what that side may know (D20: the other side's damage rolls and
 hidden counters stay secret).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,10 +31,35 @@ import numpy as np
 from .events import BREAK_REASONS, ELIM_REASONS
 from .hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, cell_of, col_row
 from .observation import observe
-from .rules_data import (CENTRAL, CHART_CONTROL, CHART_CRT, CHART_CRUSTAL_DAMAGE, CHART_NAMES, CHART_NEUTRALIZE,
-                         CHART_CIA, CHART_STRESS, CRT_RESULT_NAMES, NO_PIECE, NO_UNIT, ODDS_NAMES, PHASE_LETTERS,
-                         PHASE_NAMES, PHASE_OVER, PIECE_NAMES, PLATFORM, POOL_NAMES, RESULT_NAMES, SIDE_NAMES,
-                         TECHNOCRAT, UNIT_NAMES, UNIT_SIDE, UNIT_IS_INFANTRY, UNKNOWN_SQUADS, UNKNOWN_UNIT, ZIEGLER)
+from .rules_data import (
+    CENTRAL,
+    CHART_CONTROL,
+    CHART_CRT,
+    CHART_CRUSTAL_DAMAGE,
+    CHART_NAMES,
+    CHART_NEUTRALIZE,
+    CHART_CIA,
+    CHART_STRESS,
+    CRT_RESULT_NAMES,
+    NO_PIECE,
+    NO_UNIT,
+    ODDS_NAMES,
+    PHASE_LETTERS,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PIECE_NAMES,
+    PLATFORM,
+    POOL_NAMES,
+    RESULT_NAMES,
+    SIDE_NAMES,
+    TECHNOCRAT,
+    UNIT_NAMES,
+    UNIT_SIDE,
+    UNIT_IS_INFANTRY,
+    UNKNOWN_SQUADS,
+    UNKNOWN_UNIT,
+    ZIEGLER,
+)
 from .state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 LEGEND = """\
@@ -120,8 +146,10 @@ def render_text(states) -> str:
         if left:  # 3.2, 3.3, D21: what the players still have to set up
             lines.append("To set up: " + ", ".join(left))
         if int(s["loss_side"]) >= 0:  # D22 losses="owner"
-            lines.append(f"{SIDE_NAMES[int(s['loss_side'])].capitalize()} chooses the counter that loses a "
-                         f"squad at {col_row(int(s['loss_cell']))}")
+            lines.append(
+                f"{SIDE_NAMES[int(s['loss_side'])].capitalize()} chooses the counter that loses a "
+                f"squad at {col_row(int(s['loss_cell']))}"
+            )
     header_even = "     " + "".join(f"{c:<10d}" for c in range(0, MAP_COLS, 2))
     header_odd = "          " + "".join(f"{c:<10d}" for c in range(1, MAP_COLS, 2))
     lines.append(header_even.rstrip())
@@ -147,8 +175,10 @@ def render_text(states) -> str:
             status.append(f"{off} hex(es) off map")
         dmg_text = "?" if dmg < 0 else str(dmg)
         rating = int(s["rules"]["damage_rating"][kind])
-        lines.append(f"  {piece_name(s, k):3s} {PIECE_NAMES[kind]:10s} {hexes:26s} damage {dmg_text}/{rating}  "
-                     + ", ".join(status))
+        lines.append(
+            f"  {piece_name(s, k):3s} {PIECE_NAMES[kind]:10s} {hexes:26s} damage {dmg_text}/{rating}  "
+            + ", ".join(status)
+        )
     lines.append("Stacks:")
     for cell in sorted(units_by_cell, key=lambda c: col_row(c)[::-1]):
         c, r = col_row(cell)
@@ -159,8 +189,14 @@ def render_text(states) -> str:
 # ------------------------------------------------------------ events in words
 
 # the rule each chart's roll is made under (16.0's charts)
-_CHART_RULES = {CHART_CRUSTAL_DAMAGE: "14.3", CHART_STRESS: "14.2", CHART_CRT: "12.4", CHART_CIA: "11.2",
-                CHART_CONTROL: "15.2", CHART_NEUTRALIZE: "15.4"}
+_CHART_RULES = {
+    CHART_CRUSTAL_DAMAGE: "14.3",
+    CHART_STRESS: "14.2",
+    CHART_CRT: "12.4",
+    CHART_CIA: "11.2",
+    CHART_CONTROL: "15.2",
+    CHART_NEUTRALIZE: "15.4",
+}
 _CRT_WORDS = {"NE": "No effect (12.5.1)", "C": "Casualties (12.5.2)", "X": "Eliminated (12.5.3)"}
 _SECRET_CHARTS = (CHART_CRUSTAL_DAMAGE, CHART_STRESS)  # 14.2, 14.3: "the die roll is secret"
 
@@ -214,25 +250,33 @@ def describe_events(s, events, side=None) -> list[str]:
         elif kind == "roll":
             chart, rule = e["chart"], _CHART_RULES.get(e["chart"], "16.0")
             if chart in _SECRET_CHARTS and int(seen["piece_damage"][e["subject"]]) < 0:
-                lines.append(f"the {SIDE_NAMES[1 - side].capitalize()} rolls in secret for "
-                             f"{piece_name(s, e['subject'])} on the {CHART_NAMES[chart]} chart ({rule})")
+                lines.append(
+                    f"the {SIDE_NAMES[1 - side].capitalize()} rolls in secret for "
+                    f"{piece_name(s, e['subject'])} on the {CHART_NAMES[chart]} chart ({rule})"
+                )
             else:
                 lines.append(f"roll {e['roll']} on the {CHART_NAMES[chart]} chart ({rule})")
         elif kind == "collision":
-            lines.append(f"collision of {piece_name(s, e['mover'])} with {piece_name(s, e['other'])} "
-                         f"at {_hex(e['cell'])} (7.0)")
+            lines.append(
+                f"collision of {piece_name(s, e['mover'])} with {piece_name(s, e['other'])} at {_hex(e['cell'])} (7.0)"
+            )
         elif kind == "damage":
             if int(seen["piece_damage"][e["piece"]]) >= 0:  # 14.1: only its controller knows
-                lines.append(f"piece {piece_name(s, e['piece'])} takes one point of damage "
-                             f"({e['damage']} in all, 14.1)")
+                lines.append(
+                    f"piece {piece_name(s, e['piece'])} takes one point of damage ({e['damage']} in all, 14.1)"
+                )
         elif kind == "combat":
             result = CRT_RESULT_NAMES[e["result"]]
             odds = "no roll: no defense factor (12.3, D14)" if e["odds"] < 0 else f"odds {ODDS_NAMES[e['odds']]}"
-            lines.append(f"combat at {_hex(e['cell'])}: attack {e['attack']} against defense {e['defense']}, "
-                         f"{odds}: {_CRT_WORDS.get(result, result)}")
+            lines.append(
+                f"combat at {_hex(e['cell'])}: attack {e['attack']} against defense {e['defense']}, "
+                f"{odds}: {_CRT_WORDS.get(result, result)}"
+            )
         elif kind == "eliminated":
-            lines.append(f"{_unit_words(seen, e['unit'], e['type'], e['squads'])} eliminated at {_hex(e['cell'])} "
-                         f"({ELIM_REASONS[e['reason']]})")
+            lines.append(
+                f"{_unit_words(seen, e['unit'], e['type'], e['squads'])} eliminated at {_hex(e['cell'])} "
+                f"({ELIM_REASONS[e['reason']]})"
+            )
         elif kind == "breakup":
             lines.append(f"piece {piece_name(s, e['piece'])} breaks up ({BREAK_REASONS[e['reason']]}, 14.6)")
         elif kind == "control":
@@ -250,18 +294,23 @@ def describe_events(s, events, side=None) -> list[str]:
         elif kind == "stress":
             lines.append(f"stress on {piece_name(s, e['piece'])}: {e['units']} counters in a hex (9.3, 14.2)")
         elif kind == "setup_piece":
-            what = "attack platform" if PIECE_NAMES[e["kind"]] == "platform" else \
-                f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
+            what = (
+                "attack platform"
+                if PIECE_NAMES[e["kind"]] == "platform"
+                else f"{PIECE_NAMES[e['kind']].replace('_', '-')} crustal"
+            )
             lines.append(f"sets up a {what} at {_hex(e['cell'])}")
         elif kind == "setup_unit":
             if side is not None and int(UNIT_SIDE[e["type"]]) != side:  # D21 sees the deployment under D20
                 lines.append(f"sets up a counter at {_hex(e['cell'])}")
             else:
-                lines.append(f"sets up {_unit_words(seen, e['unit'], e['type'], e['squads'])} at "
-                             f"{_hex(e['cell'])}")
+                lines.append(f"sets up {_unit_words(seen, e['unit'], e['type'], e['squads'])} at {_hex(e['cell'])}")
         elif kind == "revealed":
             lines.append(f"entry refused on contact: the stack at {_hex(e['cell'])} is revealed (13.3, R13.3b)")
         elif kind == "game_over":
-            lines.append("stopped by max_turns: no winner (D19)" if e["truncated"]
-                         else f"game over: {RESULT_NAMES[e['result']]} (5.0)")
+            lines.append(
+                "stopped by max_turns: no winner (D19)"
+                if e["truncated"]
+                else f"game over: {RESULT_NAMES[e['result']]} (5.0)"
+            )
     return lines

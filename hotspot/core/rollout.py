@@ -13,6 +13,7 @@ Crustal Control phase of that turn it is over with no winner (``result``
 ONGOING, ``truncated`` 1).  ``max_actions`` is only a safety stop: a game cut
 by it is not over at all.
 """
+
 import numpy as np
 from numba import prange
 
@@ -104,6 +105,7 @@ def play_random_batch(states, rng, max_actions, max_turns=KEEP):
     """
     if not (isinstance(max_turns, str) and max_turns == KEEP):
         from .batch import set_max_turns
+
         set_max_turns(states, max_turns)
     return _play_random_batch(states, rng, max_actions)
 

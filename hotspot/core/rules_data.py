@@ -7,6 +7,7 @@ the *rules options* record (``RULES_DTYPE``), which is stored inside every game
 state, so that a batch of games may mix options and a saved game carries the
 rules it was played under.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
@@ -28,6 +29,7 @@ def side_index(side) -> int:
     if isinstance(side, (int, np.integer)) and not isinstance(side, (bool, np.bool_)) and side in (ZIEGLER, TECHNOCRAT):
         return int(side)
     raise ValueError(f"unknown side {short_repr(side)}; expected 'ziegler' or 'technocrat' (or 0/1)")
+
 
 # -------------------------------------------------------- unit types (2.2.1)
 NO_UNIT = 0
@@ -109,12 +111,27 @@ POOL_T_ENGINEERS = 5  # 3.3: 3 engineer squads
 POOL_T_CRAWLERS = 6  # 3.3: 6 crawlers
 POOL_T_HEAVY_BEAMERS = 7  # 3.3: 2 heavy beamers
 NUM_POOLS = 8
-POOL_NAMES = ("ziegler crustal hexes", "ziegler infantry squads", "ziegler hovercraft",
-              "technocrat attack platforms", "technocrat infantry squads", "technocrat engineer squads",
-              "technocrat crawlers", "technocrat heavy beamers")
+POOL_NAMES = (
+    "ziegler crustal hexes",
+    "ziegler infantry squads",
+    "ziegler hovercraft",
+    "technocrat attack platforms",
+    "technocrat infantry squads",
+    "technocrat engineer squads",
+    "technocrat crawlers",
+    "technocrat heavy beamers",
+)
 # scenario keys of the pools, by side
-POOL_KEYS = ("crustal_hexes", "infantry_squads", "hovercraft",
-             "platforms", "infantry_squads", "engineers", "crawlers", "heavy_beamers")
+POOL_KEYS = (
+    "crustal_hexes",
+    "infantry_squads",
+    "hovercraft",
+    "platforms",
+    "infantry_squads",
+    "engineers",
+    "crawlers",
+    "heavy_beamers",
+)
 POOL_SIDE = np.array([ZIEGLER] * 3 + [TECHNOCRAT] * 5, dtype=np.int8)
 RULEBOOK_FORCES = np.array([18, 42, 6, 5, 12, 3, 6, 2], dtype=np.int16)  # 3.2, 3.3, D4
 
@@ -135,21 +152,49 @@ ITEM_ENGINEER = 12
 ITEM_CRAWLER = 13
 ITEM_HEAVY_BEAMER = 14
 NUM_ITEMS = 15
-ITEM_NAMES = ("one-hex crustal", "two-hex crustal", "triangular crustal", "long crustal",
-              "Ziegler infantry (1 squad)", "Ziegler infantry (2 squads)", "Ziegler infantry (3 squads)",
-              "hovercraft", "attack platform", "Technocrat infantry (1 squad)",
-              "Technocrat infantry (2 squads)", "Technocrat infantry (3 squads)", "engineer squad",
-              "crawler", "heavy beamer")
+ITEM_NAMES = (
+    "one-hex crustal",
+    "two-hex crustal",
+    "triangular crustal",
+    "long crustal",
+    "Ziegler infantry (1 squad)",
+    "Ziegler infantry (2 squads)",
+    "Ziegler infantry (3 squads)",
+    "hovercraft",
+    "attack platform",
+    "Technocrat infantry (1 squad)",
+    "Technocrat infantry (2 squads)",
+    "Technocrat infantry (3 squads)",
+    "engineer squad",
+    "crawler",
+    "heavy beamer",
+)
 ITEM_SIDE = np.array([ZIEGLER] * 8 + [TECHNOCRAT] * 7, dtype=np.int8)
 ITEM_POOL = np.array([0, 0, 0, 0, 1, 1, 1, 2, 3, 4, 4, 4, 5, 6, 7], dtype=np.int8)
 # how much of its pool one item takes (crustal hexes, squads, or one counter)
 ITEM_AMOUNT = np.array([1, 2, 3, 3, 1, 2, 3, 1, 1, 1, 2, 3, 1, 1, 1], dtype=np.int8)
 # piece kind of a piece item (0 for units), unit type of a unit item (0 for pieces): below
-ITEM_PIECE_KIND = np.array([ONE_HEX, TWO_HEX, TRIANGULAR, LONG, 0, 0, 0, 0, PLATFORM, 0, 0, 0, 0, 0, 0],
-                           dtype=np.int8)
-ITEM_UNIT_TYPE = np.array([0, 0, 0, 0, Z_INFANTRY, Z_INFANTRY, Z_INFANTRY, Z_HOVERCRAFT, 0,
-                           T_INFANTRY, T_INFANTRY, T_INFANTRY, T_ENGINEER, T_CRAWLER, T_HEAVY_BEAMER],
-                          dtype=np.int8)
+ITEM_PIECE_KIND = np.array([ONE_HEX, TWO_HEX, TRIANGULAR, LONG, 0, 0, 0, 0, PLATFORM, 0, 0, 0, 0, 0, 0], dtype=np.int8)
+ITEM_UNIT_TYPE = np.array(
+    [
+        0,
+        0,
+        0,
+        0,
+        Z_INFANTRY,
+        Z_INFANTRY,
+        Z_INFANTRY,
+        Z_HOVERCRAFT,
+        0,
+        T_INFANTRY,
+        T_INFANTRY,
+        T_INFANTRY,
+        T_ENGINEER,
+        T_CRAWLER,
+        T_HEAVY_BEAMER,
+    ],
+    dtype=np.int8,
+)
 
 # --------------------------------------------------------------- results (5.0)
 ONGOING = 0
@@ -197,8 +242,7 @@ CIA_NO_EFFECT = 1
 CIA_OVERRUNNER_ELIMINATED = 2
 CIA_RESULT_NAMES = ("ziegler squad lost", "no effect", "overrunning counter eliminated")
 CIA_TABLE = np.array(
-    [CIA_SQUAD_LOST, CIA_NO_EFFECT, CIA_NO_EFFECT, CIA_NO_EFFECT,
-     CIA_OVERRUNNER_ELIMINATED, CIA_OVERRUNNER_ELIMINATED],
+    [CIA_SQUAD_LOST, CIA_NO_EFFECT, CIA_NO_EFFECT, CIA_NO_EFFECT, CIA_OVERRUNNER_ELIMINATED, CIA_OVERRUNNER_ELIMINATED],
     dtype=np.int8,
 )
 
@@ -213,8 +257,14 @@ CHART_CRT = 2  # combat (12.4)
 CHART_CIA = 3  # close infantry assault (11.2)
 CHART_CONTROL = 4  # control attempt (15.2)
 CHART_NEUTRALIZE = 5  # neutralization attempt (15.4)
-CHART_NAMES = ("crustal damage", "stress", "combat results", "close infantry assault",
-               "crustal control", "neutralization")
+CHART_NAMES = (
+    "crustal damage",
+    "stress",
+    "combat results",
+    "close infantry assault",
+    "crustal control",
+    "neutralization",
+)
 
 # ------------------------------------------------------------ rules options
 RULES_DTYPE = np.dtype(
@@ -316,24 +366,52 @@ class RulesOptions:
     counter_cap: int = 0
     control_blocker: str = "crustal"
     sees_through_fog: str = "neither"
-    damage_rating: dict = field(default_factory=lambda: dict(
-        one_hex=2, two_hex=3, triangular=4, long=4, platform=2))
-    attack: dict = field(default_factory=lambda: dict(
-        ziegler_infantry=1, ziegler_hovercraft=2, technocrat_infantry=2,
-        technocrat_crawler=3, technocrat_heavy_beamer=4, technocrat_engineer=0))
-    defense: dict = field(default_factory=lambda: dict(
-        ziegler_infantry=1, ziegler_hovercraft=2, technocrat_infantry=2,
-        technocrat_crawler=3, technocrat_heavy_beamer=2, technocrat_engineer=0))
-    movement: dict = field(default_factory=lambda: dict(
-        ziegler_infantry=3, ziegler_hovercraft=6, technocrat_infantry=3,
-        technocrat_crawler=3, technocrat_heavy_beamer=2, technocrat_engineer=3))
+    damage_rating: dict = field(default_factory=lambda: dict(one_hex=2, two_hex=3, triangular=4, long=4, platform=2))
+    attack: dict = field(
+        default_factory=lambda: dict(
+            ziegler_infantry=1,
+            ziegler_hovercraft=2,
+            technocrat_infantry=2,
+            technocrat_crawler=3,
+            technocrat_heavy_beamer=4,
+            technocrat_engineer=0,
+        )
+    )
+    defense: dict = field(
+        default_factory=lambda: dict(
+            ziegler_infantry=1,
+            ziegler_hovercraft=2,
+            technocrat_infantry=2,
+            technocrat_crawler=3,
+            technocrat_heavy_beamer=2,
+            technocrat_engineer=0,
+        )
+    )
+    movement: dict = field(
+        default_factory=lambda: dict(
+            ziegler_infantry=3,
+            ziegler_hovercraft=6,
+            technocrat_infantry=3,
+            technocrat_crawler=3,
+            technocrat_heavy_beamer=2,
+            technocrat_engineer=3,
+        )
+    )
 
     _RANGES = {
-        "platform_turns": (1, 1000), "first_turn_one_hex_move": (0, 3),
-        "one_hex_move": (0, 10), "platform_move": (0, 10), "hover_second_move": (0, 10),
-        "stack_side_crustal": (1, 40), "stack_total_crustal": (1, 40), "stack_platform": (1, 40),
-        "stress_threshold": (0, 40), "damage_roll_max": (0, 6), "control_roll_max": (0, 6),
-        "neutralize_roll_max": (0, 6), "counter_cap": (0, 99),
+        "platform_turns": (1, 1000),
+        "first_turn_one_hex_move": (0, 3),
+        "one_hex_move": (0, 10),
+        "platform_move": (0, 10),
+        "hover_second_move": (0, 10),
+        "stack_side_crustal": (1, 40),
+        "stack_total_crustal": (1, 40),
+        "stack_platform": (1, 40),
+        "stress_threshold": (0, 40),
+        "damage_roll_max": (0, 6),
+        "control_roll_max": (0, 6),
+        "neutralize_roll_max": (0, 6),
+        "counter_cap": (0, 99),
     }
 
     def __post_init__(self):
@@ -346,8 +424,9 @@ class RulesOptions:
                 raise ValueError(f"rules option {name!r} must be true or false, got {short_repr(getattr(self, name))}")
         for name, choices in CHOICE_OPTIONS.items():
             if getattr(self, name) not in choices:
-                raise ValueError(f"rules option {name!r} must be one of {list(choices)}, "
-                                 f"got {short_repr(getattr(self, name))}")
+                raise ValueError(
+                    f"rules option {name!r} must be one of {list(choices)}, got {short_repr(getattr(self, name))}"
+                )
         defaults = RulesOptions.__dataclass_fields__
         for name in ("damage_rating", "attack", "defense", "movement"):
             allowed = set(defaults[name].default_factory())
@@ -356,8 +435,9 @@ class RulesOptions:
                 raise ValueError(f"rules option {name!r} must be a mapping, got {short_repr(given)}")
             for key, value in given.items():
                 if key not in allowed:
-                    raise ValueError(f"rules option {name!r} has unknown key {short_repr(key)}; "
-                                     f"known keys: {sorted(allowed)}")
+                    raise ValueError(
+                        f"rules option {name!r} has unknown key {short_repr(key)}; known keys: {sorted(allowed)}"
+                    )
                 if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value <= 99:
                     raise ValueError(f"rules option {name}[{short_repr(key)}] must be an integer in [0, 99]")
             merged = dict(defaults[name].default_factory())
@@ -386,16 +466,20 @@ class RulesOptions:
         known = {f.name for f in fields(cls)}
         for key in values:
             if key == "turn_limit":
-                raise ValueError("'turn_limit' is no longer a rules option: the rulebook has no turn "
-                                 "limit (5.0, D19 revised); a harness's max_turns truncates a game "
-                                 "without a winner instead")
+                raise ValueError(
+                    "'turn_limit' is no longer a rules option: the rulebook has no turn "
+                    "limit (5.0, D19 revised); a harness's max_turns truncates a game "
+                    "without a winner instead"
+                )
             if key not in known:
                 raise ValueError(f"unknown rules option {short_repr(key)}; known options: {sorted(known)}")
         return cls(**values)
 
     def to_dict(self) -> dict:
-        return {f.name: (dict(getattr(self, f.name)) if isinstance(getattr(self, f.name), dict)
-                         else getattr(self, f.name)) for f in fields(self)}
+        return {
+            f.name: (dict(getattr(self, f.name)) if isinstance(getattr(self, f.name), dict) else getattr(self, f.name))
+            for f in fields(self)
+        }
 
     def to_record(self) -> np.ndarray:
         """The options as a ``RULES_DTYPE`` record (what the compiled core reads)."""
@@ -419,8 +503,7 @@ class RulesOptions:
         values = {}
         for f in fields(cls):
             if f.name == "damage_rating":
-                values[f.name] = {k: int(rec["damage_rating"][PIECE_NAMES.index(k)])
-                                  for k in f.default_factory()}
+                values[f.name] = {k: int(rec["damage_rating"][PIECE_NAMES.index(k)]) for k in f.default_factory()}
             elif f.name in ("attack", "defense", "movement"):
                 values[f.name] = {k: int(rec[f.name][unit_type_from_key(k)]) for k in f.default_factory()}
             elif f.name in CHOICE_OPTIONS:

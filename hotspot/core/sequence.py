@@ -5,6 +5,7 @@ the Crustal Control phase), ``end_phase`` closes it (stress checks, break-ups,
 a harness's ``max_turns``) and ``advance`` skips every phase in which the player to move
 has no decision, so that every action an agent sees is a real choice.
 """
+
 from ._jit import jit
 from .combat import any_combat
 from .control import can_neutralize, control_attempts, reversions
@@ -12,13 +13,29 @@ from .crustal_movement import can_move_piece, finish_piece
 from .damage import break_ups, stress_check_all, stress_check_at
 from .events import EV_PHASE, log_event
 from .hovercraft import clear_revealed, second_move_allowance
-from .rules_data import (NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_PLAYER, PHASE_T_COMBAT,
-                         PHASE_T_CRUSTAL, PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL,
-                         PHASE_Z_MOVE, PHASE_Z_SECOND, PLATFORM, TECHNOCRAT_WIN, UNIT_SIDE,
-                         NO_UNIT, CENTRAL, ZIEGLER, TECHNOCRAT)
+from .rules_data import (
+    NO_PIECE,
+    ONE_HEX,
+    PHASE_CONTROL,
+    PHASE_OVER,
+    PHASE_PLAYER,
+    PHASE_T_COMBAT,
+    PHASE_T_CRUSTAL,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_MOVE,
+    PHASE_Z_SECOND,
+    PLATFORM,
+    TECHNOCRAT_WIN,
+    UNIT_SIDE,
+    NO_UNIT,
+    CENTRAL,
+    ZIEGLER,
+    TECHNOCRAT,
+)
 from .regular_movement import finish_unit
-from .state import (MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE,
-                    UF_STARTED)
+from .state import MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE, UF_STARTED
 from .units import count_units
 from .victory import check_engineers, end_game, truncate_if_over_time
 
@@ -174,8 +191,7 @@ def has_decision(s):
             return True
         for u in range(MAX_UNITS):
             t = s["unit_type"][u]
-            if (t != NO_UNIT and UNIT_SIDE[t] == side and s["unit_moves"][u] > 0
-                    and not (s["unit_flags"][u] & UF_DONE)):
+            if t != NO_UNIT and UNIT_SIDE[t] == side and s["unit_moves"][u] > 0 and not (s["unit_flags"][u] & UF_DONE):
                 return True
         return False
     if is_combat_phase(p):

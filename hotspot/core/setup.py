@@ -41,21 +41,55 @@ Ziegler units on hexes of the Central Crustal and his crustals; Technocrat
 units on his platforms; stacking (9.1, 9.2) holds throughout; with the D22
 ``counter_cap`` option, no more infantry counters of a size than the cap.
 """
+
 import numpy as np
 
 from ._jit import jit
-from .errors import (ERR_CHOOSE_FIRST, ERR_COUNTER_CAP, ERR_CRUSTALS_FIRST, ERR_FACING_NEEDED,
-                     ERR_ITEM_CHOSEN, ERR_LEAVES_NO_ROOM, ERR_NOT_YOUR_FORCE, ERR_PLATFORMS_FIRST,
-                     ERR_POOL_SHORT, ERR_SETUP_HEX, ERR_SETUP_NO_FACING, ERR_STACKING, OK)
+from .errors import (
+    ERR_CHOOSE_FIRST,
+    ERR_COUNTER_CAP,
+    ERR_CRUSTALS_FIRST,
+    ERR_FACING_NEEDED,
+    ERR_ITEM_CHOSEN,
+    ERR_LEAVES_NO_ROOM,
+    ERR_NOT_YOUR_FORCE,
+    ERR_PLATFORMS_FIRST,
+    ERR_POOL_SHORT,
+    ERR_SETUP_HEX,
+    ERR_SETUP_NO_FACING,
+    ERR_STACKING,
+    OK,
+)
 from .events import EV_SETUP_PIECE, EV_SETUP_UNIT, log_event
 from .hexgrid import MAP_HEX_CELL, NEIGHBOUR, NUM_MAP_HEXES, ON_MAP, PERIMETER
-from .rules_data import (ITEM_AMOUNT, ITEM_PIECE_KIND, ITEM_POOL, ITEM_SIDE,
-                         ITEM_UNIT_TYPE, NO_PIECE, NUM_POOLS, ONE_HEX, PHASE_T_SETUP,
-                         PHASE_Z_CRUSTAL, PHASE_Z_SETUP, PLATFORM, POOL_SIDE,
-                         POOL_T_CRAWLERS, POOL_T_ENGINEERS, POOL_T_HEAVY_BEAMERS,
-                         POOL_T_PLATFORMS, POOL_T_SQUADS, POOL_Z_CRUSTAL_HEXES, POOL_Z_HOVERCRAFT,
-                         POOL_Z_SQUADS, TECHNOCRAT, TRIANGULAR, TWO_HEX, UNIT_IS_INFANTRY,
-                         ZIEGLER)
+from .rules_data import (
+    ITEM_AMOUNT,
+    ITEM_PIECE_KIND,
+    ITEM_POOL,
+    ITEM_SIDE,
+    ITEM_UNIT_TYPE,
+    NO_PIECE,
+    NUM_POOLS,
+    ONE_HEX,
+    PHASE_T_SETUP,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_SETUP,
+    PLATFORM,
+    POOL_SIDE,
+    POOL_T_CRAWLERS,
+    POOL_T_ENGINEERS,
+    POOL_T_HEAVY_BEAMERS,
+    POOL_T_PLATFORMS,
+    POOL_T_SQUADS,
+    POOL_Z_CRUSTAL_HEXES,
+    POOL_Z_HOVERCRAFT,
+    POOL_Z_SQUADS,
+    TECHNOCRAT,
+    TRIANGULAR,
+    TWO_HEX,
+    UNIT_IS_INFANTRY,
+    ZIEGLER,
+)
 from .stacking import room_for_one_more, room_left
 from .state import MAX_PIECES, MAX_UNITS
 from .units import count_by_side, free_unit_slot, infantry_counters, place_at
@@ -239,8 +273,7 @@ def _counters_needed(s, side, item):
     if side == ZIEGLER:
         n += int(s["pool"][POOL_Z_HOVERCRAFT])
     else:
-        n += (int(s["pool"][POOL_T_ENGINEERS]) + int(s["pool"][POOL_T_CRAWLERS])
-              + int(s["pool"][POOL_T_HEAVY_BEAMERS]))
+        n += int(s["pool"][POOL_T_ENGINEERS]) + int(s["pool"][POOL_T_CRAWLERS]) + int(s["pool"][POOL_T_HEAVY_BEAMERS])
     if item >= 0 and not ITEM_PIECE_KIND[item] and not UNIT_IS_INFANTRY[ITEM_UNIT_TYPE[item]]:
         n -= 1
     return n

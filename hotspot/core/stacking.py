@@ -5,6 +5,7 @@
 (12).  9.2: at most ``stack_platform`` (9) units of either or both sides on an
 attack platform.  An infantry counter is one unit whatever its squads (10.0).
 """
+
 from ._jit import jit
 from .rules_data import PLATFORM
 from .units import count_by_side, count_units

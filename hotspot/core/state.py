@@ -45,6 +45,7 @@ Harness, set-up and pending decisions
     (hexes whose Technocrat stack a refused hovercraft entry showed the
     Ziegler player this phase, 13.3, D20; -1 unused).
 """
+
 from __future__ import annotations
 
 import importlib
@@ -130,26 +131,65 @@ STATE_BYTES = STATE_DTYPE.itemsize
 
 # Version 2 (before the set-up phase, D21, and the D22 options): read and
 # converted by from_bytes, field by field (turn_limit is dropped, D19 revised).
-_RULES_DTYPE_V2 = np.dtype([("turn_limit", "i2")] + [
-    (name, RULES_DTYPE.fields[name][0]) for name in RULES_DTYPE.names
-    if name in ("platform_turns", "first_turn_one_hex_move", "one_hex_move", "platform_move",
-                "hover_second_move", "two_hex_turn_after_collision", "forbid_molten_entry",
-                "stack_side_crustal", "stack_total_crustal", "stack_platform", "stress_threshold",
-                "damage_roll_max", "control_roll_max", "neutralize_roll_max", "cia_enabled",
-                "damage_rating", "attack", "defense", "movement")])
-_STATE_DTYPE_V2 = np.dtype([(name, STATE_DTYPE.fields[name][0]) for name in STATE_DTYPE.names
-                            if name not in ("rules", "max_turns", "pool", "setup_item", "setup_cell",
-                                            "loss_side", "loss_cell", "loss_reason", "loss_elim",
-                                            "revealed")]
-                           + [("rules", _RULES_DTYPE_V2)])
+_RULES_DTYPE_V2 = np.dtype(
+    [("turn_limit", "i2")]
+    + [
+        (name, RULES_DTYPE.fields[name][0])
+        for name in RULES_DTYPE.names
+        if name
+        in (
+            "platform_turns",
+            "first_turn_one_hex_move",
+            "one_hex_move",
+            "platform_move",
+            "hover_second_move",
+            "two_hex_turn_after_collision",
+            "forbid_molten_entry",
+            "stack_side_crustal",
+            "stack_total_crustal",
+            "stack_platform",
+            "stress_threshold",
+            "damage_roll_max",
+            "control_roll_max",
+            "neutralize_roll_max",
+            "cia_enabled",
+            "damage_rating",
+            "attack",
+            "defense",
+            "movement",
+        )
+    ]
+)
+_STATE_DTYPE_V2 = np.dtype(
+    [
+        (name, STATE_DTYPE.fields[name][0])
+        for name in STATE_DTYPE.names
+        if name
+        not in (
+            "rules",
+            "max_turns",
+            "pool",
+            "setup_item",
+            "setup_cell",
+            "loss_side",
+            "loss_cell",
+            "loss_reason",
+            "loss_elim",
+            "revealed",
+        )
+    ]
+    + [("rules", _RULES_DTYPE_V2)]
+)
 
 
 # Version 3 (before the sees_through_fog probe, R9.5b): the rules record
 # without its last field; read and converted by name like version 2.
-_RULES_DTYPE_V3 = np.dtype([(name, RULES_DTYPE.fields[name][0]) for name in RULES_DTYPE.names
-                            if name != "sees_through_fog"])
-_STATE_DTYPE_V3 = np.dtype([(name, STATE_DTYPE.fields[name][0] if name != "rules" else _RULES_DTYPE_V3)
-                            for name in STATE_DTYPE.names])
+_RULES_DTYPE_V3 = np.dtype(
+    [(name, RULES_DTYPE.fields[name][0]) for name in RULES_DTYPE.names if name != "sees_through_fog"]
+)
+_STATE_DTYPE_V3 = np.dtype(
+    [(name, STATE_DTYPE.fields[name][0] if name != "rules" else _RULES_DTYPE_V3) for name in STATE_DTYPE.names]
+)
 _OLD_LAYOUTS = {2: _STATE_DTYPE_V2, 3: _STATE_DTYPE_V3}
 
 
@@ -209,13 +249,17 @@ def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
     if layout is not None and len(data) % layout.itemsize == 0:
         return _convert(np.frombuffer(data, dtype=layout))
     if len(data) == 0 or len(data) % STATE_BYTES:
-        raise StateError(f"{source} have length {len(data)}, not a multiple of the state size "
-                         f"{STATE_BYTES}: corrupt or from another version")
+        raise StateError(
+            f"{source} have length {len(data)}, not a multiple of the state size "
+            f"{STATE_BYTES}: corrupt or from another version"
+        )
     states = np.frombuffer(data, dtype=STATE_DTYPE).copy()
     bad = np.nonzero(states["version"] != STATE_VERSION)[0]
     if bad.size:
-        raise StateError(f"{source}: state {int(bad[0])} has layout version "
-                         f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}")
+        raise StateError(
+            f"{source}: state {int(bad[0])} has layout version "
+            f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}"
+        )
     return states
 
 
@@ -223,8 +267,11 @@ def __getattr__(name):
     """Deprecated names: ``from_bytes`` (since 0.2.0, removed in 0.3.0) is
     ``hotspot.core.from_bytes`` (checked; ``decode_bytes`` is the unchecked read)."""
     if name == "from_bytes":
-        warnings.warn("hotspot.core.state.from_bytes is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-                      "use hotspot.core.from_bytes (checked) or hotspot.core.state.decode_bytes (unchecked)",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn(
+            "hotspot.core.state.from_bytes is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
+            "use hotspot.core.from_bytes (checked) or hotspot.core.state.decode_bytes (unchecked)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
         return importlib.import_module("hotspot.core.integrity").from_bytes  # (integrity imports this module)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -200,8 +200,9 @@ def take_squad(s, u, reason, elim_reason, ev, ev_n):
 def loss_error_for(s, u):
     """Can counter u take the pending loss?  (Infantry of the losing side in that hex.)"""
     t = s["unit_type"][u]
-    return (t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == s["loss_side"]
-            and s["unit_cell"][u] == s["loss_cell"])
+    return (
+        t != NO_UNIT and UNIT_IS_INFANTRY[t] and UNIT_SIDE[t] == s["loss_side"] and s["unit_cell"][u] == s["loss_cell"]
+    )
 
 
 @jit

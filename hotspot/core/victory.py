@@ -10,6 +10,7 @@ players meets his victory condition".  A harness may stop a game after
 (``result`` ONGOING, ``truncated`` 1), which is not a result of the rules.
 Concession (5.0) is in the Python API (game.Game.concede), not an action.
 """
+
 from ._jit import jit
 from .events import EV_GAME_OVER, log_event
 from .rules_data import ONGOING, PHASE_OVER, TECHNOCRAT, TECHNOCRAT_WIN, ZIEGLER, ZIEGLER_WIN

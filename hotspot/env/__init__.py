@@ -6,6 +6,7 @@
 PettingZoo factories are ``hotspot.env.pettingzoo.env()`` and ``raw_env()``
 (``hotspot_v0``).
 """
+
 from .hotspot_env import HotspotEnv
 from .vector_env import HotspotVectorEnv
 from .viewer import write_replay_html
@@ -16,5 +17,6 @@ __all__ = ["HotspotAECEnv", "HotspotEnv", "HotspotVectorEnv", "write_replay_html
 def __getattr__(name):
     if name == "HotspotAECEnv":
         from .pettingzoo import HotspotAECEnv
+
         return HotspotAECEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,6 +17,7 @@ Autoreset (the vector env): a game whose episode has ended has exactly one
 legal action until its next step resets it, ``RESET_ACTION`` (end phase),
 so that no mask row is ever empty; that step ignores the action it is given.
 """
+
 import numpy as np
 from numba import prange
 
@@ -80,8 +81,29 @@ def step_game(states, i, action, side, policy, opp_rng, mask, ev, ev_n):
 
 
 @jit(parallel=True)
-def vector_step(states, actions, templates, seeds, needs_reset, side, policy, opp_rng, fog, with_board, lose,
-                rewards, terminated, truncated, illegal, masks, scratch, board, units, pieces, globs):
+def vector_step(
+    states,
+    actions,
+    templates,
+    seeds,
+    needs_reset,
+    side,
+    policy,
+    opp_rng,
+    fog,
+    with_board,
+    lose,
+    rewards,
+    terminated,
+    truncated,
+    illegal,
+    masks,
+    scratch,
+    board,
+    units,
+    pieces,
+    globs,
+):
     """One step of every game (next-step autoreset): a game whose episode ended
     at the previous step is reset to its next episode and ignores its action.
 
@@ -128,19 +150,18 @@ def vector_step(states, actions, templates, seeds, needs_reset, side, policy, op
             masks[i, RESET_ACTION] = True
         else:
             legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i],
-               globs[i])
+        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i], globs[i])
     return -1
 
 
 @jit(parallel=True)
-def vector_reset(states, templates, seeds, side, policy, opp_rng, fog, with_board, masks, scratch, board, units,
-                 pieces, globs):
+def vector_reset(
+    states, templates, seeds, side, policy, opp_rng, fog, with_board, masks, scratch, board, units, pieces, globs
+):
     """Begin episode ``seeds[i]`` in every game."""
     for i in prange(states.shape[0]):
         ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
         ev_n = np.zeros(1, dtype=np.int32)
         reset_game(states, i, templates, seeds[i], side, policy, opp_rng, masks[i], ev, ev_n)
         legal_action_mask(states[i], masks[i])
-        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i],
-               globs[i])
+        encode(states[i], side, fog, with_board, scratch[i], board[i], units[i], pieces[i], globs[i])

@@ -96,6 +96,7 @@ Seeding
     and nothing changes); later ``reset()`` calls continue a fixed chain of episode
     seeds (``episodes.next_episode_seed``), exactly as ``HotspotVectorEnv``.
 """
+
 from __future__ import annotations
 
 import math
@@ -135,8 +136,11 @@ RENDER_MODES = ["ansi", "rgb_array", "human"]
 def action_index(action) -> int:
     """An environment's action as a Python int: an int, a numpy integer or a 0-d
     integer array (not a bool); anything else is a ``TypeError``."""
-    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) and not (
-            isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer)):
+    if (
+        isinstance(action, (bool, np.bool_))
+        or not isinstance(action, (int, np.integer))
+        and not (isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer))
+    ):
         raise TypeError(f"an action is an integer in [0, {NUM_ACTIONS}), got {short_repr(action)}")
     return int(action)
 
@@ -165,8 +169,10 @@ def resolve_opponent(opponent):
         return -1, agent
     if isinstance(opponent, Agent):
         return -1, opponent
-    raise ValueError(f"opponent must be an agent spec (a built-in name {POLICY_NAMES} or a registered agent such "
-                     f"as 'ismcts(iterations=64)') or a hotspot.agents.Agent, got {short_repr(opponent)}")
+    raise ValueError(
+        f"opponent must be an agent spec (a built-in name {POLICY_NAMES} or a registered agent such "
+        f"as 'ismcts(iterations=64)') or a hotspot.agents.Agent, got {short_repr(opponent)}"
+    )
 
 
 def check_choice(name: str, value, choices) -> str:
@@ -178,9 +184,14 @@ def check_choice(name: str, value, choices) -> str:
 
 def check_shaping(reward_shaping, shaping_gamma) -> tuple[float, float]:
     """The shaping weight (a finite number >= 0) and discount (in (0, 1]), else ``ValueError``."""
+
     def number(x):
-        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_)) \
+        return (
+            isinstance(x, (int, float, np.integer, np.floating))
+            and not isinstance(x, (bool, np.bool_))
             and math.isfinite(float(x))
+        )
+
     if not number(reward_shaping) or reward_shaping < 0:
         raise ValueError(f"reward_shaping must be a finite number >= 0, got {short_repr(reward_shaping)}")
     if not number(shaping_gamma) or not 0 < shaping_gamma <= 1:
@@ -207,12 +218,17 @@ def observation_space(bounds: ObservationBounds, mode: str = "full") -> spaces.S
     """The observation space of form ``mode`` (``OBSERVATION_MODES``) with the entries' ``bounds``."""
     if mode in ("full", "compact"):
         names = ("board", "units", "pieces", "globals") if mode == "full" else ("units", "pieces", "globals")
-        return spaces.Dict({name: spaces.Box(bounds.low[name], bounds.high[name], dtype=bounds.dtypes[name])
-                            for name in names})
+        return spaces.Dict(
+            {name: spaces.Box(bounds.low[name], bounds.high[name], dtype=bounds.dtypes[name]) for name in names}
+        )
     if mode == "flat":
         return spaces.Box(0.0, 1.0, shape=(bounds.flat_size,), dtype=np.float32)
-    return spaces.Dict({"board": spaces.Box(0, 255, shape=bounds.image_shape, dtype=np.uint8),
-                        "features": spaces.Box(0.0, 1.0, shape=(bounds.features_size,), dtype=np.float32)})
+    return spaces.Dict(
+        {
+            "board": spaces.Box(0, 255, shape=bounds.image_shape, dtype=np.uint8),
+            "features": spaces.Box(0.0, 1.0, shape=(bounds.features_size,), dtype=np.float32),
+        }
+    )
 
 
 def observation_form(bounds: ObservationBounds, mode: str, obs: dict):
@@ -234,10 +250,21 @@ def seed_to_episode(seed: int) -> np.uint64:
 class HotspotEnv(gym.Env):
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
-    def __init__(self, side="technocrat", opponent="random", scenario="standard", rules=None, fog=True,
-                 render_mode=None, random_pool: int = 256, illegal_action: str = "lose",
-                 max_turns: int | None = DEFAULT_MAX_TURNS, observation: str = "full",
-                 reward_shaping: float = 0.0, shaping_gamma: float = 0.99):
+    def __init__(
+        self,
+        side="technocrat",
+        opponent="random",
+        scenario="standard",
+        rules=None,
+        fog=True,
+        render_mode=None,
+        random_pool: int = 256,
+        illegal_action: str = "lose",
+        max_turns: int | None = DEFAULT_MAX_TURNS,
+        observation: str = "full",
+        reward_shaping: float = 0.0,
+        shaping_gamma: float = 0.99,
+    ):
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
         self.observation = check_choice("observation", observation, OBSERVATION_MODES)
         if render_mode is not None:
@@ -274,8 +301,18 @@ class HotspotEnv(gym.Env):
         else:
             self._episode_seed = np.uint64(next_episode_seed(self._episode_seed))
         ev, ev_n = no_events()
-        reset_game(self.states, 0, self.templates, self._episode_seed, self.side, self.policy, self.opp_rng,
-                   self.mask, ev, ev_n)
+        reset_game(
+            self.states,
+            0,
+            self.templates,
+            self._episode_seed,
+            self.side,
+            self.policy,
+            self.opp_rng,
+            self.mask,
+            ev,
+            ev_n,
+        )
         if self.agent is not None:
             self.agent.reset(int(self._episode_seed % np.uint64(2**63)))
             self._opponent_python_moves()
@@ -356,8 +393,17 @@ class HotspotEnv(gym.Env):
 
     def _observation(self):
         o = self._obs
-        encode(self.states[0], self.side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"],
-               o["globals"])
+        encode(
+            self.states[0],
+            self.side,
+            self.fog,
+            True,
+            self._scratch[0],
+            o["board"],
+            o["units"],
+            o["pieces"],
+            o["globals"],
+        )
         if self.observation == "compact":
             return {k: o[k].copy() for k in ("units", "pieces", "globals")}
         if self.observation == "full":
@@ -370,5 +416,9 @@ class HotspotEnv(gym.Env):
         else:
             legal_action_mask(self.states[0], self.mask)
         s = self.states[0]
-        return {"action_mask": self.mask.copy(), "turn": int(s["turn"]), "phase": int(s["phase"]),
-                "illegal_action": False}
+        return {
+            "action_mask": self.mask.copy(),
+            "turn": int(s["turn"]),
+            "phase": int(s["phase"]),
+            "illegal_action": False,
+        }

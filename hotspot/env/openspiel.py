@@ -69,6 +69,7 @@ own bots for one decision from the information state they are given
 (``Agent.act``): the bot's root is a determinization of that information
 state, so nothing hidden reaches it.
 """
+
 from __future__ import annotations
 
 import base64
@@ -80,8 +81,9 @@ import numpy as np
 try:
     import pyspiel
 except ImportError as exc:  # pragma: no cover - the extra is missing
-    raise ImportError("hotspot.env.openspiel needs OpenSpiel: pip install \"hotspot[openspiel]\" "
-                      "(or pip install open_spiel)") from exc
+    raise ImportError(
+        'hotspot.env.openspiel needs OpenSpiel: pip install "hotspot[openspiel]" (or pip install open_spiel)'
+    ) from exc
 from open_spiel.python.algorithms.mcts import Evaluator, RandomRolloutEvaluator
 
 from hotspot.agents.base import Agent, checked_act_arguments
@@ -98,9 +100,19 @@ from hotspot.core.state import STATE_DTYPE
 from hotspot.core.victory import side_return
 from hotspot.features.encoding import encode, observation_shapes
 
-__all__ = ["CompiledRandomRolloutEvaluator", "GAME_TYPE", "HotspotGame", "HotspotObserver", "HotspotState",
-           "OpenSpielISMCTSAgent", "OpenSpielMCTSAgent", "SHORT_NAME",
-           "deserialize_game_and_state", "rules_parameters", "serialize_game_and_state"]
+__all__ = [
+    "CompiledRandomRolloutEvaluator",
+    "GAME_TYPE",
+    "HotspotGame",
+    "HotspotObserver",
+    "HotspotState",
+    "OpenSpielISMCTSAgent",
+    "OpenSpielMCTSAgent",
+    "SHORT_NAME",
+    "deserialize_game_and_state",
+    "rules_parameters",
+    "serialize_game_and_state",
+]
 
 SHORT_NAME = "python_hotspot"
 NUM_PLAYERS = 2
@@ -140,7 +152,8 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification=PARAMETER_SPECIFICATION)
+    parameter_specification=PARAMETER_SPECIFICATION,
+)
 
 
 def _parse_table(name: str, text: str) -> dict:
@@ -152,8 +165,9 @@ def _parse_table(name: str, text: str) -> dict:
                 raise ValueError
             table[key.strip()] = int(value)
         except ValueError:
-            raise ValueError(f"{SHORT_NAME}: parameter {name}={text!r} must be 'key:integer;key:integer' "
-                             f"(e.g. technocrat_crawler:4)") from None
+            raise ValueError(
+                f"{SHORT_NAME}: parameter {name}={text!r} must be 'key:integer;key:integer' (e.g. technocrat_crawler:4)"
+            ) from None
     return table
 
 
@@ -184,9 +198,15 @@ def rules_parameters(params: dict, scenario_rules: dict | None = None) -> dict:
 
 def _game_info(max_turns: int) -> pyspiel.GameInfo:
     turns = max_turns if max_turns > 0 else NO_LIMIT_TURNS
-    return pyspiel.GameInfo(num_distinct_actions=NUM_ACTIONS, max_chance_outcomes=0, num_players=NUM_PLAYERS,
-                            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
-                            max_game_length=ACTIONS_PER_TURN_BOUND * (turns + 1))
+    return pyspiel.GameInfo(
+        num_distinct_actions=NUM_ACTIONS,
+        max_chance_outcomes=0,
+        num_players=NUM_PLAYERS,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=0.0,
+        max_game_length=ACTIONS_PER_TURN_BOUND * (turns + 1),
+    )
 
 
 class HotspotGame(pyspiel.Game):
@@ -218,7 +238,7 @@ class HotspotGame(pyspiel.Game):
         return HotspotState(self, self._next_seed())
 
     def _next_seed(self) -> int:
-        return self.seed if self.seed >= 0 else int(self._seeds.integers(0, 2 ** 62))
+        return self.seed if self.seed >= 0 else int(self._seeds.integers(0, 2**62))
 
     def new_game(self, seed: int) -> Game:
         """The ``hotspot.Game`` that a state of this game with dice seed ``seed`` starts from."""
@@ -281,8 +301,8 @@ def _sampler_seed(probability_sampler) -> int:
     """A 64-bit seed from two draws of ``probability_sampler`` (floats in [0, 1))."""
     if probability_sampler is None:
         return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
-    hi = int(float(probability_sampler()) * 2 ** 32) & 0xFFFFFFFF
-    lo = int(float(probability_sampler()) * 2 ** 32) & 0xFFFFFFFF
+    hi = int(float(probability_sampler()) * 2**32) & 0xFFFFFFFF
+    lo = int(float(probability_sampler()) * 2**32) & 0xFFFFFFFF
     return (hi << 32) | lo
 
 
@@ -354,8 +374,10 @@ class HotspotObserver:
             raise ValueError(f"{SHORT_NAME}: observation parameters are not supported, got {params}")
         private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.NONE:
-            raise ValueError(f"{SHORT_NAME}: public-only observations (private_info=NONE) are not provided; "
-                             f"use SINGLE_PLAYER (the side's information state, D20) or ALL_PLAYERS")
+            raise ValueError(
+                f"{SHORT_NAME}: public-only observations (private_info=NONE) are not provided; "
+                f"use SINGLE_PLAYER (the side's information state, D20) or ALL_PLAYERS"
+            )
         self.fog = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type is not None else False
         shapes = observation_shapes()
@@ -368,13 +390,14 @@ class HotspotObserver:
         index = 0
         for name, (shape, _) in shapes.items():
             n = int(np.prod(shape))
-            self.dict[name] = self.tensor[index:index + n].reshape(shape)
+            self.dict[name] = self.tensor[index : index + n].reshape(shape)
             index += n
 
     def set_from(self, state, player):
         e = self._encoded
-        encode(state.s, int(player), self.fog, True, self._scratch[0], e["board"], e["units"], e["pieces"],
-               e["globals"])
+        encode(
+            state.s, int(player), self.fog, True, self._scratch[0], e["board"], e["units"], e["pieces"], e["globals"]
+        )
         for name, view in self.dict.items():
             view[...] = e[name]
 
@@ -384,8 +407,10 @@ class HotspotObserver:
         if not self.perfect_recall:
             return render_text(self._seen)
         digest = hashlib.sha256(self._seen.tobytes()).hexdigest()
-        return (f"{SIDE_NAMES[int(player)]} (player {int(player)}) turn {int(o['turn'])} phase "
-                f"{PHASE_LETTERS[int(o['phase'])]} actions {int(o['n_actions'])} sees {digest}")
+        return (
+            f"{SIDE_NAMES[int(player)]} (player {int(player)}) turn {int(o['turn'])} phase "
+            f"{PHASE_LETTERS[int(o['phase'])]} actions {int(o['n_actions'])} sees {digest}"
+        )
 
 
 pyspiel.register_game(GAME_TYPE, HotspotGame)
@@ -439,7 +464,7 @@ class CompiledRandomRolloutEvaluator(Evaluator):
         total = np.zeros(NUM_PLAYERS)
         for _ in range(self.n_rollouts):
             s = state.game.state.copy()
-            rng = np.array([self._random_state.randint(0, 2 ** 62, dtype=np.int64)], dtype=np.uint64)
+            rng = np.array([self._random_state.randint(0, 2**62, dtype=np.int64)], dtype=np.uint64)
             play_random_one(s[0], rng, 0, MAX_ROLLOUT_ACTIONS)
             total += (side_return(s[0], 0), side_return(s[0], 1))
         return total / self.n_rollouts
@@ -473,8 +498,7 @@ class _OpenSpielAgent(Agent):
         self._bot = self._make_bot()
 
     def _root(self, info_state, side):
-        return self._game.state_from_information_state(info_state, side, self._random.randint(0, 2 ** 62,
-                                                                                              dtype=np.int64))
+        return self._game.state_from_information_state(info_state, side, self._random.randint(0, 2**62, dtype=np.int64))
 
     def act(self, info_state, mask, side) -> int:
         o, m = checked_act_arguments(info_state, mask, side)
@@ -518,8 +542,15 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
 
     name = "openspiel-ismcts"
 
-    def __init__(self, iterations: int | None = None, think_ms: int = 0, uct_c: float = 2.0, rollouts: int = 1,
-                 rollout: str = "compiled", seed: int | None = None):
+    def __init__(
+        self,
+        iterations: int | None = None,
+        think_ms: int = 0,
+        uct_c: float = 2.0,
+        rollouts: int = 1,
+        rollout: str = "compiled",
+        seed: int | None = None,
+    ):
         self.think_ms = int(think_ms or 0)
         if iterations is None:
             iterations = THINK_ITERATIONS if self.think_ms else DEFAULT_ITERATIONS
@@ -529,6 +560,7 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
 
     def _make_bot(self):
         from open_spiel.python.algorithms.ismcts import ISMCTSBot
+
         bot = ISMCTSBot(self._game, self._evaluator, self.uct_c, self.iterations, random_state=self._random)
         bot.set_resampler(self._resample)
         return bot
@@ -552,8 +584,10 @@ class OpenSpielISMCTSAgent(_OpenSpielAgent):
         return actions[self._random.choice(len(actions), p=np.asarray(probs) / np.sum(probs))]
 
     def __repr__(self) -> str:
-        return (f"OpenSpielISMCTSAgent(iterations={self.iterations}, think_ms={self.think_ms}, "
-                f"uct_c={self.uct_c}, rollouts={self.rollouts}, rollout={self.rollout!r})")
+        return (
+            f"OpenSpielISMCTSAgent(iterations={self.iterations}, think_ms={self.think_ms}, "
+            f"uct_c={self.uct_c}, rollouts={self.rollouts}, rollout={self.rollout!r})"
+        )
 
 
 class OpenSpielMCTSAgent(_OpenSpielAgent):
@@ -572,18 +606,26 @@ class OpenSpielMCTSAgent(_OpenSpielAgent):
 
     name = "openspiel-mcts"
 
-    def __init__(self, iterations: int = DEFAULT_ITERATIONS, uct_c: float = 2.0, rollouts: int = 1,
-                 rollout: str = "compiled", seed: int | None = None):
+    def __init__(
+        self,
+        iterations: int = DEFAULT_ITERATIONS,
+        uct_c: float = 2.0,
+        rollouts: int = 1,
+        rollout: str = "compiled",
+        seed: int | None = None,
+    ):
         super().__init__(iterations, uct_c, rollouts, rollout, seed)
 
     def _make_bot(self):
         from open_spiel.python.algorithms.mcts import MCTSBot
-        return MCTSBot(self._game, self.uct_c, self.iterations, self._evaluator, random_state=self._random,
-                       solve=True)
+
+        return MCTSBot(self._game, self.uct_c, self.iterations, self._evaluator, random_state=self._random, solve=True)
 
     def _search(self, state):
         return self._bot.step(state)
 
     def __repr__(self) -> str:
-        return (f"OpenSpielMCTSAgent(iterations={self.iterations}, uct_c={self.uct_c}, rollouts={self.rollouts}, "
-                f"rollout={self.rollout!r})")
+        return (
+            f"OpenSpielMCTSAgent(iterations={self.iterations}, uct_c={self.uct_c}, rollouts={self.rollouts}, "
+            f"rollout={self.rollout!r})"
+        )

@@ -49,6 +49,7 @@ Arguments
 Requires the ``pettingzoo`` extra.  ``hotspot.env.pettingzoo_env`` is the
 same module under its old name.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -68,8 +69,17 @@ from hotspot.core.victory import side_return
 from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import encode, new_observation, scratch_state
 from .episodes import next_episode_seed, reset_game
-from .hotspot_env import (ILLEGAL_ACTION_MODES, OBSERVATION_MODES, RENDER_MODES, action_index, check_choice,
-                          illegal_reason, observation_form, observation_space, seed_to_episode)
+from .hotspot_env import (
+    ILLEGAL_ACTION_MODES,
+    OBSERVATION_MODES,
+    RENDER_MODES,
+    action_index,
+    check_choice,
+    illegal_reason,
+    observation_form,
+    observation_space,
+    seed_to_episode,
+)
 from .rendering import render_state
 from .templates import build_templates
 
@@ -77,12 +87,19 @@ __all__ = ["HotspotAECEnv", "env", "raw_env"]
 
 
 class HotspotAECEnv(AECEnv):
-    metadata = {"render_modes": RENDER_MODES, "name": "hotspot_v0", "is_parallelizable": False,
-                "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "name": "hotspot_v0", "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, scenario="standard", rules=None, fog=True, render_mode=None, random_pool: int = 256,
-                 max_turns: int | None = DEFAULT_MAX_TURNS, observation: str = "full",
-                 illegal_action: str = "lose"):
+    def __init__(
+        self,
+        scenario="standard",
+        rules=None,
+        fog=True,
+        render_mode=None,
+        random_pool: int = 256,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
+        observation: str = "full",
+        illegal_action: str = "lose",
+    ):
         super().__init__()
         if render_mode is not None:
             check_choice("render_mode", render_mode, self.metadata["render_modes"])
@@ -94,8 +111,12 @@ class HotspotAECEnv(AECEnv):
         self.max_turns = max_turns
         self.bounds = ObservationBounds(self.templates)
         self.possible_agents = list(SIDE_NAMES)
-        obs_space = spaces.Dict({"observation": observation_space(self.bounds, self.observation),
-                                 "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8)})
+        obs_space = spaces.Dict(
+            {
+                "observation": observation_space(self.bounds, self.observation),
+                "action_mask": spaces.Box(0, 1, shape=(NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self.states = np.zeros(1, dtype=STATE_DTYPE)
@@ -140,7 +161,9 @@ class HotspotAECEnv(AECEnv):
     def observe(self, agent):
         side = SIDE_NAMES.index(agent)
         o = new_observation()
-        encode(self.states[0], side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"], o["globals"])
+        encode(
+            self.states[0], side, self.fog, True, self._scratch[0], o["board"], o["units"], o["pieces"], o["globals"]
+        )
         if self.observation == "compact":
             del o["board"]
         s = self.states[0]

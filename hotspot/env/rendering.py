@@ -8,6 +8,7 @@ darker dot marks the front hex of two-hex and long crustals.  Units are
 squares in the hex centre: white (left) for Ziegler, black (right) for
 Technocrat, taller for bigger stacks.
 """
+
 from __future__ import annotations
 
 import functools
@@ -21,9 +22,16 @@ from hotspot.core.state import MAX_UNITS
 
 RADIUS = 14
 COLOURS = {
-    "molten": (120, 22, 10), "central": (150, 150, 150), "crustal": (214, 190, 140),
-    "techno": (90, 130, 200), "neutralized": (150, 90, 170), "platform": (60, 70, 85),
-    "border": (40, 20, 15), "front": (120, 100, 60), "ziegler": (250, 250, 250), "technocrat": (10, 10, 10),
+    "molten": (120, 22, 10),
+    "central": (150, 150, 150),
+    "crustal": (214, 190, 140),
+    "techno": (90, 130, 200),
+    "neutralized": (150, 90, 170),
+    "platform": (60, 70, 85),
+    "border": (40, 20, 15),
+    "front": (120, 100, 60),
+    "ziegler": (250, 250, 250),
+    "technocrat": (10, 10, 10),
 }
 
 
@@ -63,8 +71,9 @@ def _layout(radius: int = RADIUS):
         border = (d2 - d1 < 1.6) | ~inside
     dx = xs - centres[nearest, 0]
     dy = ys - centres[nearest, 1]
-    return dict(width=width, height=height, cell=np.array(cells)[nearest], inside=inside, border=border,
-                dx=dx, dy=dy, d1=d1)
+    return dict(
+        width=width, height=height, cell=np.array(cells)[nearest], inside=inside, border=border, dx=dx, dy=dy, d1=d1
+    )
 
 
 def render_rgb(s, radius: int = RADIUS) -> np.ndarray:

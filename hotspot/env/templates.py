@@ -1,5 +1,6 @@
 """Starting positions of environment episodes: one scenario, several, or a
 pool of seeded random setups (D12)."""
+
 from __future__ import annotations
 
 import numpy as np

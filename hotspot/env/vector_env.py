@@ -53,6 +53,7 @@ Two arguments are the vector env's own, for throughput:
     the bytes, and the planes are not computed); the tables hold every
     unit's and piece's position, so nothing the player may see is lost.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -72,8 +73,17 @@ from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import new_observation
 from hotspot.features.shaping import potential
 from .episodes import RESET_ACTION, vector_reset, vector_step
-from .hotspot_env import (ILLEGAL_ACTION_MODES, OBSERVATION_MODES, check_choice, check_shaping, illegal_reason,
-                          observation_form, observation_space, resolve_opponent, seed_to_episode)
+from .hotspot_env import (
+    ILLEGAL_ACTION_MODES,
+    OBSERVATION_MODES,
+    check_choice,
+    check_shaping,
+    illegal_reason,
+    observation_form,
+    observation_space,
+    resolve_opponent,
+    seed_to_episode,
+)
 from .rendering import render_state
 from .templates import build_templates
 
@@ -85,10 +95,23 @@ class HotspotVectorEnv(VectorEnv):
     #: the one legal action of a game between its episode's end and its reset
     RESET_ACTION = RESET_ACTION
 
-    def __init__(self, num_envs: int = 8, side="technocrat", opponent="random", scenario="standard", rules=None,
-                 fog=True, render_mode=None, random_pool: int = 256, max_turns: int | None = DEFAULT_MAX_TURNS,
-                 copy: bool = False, observation: str = "full", illegal_action: str = "lose",
-                 reward_shaping: float = 0.0, shaping_gamma: float = 0.99):
+    def __init__(
+        self,
+        num_envs: int = 8,
+        side="technocrat",
+        opponent="random",
+        scenario="standard",
+        rules=None,
+        fog=True,
+        render_mode=None,
+        random_pool: int = 256,
+        max_turns: int | None = DEFAULT_MAX_TURNS,
+        copy: bool = False,
+        observation: str = "full",
+        illegal_action: str = "lose",
+        reward_shaping: float = 0.0,
+        shaping_gamma: float = 0.99,
+    ):
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if render_mode is not None:
@@ -105,8 +128,10 @@ class HotspotVectorEnv(VectorEnv):
         policy, agent = resolve_opponent(opponent)
         if agent is not None:
             if agent.policy_id is None:
-                raise ValueError("the vector env's opponent must be compiled: a built-in name or an Agent with a "
-                                 f"policy_id; {agent!r} has none (use HotspotEnv for Python opponents)")
+                raise ValueError(
+                    "the vector env's opponent must be compiled: a built-in name or an Agent with a "
+                    f"policy_id; {agent!r} has none (use HotspotEnv for Python opponents)"
+                )
             policy = agent.policy_id
         self.policy = policy
         self.fog = bool(fog)
@@ -138,8 +163,10 @@ class HotspotVectorEnv(VectorEnv):
         # every seed is checked (ValueError) before anything changes
         if isinstance(seed, (list, tuple, np.ndarray)):
             if (isinstance(seed, np.ndarray) and seed.ndim != 1) or len(seed) != self.num_envs:
-                raise ValueError(f"seed: a list of seeds holds one seed a game ({self.num_envs}), got "
-                                 f"{'shape ' + str(np.shape(seed)) if isinstance(seed, np.ndarray) else len(seed)}")
+                raise ValueError(
+                    f"seed: a list of seeds holds one seed a game ({self.num_envs}), got "
+                    f"{'shape ' + str(np.shape(seed)) if isinstance(seed, np.ndarray) else len(seed)}"
+                )
             episodes = [seed_to_episode(x) for x in seed]
             super().reset(seed=int(seed[0]))
         else:
@@ -154,8 +181,22 @@ class HotspotVectorEnv(VectorEnv):
         self.needs_reset[:] = False
         self.illegal[:] = False
         o = self._obs
-        vector_reset(self.states, self.templates, self.seeds, self.side, self.policy, self.opp_rng, self.fog,
-                     self._with_board, self.masks, self._scratch, self._board, o["units"], o["pieces"], o["globals"])
+        vector_reset(
+            self.states,
+            self.templates,
+            self.seeds,
+            self.side,
+            self.policy,
+            self.opp_rng,
+            self.fog,
+            self._with_board,
+            self.masks,
+            self._scratch,
+            self._board,
+            o["units"],
+            o["pieces"],
+            o["globals"],
+        )
         if self.reward_shaping:
             self._potential[:] = potential(self.states, self.side)
         self._started = True
@@ -169,21 +210,43 @@ class HotspotVectorEnv(VectorEnv):
         except (ValueError, TypeError, OverflowError) as exc:  # ragged lists and the like
             raise ValueError(f"actions must be {self.num_envs} integers, got {short_repr(actions)} ({exc})") from None
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
-            raise ValueError(f"actions must be {self.num_envs} integers, got shape {actions.shape} "
-                             f"dtype {actions.dtype}")
+            raise ValueError(
+                f"actions must be {self.num_envs} integers, got shape {actions.shape} dtype {actions.dtype}"
+            )
         actions = actions.astype(np.int64)
         resetting = self.needs_reset.copy()
         o = self._obs
-        bad = vector_step(self.states, actions, self.templates, self.seeds, self.needs_reset, self.side,
-                          self.policy, self.opp_rng, self.fog, self._with_board, self.illegal_action == "lose",
-                          self.rewards, self.terminated, self.truncated, self.illegal, self.masks, self._scratch,
-                          self._board, o["units"], o["pieces"], o["globals"])
+        bad = vector_step(
+            self.states,
+            actions,
+            self.templates,
+            self.seeds,
+            self.needs_reset,
+            self.side,
+            self.policy,
+            self.opp_rng,
+            self.fog,
+            self._with_board,
+            self.illegal_action == "lose",
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.illegal,
+            self.masks,
+            self._scratch,
+            self._board,
+            o["units"],
+            o["pieces"],
+            o["globals"],
+        )
         if bad >= 0:
             s = self.states[bad]
             a = int(actions[bad])
-            raise IllegalActionError(a, int(action_error(s, a)),
-                                     f"game {bad}: {illegal_reason(s, a, int(action_error(s, a)))}; "
-                                     "no game was changed")
+            raise IllegalActionError(
+                a,
+                int(action_error(s, a)),
+                f"game {bad}: {illegal_reason(s, a, int(action_error(s, a)))}; no game was changed",
+            )
         info = self._info()
         if self.illegal.any():
             reasons = np.full(self.num_envs, "", dtype=object)
@@ -195,8 +258,7 @@ class HotspotVectorEnv(VectorEnv):
         if self.reward_shaping:
             # potential-based shaping (HotspotEnv): 0 on a reset step, the potential of a terminal state is 0
             after = np.where(self.terminated, 0.0, potential(self.states, self.side))
-            shaping = np.where(resetting, 0.0,
-                               self.reward_shaping * (self.shaping_gamma * after - self._potential))
+            shaping = np.where(resetting, 0.0, self.reward_shaping * (self.shaping_gamma * after - self._potential))
             self._potential[:] = after
             self.rewards += shaping
             info["shaping"] = shaping
@@ -233,8 +295,11 @@ class HotspotVectorEnv(VectorEnv):
 
     def _info(self) -> dict:
         n = self.num_envs
-        return {"action_mask": self.masks.copy() if self.copy else self.masks,
-                "_action_mask": np.ones(n, dtype=np.bool_),
-                "turn": self.states["turn"].astype(np.int64), "_turn": np.ones(n, dtype=np.bool_),
-                "illegal_action": self.illegal.copy() if self.copy else self.illegal,
-                "_illegal_action": np.ones(n, dtype=np.bool_)}
+        return {
+            "action_mask": self.masks.copy() if self.copy else self.masks,
+            "_action_mask": np.ones(n, dtype=np.bool_),
+            "turn": self.states["turn"].astype(np.int64),
+            "_turn": np.ones(n, dtype=np.bool_),
+            "illegal_action": self.illegal.copy() if self.copy else self.illegal,
+            "_illegal_action": np.ones(n, dtype=np.bool_),
+        }

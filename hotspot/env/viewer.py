@@ -18,6 +18,7 @@ in full and as each side saw it; turn, phase) and writes a single HTML file
 slider, the arrow keys, play; a switch shows the board in full or as the
 Ziegler or the Technocrat player saw it (D20).
 """
+
 from __future__ import annotations
 
 import base64
@@ -32,9 +33,25 @@ from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import CENTRAL_CELLS, MAP_COLS, MAP_ROWS, col_row
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
-from hotspot.core.rules_data import (CENTRAL_PIECE, ITEM_NAMES, NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES,
-                                     POOL_NAMES, RESULT_NAMES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_LETTERS,
-                                     UNIT_NAMES, UNIT_SIDE, UNKNOWN_SQUADS, UNKNOWN_UNIT)
+from hotspot.core.rules_data import (
+    CENTRAL_PIECE,
+    ITEM_NAMES,
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_LETTERS,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PIECE_NAMES,
+    POOL_NAMES,
+    RESULT_NAMES,
+    SIDE_NAMES,
+    UNIT_IS_INFANTRY,
+    UNIT_LETTERS,
+    UNIT_NAMES,
+    UNIT_SIDE,
+    UNKNOWN_SQUADS,
+    UNKNOWN_UNIT,
+)
 from hotspot.core.observation import observe
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 from hotspot.core.units import UNKNOWN_FACTOR
@@ -54,6 +71,7 @@ def asset_text(name: str) -> str:
 
 # ------------------------------------------------------------ the board as data
 
+
 def board_meta(s) -> dict:
     """What a game's boards share: the map's size (D1), the Central Crustal's
     hexes (D2), and each unit type's name, letter, side and printed factors
@@ -61,12 +79,26 @@ def board_meta(s) -> dict:
     rules = s["rules"]
     types = []
     for t in range(len(UNIT_NAMES)):
-        types.append({"name": UNIT_NAMES[t], "letter": UNIT_LETTERS[t], "abbr": UNIT_ABBREVIATIONS[t],
-                      "side": int(UNIT_SIDE[t]), "infantry": bool(UNIT_IS_INFANTRY[t]),
-                      "attack": int(rules["attack"][t]), "defense": int(rules["defense"][t]),
-                      "movement": int(rules["movement"][t])})
-    return {"cols": MAP_COLS, "rows": MAP_ROWS, "central": [list(col_row(int(c))) for c in CENTRAL_CELLS],
-            "types": types, "sides": list(SIDE_NAMES), "pieceKinds": list(PIECE_NAMES)}
+        types.append(
+            {
+                "name": UNIT_NAMES[t],
+                "letter": UNIT_LETTERS[t],
+                "abbr": UNIT_ABBREVIATIONS[t],
+                "side": int(UNIT_SIDE[t]),
+                "infantry": bool(UNIT_IS_INFANTRY[t]),
+                "attack": int(rules["attack"][t]),
+                "defense": int(rules["defense"][t]),
+                "movement": int(rules["movement"][t]),
+            }
+        )
+    return {
+        "cols": MAP_COLS,
+        "rows": MAP_ROWS,
+        "central": [list(col_row(int(c))) for c in CENTRAL_CELLS],
+        "types": types,
+        "sides": list(SIDE_NAMES),
+        "pieceKinds": list(PIECE_NAMES),
+    }
 
 
 def board_of(s, observer: int = -1) -> dict:
@@ -92,9 +124,18 @@ def board_of(s, observer: int = -1) -> dict:
         # piece 0 is the Central Crustal: its seven hexes are the map's (D2), its controller counts (15.0, 5.0)
         cells = CENTRAL_CELLS if k == CENTRAL_PIECE else [c for c in s["piece_cells"][k] if c >= 0]
         cells = [list(col_row(int(c))) for c in cells]
-        pieces.append([k, piece_name(s, k), kind, cells, int(s["piece_controller"][k]),
-                       int(s["piece_neutralized"][k]), int(s["piece_damage"][k]),
-                       int(s["rules"]["damage_rating"][kind])])
+        pieces.append(
+            [
+                k,
+                piece_name(s, k),
+                kind,
+                cells,
+                int(s["piece_controller"][k]),
+                int(s["piece_neutralized"][k]),
+                int(s["piece_damage"][k]),
+                int(s["rules"]["damage_rating"][kind]),
+            ]
+        )
     units = []
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])
@@ -102,11 +143,28 @@ def board_of(s, observer: int = -1) -> dict:
             continue
         squads = int(s["unit_squads"][u])
         c, r = col_row(int(s["unit_cell"][u]))
-        units.append([u, _side_seen(t, observer), t, squads, _factor(s, t, squads, False), _factor(s, t, squads, True),
-                      -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t]), c, r, int(s["unit_moves"][u])])
+        units.append(
+            [
+                u,
+                _side_seen(t, observer),
+                t,
+                squads,
+                _factor(s, t, squads, False),
+                _factor(s, t, squads, True),
+                -1 if t == UNKNOWN_UNIT else int(s["rules"]["movement"][t]),
+                c,
+                r,
+                int(s["unit_moves"][u]),
+            ]
+        )
     setup_cell = int(s["setup_cell"])  # a crustal being set up, its facing not chosen yet (3.2, D21)
-    return {"pieces": pieces, "units": units, "selPiece": int(s["sel_piece"]), "selUnit": int(s["sel_unit"]),
-            "setupHex": list(col_row(setup_cell)) if setup_cell >= 0 else None}
+    return {
+        "pieces": pieces,
+        "units": units,
+        "selPiece": int(s["sel_piece"]),
+        "selUnit": int(s["sel_unit"]),
+        "setupHex": list(col_row(setup_cell)) if setup_cell >= 0 else None,
+    }
 
 
 # A replay draws three boards an action, so the counters' factors and sides are
@@ -138,31 +196,42 @@ def status_of(s) -> dict:
         notes.append("to set up: " + ", ".join(left))
     item, cell = int(s["setup_item"]), int(s["setup_cell"])
     if item >= 0:  # D21: a choice commits
-        notes.append(f"placing the {ITEM_NAMES[item]}: " + (f"at {col_row(cell)}, its facing next" if cell >= 0
-                                                               else "its hex next"))
+        notes.append(
+            f"placing the {ITEM_NAMES[item]}: "
+            + (f"at {col_row(cell)}, its facing next" if cell >= 0 else "its hex next")
+        )
     if int(s["loss_side"]) >= 0:
-        notes.append(f"{SIDE_NAMES[int(s['loss_side'])]} chooses the counter that loses a squad at "
-                     f"{col_row(int(s['loss_cell']))} (D22)")
+        notes.append(
+            f"{SIDE_NAMES[int(s['loss_side'])]} chooses the counter that loses a squad at "
+            f"{col_row(int(s['loss_cell']))} (D22)"
+        )
     if phase == PHASE_OVER:
-        result = ("stopped by max_turns: no winner (D19)" if s["truncated"] else RESULT_NAMES[int(s["result"])])
+        result = "stopped by max_turns: no winner (D19)" if s["truncated"] else RESULT_NAMES[int(s["result"])]
     else:
         result = RESULT_NAMES[int(s["result"])]
-    return {"turn": int(s["turn"]), "phase": PHASE_LETTERS[phase], "phaseName": PHASE_NAMES[phase],
-            "over": phase == PHASE_OVER, "result": result, "notes": notes}
+    return {
+        "turn": int(s["turn"]),
+        "phase": PHASE_LETTERS[phase],
+        "phaseName": PHASE_NAMES[phase],
+        "over": phase == PHASE_OVER,
+        "result": result,
+        "notes": notes,
+    }
 
 
 # ------------------------------------------------------------ replays
 
+
 class ReplayStep(NamedTuple):
     """One action of a replayed record (``replay_steps``)."""
 
-    game: Game          # the live game, after the action
-    index: int          # the action's position in the record
-    side: int           # the side that acted
-    turn: int           # the turn and phase letter when it acted (4.0)
+    game: Game  # the live game, after the action
+    index: int  # the action's position in the record
+    side: int  # the side that acted
+    turn: int  # the turn and phase letter when it acted (4.0)
     phase: str
-    caption: str        # the core's action_to_string
-    details: list       # every die roll and outcome it caused (describe_events)
+    caption: str  # the core's action_to_string
+    details: list  # every die roll and outcome it caused (describe_events)
     before: object = None  # the state before the action (for what each side saw of it, D20)
     events: tuple = ()  # the decoded events it caused (core.game.decode_events)
 
@@ -208,8 +277,14 @@ def frame_of(game: Game, step: ReplayStep | None = None) -> dict:
     caption = (f"{SIDE_NAMES[player]}: " if player >= 0 else "") + actions[0]
     if events[0]:
         caption += " — " + "; ".join(events[0])
-    return {**status_of(game.s), "player": player, "caption": caption, "actions": actions, "events": events,
-            "boards": boards}
+    return {
+        **status_of(game.s),
+        "player": player,
+        "caption": caption,
+        "actions": actions,
+        "events": events,
+        "boards": boards,
+    }
 
 
 def _observed(s, side: int):
@@ -240,11 +315,14 @@ def _script_json(data) -> str:
 def replay_html(record: GameRecord, title: str = "Hot Spot replay") -> str:
     """The replay viewer's page for ``record``: one HTML text, no network."""
     data = _script_json(replay_data(record, title))
-    return (asset_text("replay.html").replace("__TITLE__", html.escape(title))
-            .replace("/*__CSS__*/", asset_text("board.css"))
-            .replace("/*__BOARD_JS__*/", asset_text("board.js").replace("</", "<\\/"))
-            .replace("/*__REPLAY_JS__*/", asset_text("replay.js").replace("</", "<\\/"))
-            .replace("__DATA__", data))
+    return (
+        asset_text("replay.html")
+        .replace("__TITLE__", html.escape(title))
+        .replace("/*__CSS__*/", asset_text("board.css"))
+        .replace("/*__BOARD_JS__*/", asset_text("board.js").replace("</", "<\\/"))
+        .replace("/*__REPLAY_JS__*/", asset_text("replay.js").replace("</", "<\\/"))
+        .replace("__DATA__", data)
+    )
 
 
 def write_replay_html(record, path, title: str = "Hot Spot replay") -> Path:

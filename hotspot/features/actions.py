@@ -48,6 +48,7 @@ edge (D1, 6.9: pieces leave play off it).
 52    bias (1)
 ====  ======================================================================
 """
+
 import numpy as np
 
 from hotspot.core._jit import jit
@@ -84,7 +85,7 @@ from hotspot.core.rules_data import (
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, UF_ATTACKING, UF_STARTED
 from hotspot.core.units import attack_of, defense_of, side_seen_by
 
-UNSEEN_ATTACK = 2.0   # a hidden enemy counter's assumed attack factors (9.5, D20)
+UNSEEN_ATTACK = 2.0  # a hidden enemy counter's assumed attack factors (9.5, D20)
 UNSEEN_DEFENSE = 2.0  # and defense factors
 
 K_PIECE, K_UNIT, K_COMBINE, K_MOVE, K_SPLIT, K_END_PIECE, K_END_PHASE = range(7)

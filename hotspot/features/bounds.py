@@ -50,16 +50,32 @@ Normalised forms (the environments' ``observation="flat"`` and
 
 Both take one observation or a batch (a leading axis on every array).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, MARGIN
-from hotspot.core.rules_data import (ITEM_POOL, ITEM_UNIT_TYPE, NUM_ITEMS, NUM_POOLS, NUM_UNIT_TYPES, PLATFORM,
-                                     RULEBOOK_FORCES, UNIT_SIDE)
+from hotspot.core.rules_data import (
+    ITEM_POOL,
+    ITEM_UNIT_TYPE,
+    NUM_ITEMS,
+    NUM_POOLS,
+    NUM_UNIT_TYPES,
+    PLATFORM,
+    RULEBOOK_FORCES,
+    UNIT_SIDE,
+)
 
-from .encoding import (ACTIONS_CAP, GLOBAL_FEATURES, PIECE_FEATURES, PLANE_NAMES, TURN_CAP, UNIT_FEATURES,
-                       observation_shapes)
+from .encoding import (
+    ACTIONS_CAP,
+    GLOBAL_FEATURES,
+    PIECE_FEATURES,
+    PLANE_NAMES,
+    TURN_CAP,
+    UNIT_FEATURES,
+    observation_shapes,
+)
 
 #: each hex of ``image`` is a block of this many pixels a side
 IMAGE_SCALE = 3
@@ -70,9 +86,13 @@ _POOL_UNIT_TYPE = np.zeros(NUM_POOLS, dtype=np.int64)
 for _item in range(NUM_ITEMS):
     if ITEM_UNIT_TYPE[_item] > 0:
         _POOL_UNIT_TYPE[ITEM_POOL[_item]] = ITEM_UNIT_TYPE[_item]
-_UNIT_PLANES = {t: PLANE_NAMES.index(name) for t, name in
-                enumerate(("", "z_infantry", "z_hovercraft", "t_infantry", "t_crawler", "t_heavy_beamer",
-                           "t_engineer")) if name}
+_UNIT_PLANES = {
+    t: PLANE_NAMES.index(name)
+    for t, name in enumerate(
+        ("", "z_infantry", "z_hovercraft", "t_infantry", "t_crawler", "t_heavy_beamer", "t_engineer")
+    )
+    if name
+}
 
 
 def forces(templates) -> np.ndarray:
@@ -136,12 +156,20 @@ class ObservationBounds:
             column("pieces", PIECE_FEATURES, f"row{i}", -MARGIN, MAP_ROWS - 1 + MARGIN)
         column("pieces", PIECE_FEATURES, "moves", 0, piece_moves)
         g = {name: i for i, name in enumerate(GLOBAL_FEATURES)}
-        for name, lo, hi in (("turn", 1, max_turns if max_turns > 0 else TURN_CAP),
-                             ("max_turns", 0, TURN_CAP), ("platform_turns", 1, platform_turns),
-                             ("to_move", -1, 1), ("result", 0, 2), ("actions", 0, ACTIONS_CAP),
-                             ("setup_item", -1, NUM_ITEMS - 1), ("setup_col", -1, MAP_COLS - 1),
-                             ("setup_row", -1, MAP_ROWS - 1), ("loss_side", -1, 1),
-                             ("loss_col", -1, MAP_COLS - 1), ("loss_row", -1, MAP_ROWS - 1)):
+        for name, lo, hi in (
+            ("turn", 1, max_turns if max_turns > 0 else TURN_CAP),
+            ("max_turns", 0, TURN_CAP),
+            ("platform_turns", 1, platform_turns),
+            ("to_move", -1, 1),
+            ("result", 0, 2),
+            ("actions", 0, ACTIONS_CAP),
+            ("setup_item", -1, NUM_ITEMS - 1),
+            ("setup_col", -1, MAP_COLS - 1),
+            ("setup_row", -1, MAP_ROWS - 1),
+            ("loss_side", -1, 1),
+            ("loss_col", -1, MAP_COLS - 1),
+            ("loss_row", -1, MAP_ROWS - 1),
+        ):
             low["globals"][g[name]] = lo
             high["globals"][g[name]] = hi
         for pool in range(NUM_POOLS):
@@ -164,9 +192,11 @@ class ObservationBounds:
         return all(((obs[k] >= self.low[k]) & (obs[k] <= self.high[k])).all() for k in obs)
 
     def _normalised(self, obs, names) -> np.ndarray:
-        batch = np.shape(obs[names[0]])[:np.ndim(obs[names[0]]) - np.ndim(self.low[names[0]])]
-        parts = [((np.asarray(obs[k], dtype=np.float32) - self._offset[k]) / self._span[k]).reshape(batch + (-1,))
-                 for k in names]
+        batch = np.shape(obs[names[0]])[: np.ndim(obs[names[0]]) - np.ndim(self.low[names[0]])]
+        parts = [
+            ((np.asarray(obs[k], dtype=np.float32) - self._offset[k]) / self._span[k]).reshape(batch + (-1,))
+            for k in names
+        ]
         return np.concatenate(parts, axis=-1)
 
     def flat(self, obs) -> np.ndarray:

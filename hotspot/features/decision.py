@@ -24,19 +24,20 @@ how much nearer the Central Crustal it leads (D2, 15.5).
 45    a crustal or platform is selected (``sel_piece``, phases A/E)
 ====  ======================================================================
 """
+
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL, NEIGHBOUR
 from hotspot.core.rules_data import NUM_UNIT_TYPES, PHASE_CONTROL, PHASE_PLAYER, TECHNOCRAT
 
 from .position import NUM_POSITION_FEATURES, position_features
 
-F_PHASE = NUM_POSITION_FEATURES            # 8 phase one-hots (A-H)
+F_PHASE = NUM_POSITION_FEATURES  # 8 phase one-hots (A-H)
 F_SIDE = F_PHASE + PHASE_CONTROL + 1
-F_UNIT = F_SIDE + 1                        # a unit is selected
-F_UNIT_TYPE = F_UNIT + 1                   # types 1..NUM_UNIT_TYPES-1
+F_UNIT = F_SIDE + 1  # a unit is selected
+F_UNIT_TYPE = F_UNIT + 1  # types 1..NUM_UNIT_TYPES-1
 F_UNIT_SQUADS = F_UNIT_TYPE + NUM_UNIT_TYPES - 1
 F_UNIT_DIST = F_UNIT_SQUADS + 1
-F_UNIT_STEP = F_UNIT_DIST + 1              # 6 directions
+F_UNIT_STEP = F_UNIT_DIST + 1  # 6 directions
 F_PIECE = F_UNIT_STEP + 6
 NUM_DECISION_FEATURES = F_PIECE + 1
 

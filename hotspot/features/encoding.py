@@ -65,29 +65,74 @@ Two encoders share this layout:
     (14.6: a piece whose damage has reached its rating breaks up in the
     Crustal Control phase whatever more it takes).
 """
+
 import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, EXT_COLS, MARGIN
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import (CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, NUM_PHASES, NUM_POOLS,
-                                     PHASE_PLAYER, PLATFORM, TWO_HEX, UNIT_SIDE, TECHNOCRAT)
-from hotspot.core.state import (MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING,
-                                UF_DONE)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    LONG,
+    MAX_PIECE_CELLS,
+    NO_PIECE,
+    NO_UNIT,
+    NUM_PHASES,
+    NUM_POOLS,
+    PHASE_PLAYER,
+    PLATFORM,
+    TWO_HEX,
+    UNIT_SIDE,
+    TECHNOCRAT,
+)
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING, UF_DONE
 
 PLANE_NAMES = (
-    "molten", "central", "crustal_ziegler", "crustal_techno", "neutralized", "platform", "front",
-    "own_damage", "piece_done", "selected", "z_infantry", "z_hovercraft", "t_infantry", "t_crawler",
-    "t_heavy_beamer", "t_engineer", "enemy_unknown", "own_can_move", "contested",
+    "molten",
+    "central",
+    "crustal_ziegler",
+    "crustal_techno",
+    "neutralized",
+    "platform",
+    "front",
+    "own_damage",
+    "piece_done",
+    "selected",
+    "z_infantry",
+    "z_hovercraft",
+    "t_infantry",
+    "t_crawler",
+    "t_heavy_beamer",
+    "t_engineer",
+    "enemy_unknown",
+    "own_can_move",
+    "contested",
 )
 NUM_PLANES = len(PLANE_NAMES)
 UNIT_FEATURES = ("present", "own", "type", "squads", "col", "row", "moves", "done", "attacking", "selected")
-PIECE_FEATURES = ("present", "kind", "own", "neutralized", "damage", "rating", "col0", "row0", "col1",
-                  "row1", "col2", "row2", "moves", "done", "selected")
-GLOBAL_FEATURES = (("turn", "max_turns", "platform_turns", "side", "to_move", "result", "truncated",
-                    "actions") + tuple(f"phase_{p}" for p in range(NUM_PHASES))
-                   + tuple(f"pool_{i}" for i in range(NUM_POOLS))
-                   + ("setup_item", "setup_col", "setup_row", "loss_side", "loss_col", "loss_row"))
+PIECE_FEATURES = (
+    "present",
+    "kind",
+    "own",
+    "neutralized",
+    "damage",
+    "rating",
+    "col0",
+    "row0",
+    "col1",
+    "row1",
+    "col2",
+    "row2",
+    "moves",
+    "done",
+    "selected",
+)
+GLOBAL_FEATURES = (
+    ("turn", "max_turns", "platform_turns", "side", "to_move", "result", "truncated", "actions")
+    + tuple(f"phase_{p}" for p in range(NUM_PHASES))
+    + tuple(f"pool_{i}" for i in range(NUM_POOLS))
+    + ("setup_item", "setup_col", "setup_row", "loss_side", "loss_col", "loss_row")
+)
 _SETUP_GLOBALS = 8 + NUM_PHASES
 #: ``encode`` clips the turn here: the largest ``max_turns`` a harness takes
 #: (``core.limits.check_max_turns``); with no limit (5.0) a game may run longer

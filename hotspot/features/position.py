@@ -33,10 +33,19 @@ two engineer counters counts twice) may exceed 1):
 20    bias (1)
 ====  ======================================================================
 """
+
 from hotspot.core._jit import jit
 from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL, NEIGHBOUR
-from hotspot.core.rules_data import (CENTRAL, NO_PIECE, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_SIDE,
-                                     Z_HOVERCRAFT, ZIEGLER)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    PLATFORM,
+    T_ENGINEER,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    ZIEGLER,
+)
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 NUM_POSITION_FEATURES = 21

@@ -24,6 +24,7 @@ zero-sum.  Units still in a set-up pool (3.2, 3.3, D21) do not count yet.
 The potential reads the true state, hidden information included (D20): it
 is part of the reward, which the learner does not observe before it is paid.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,7 +40,7 @@ def potential(states, side: int):
     kinds = np.where(present, types, 0)
     squads = np.where(present, states["unit_squads"], 0).astype(np.float64)
     rules = states["rules"]
-    factors = (rules["attack"].astype(np.float64) + rules["defense"])
+    factors = rules["attack"].astype(np.float64) + rules["defense"]
     strength = np.take_along_axis(factors, kinds, axis=-1) * squads
     technocrat = present & (UNIT_SIDE[kinds] == TECHNOCRAT)
     m_t = np.where(technocrat, strength, 0.0).sum(axis=-1)

@@ -7,15 +7,32 @@ The web app (:mod:`hotspot.human.web`) maps a click through :func:`click_map`
 :func:`refusal` or :func:`unit_refusal` (the rule that refuses it, from the
 core's ``Game.why_illegal``).  Nothing here knows of HTTP.
 """
+
 from __future__ import annotations
 
-from hotspot.core.actions import (A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SETUP_FACING,
-                                  A_SETUP_HEX, A_SPLIT)
+from hotspot.core.actions import (
+    A_COMBINE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SETUP_FACING,
+    A_SETUP_HEX,
+    A_SPLIT,
+)
 from hotspot.core.errors import ERR_WRONG_PHASE, MESSAGES
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, NEIGHBOUR, cell_of, col_row
-from hotspot.core.rules_data import (NO_UNIT, PHASE_CONTROL, PHASE_LETTERS, PHASE_NAMES, PHASE_T_CRUSTAL,
-                                     PHASE_T_SETUP, PHASE_Z_CRUSTAL, PHASE_Z_SETUP, UNIT_SIDE)
+from hotspot.core.rules_data import (
+    NO_UNIT,
+    PHASE_CONTROL,
+    PHASE_LETTERS,
+    PHASE_NAMES,
+    PHASE_T_CRUSTAL,
+    PHASE_T_SETUP,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_SETUP,
+    UNIT_SIDE,
+)
 from hotspot.core.state import MAX_UNITS
 
 

@@ -33,6 +33,7 @@ punctuation aside (``Hex (3, 4)`` is ``hex 3 4``), or a unique beginning of a
 legal action's command (``choose tri``).  It returns the action even where the
 action is illegal, so that the game can say why (``Game.why_illegal``).
 """
+
 from __future__ import annotations
 
 import re
@@ -129,5 +130,7 @@ def parse_command(s, text: str, legal=None) -> int:
     if starts:
         options = ", ".join(command_of(s, a) for a in starts[:6]) + (", ..." if len(starts) > 6 else "")
         raise CommandError(f"{text.strip()!r} could be any of: {options}")
-    raise CommandError(f"no action is called {text.strip()!r}: type the number of a listed action, "
-                       f"its command (in brackets), or 'help'")
+    raise CommandError(
+        f"no action is called {text.strip()!r}: type the number of a listed action, "
+        f"its command (in brackets), or 'help'"
+    )

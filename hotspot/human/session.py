@@ -43,6 +43,7 @@ side to move; with none, everything): ``board_text(side)``, ``log(side)``.
 Every refusal raises ``SessionError`` (a ``ValueError``) with the reason and
 leaves the session unchanged.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -64,8 +65,19 @@ from hotspot.core.hexgrid import col_row
 from hotspot.core.jsonfile import JSONInputError, read_json
 from hotspot.core.limits import check_max_turns
 from hotspot.core.render import LEGEND, describe_events, piece_name, render_text, unit_name
-from hotspot.core.rules_data import (NO_PIECE, PHASE_LETTERS, PHASE_NAMES, PHASE_OVER, PIECE_NAMES, SIDE_NAMES,
-                                     UNIT_NAMES, UNIT_SIDE, UNKNOWN_UNIT, RulesOptions, side_index)
+from hotspot.core.rules_data import (
+    NO_PIECE,
+    PHASE_LETTERS,
+    PHASE_NAMES,
+    PHASE_OVER,
+    PIECE_NAMES,
+    SIDE_NAMES,
+    UNIT_NAMES,
+    UNIT_SIDE,
+    UNKNOWN_UNIT,
+    RulesOptions,
+    side_index,
+)
 from hotspot.core.scenario import ScenarioError, with_rules
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
@@ -95,15 +107,15 @@ class LegalAction(NamedTuple):
 class Decision:
     """One decision of the game and what it caused."""
 
-    index: int          # its position in the game's action list
+    index: int  # its position in the game's action list
     turn: int
-    phase: str          # the phase letter (4.0) when it was made
-    side: int           # 0 Ziegler, 1 Technocrat
-    by: str             # "human" or the agent's name
+    phase: str  # the phase letter (4.0) when it was made
+    side: int  # 0 Ziegler, 1 Technocrat
+    by: str  # "human" or the agent's name
     action: int
-    rolled: bool        # the core reported a die roll (2.3) caused by it
-    captions: dict = field(default_factory=dict)   # view -> the action's caption as that view saw it
-    details: dict = field(default_factory=dict)    # view -> the events in words (describe_events)
+    rolled: bool  # the core reported a die roll (2.3) caused by it
+    captions: dict = field(default_factory=dict)  # view -> the action's caption as that view saw it
+    details: dict = field(default_factory=dict)  # view -> the events in words (describe_events)
 
     def lines(self, view=None) -> list[str]:
         """The log lines of this decision for ``view`` (None: everything; 0, 1: a side's)."""
@@ -112,9 +124,17 @@ class Decision:
 
     def as_dict(self, view=None) -> dict:
         """JSON-ready, as ``view`` saw it (None: everything; 0, 1: a side's)."""
-        return {"index": self.index, "turn": self.turn, "phase": self.phase, "side": SIDE_NAMES[self.side],
-                "by": self.by, "action": self.action, "rolled": self.rolled, "caption": self.captions[view],
-                "details": list(self.details[view])}
+        return {
+            "index": self.index,
+            "turn": self.turn,
+            "phase": self.phase,
+            "side": SIDE_NAMES[self.side],
+            "by": self.by,
+            "action": self.action,
+            "rolled": self.rolled,
+            "caption": self.captions[view],
+            "details": list(self.details[view]),
+        }
 
 
 def _check_controller(name, side: str) -> str:
@@ -161,16 +181,23 @@ class Session:
 
     def __init__(self, settings: dict, scenario: dict):
         """Use :meth:`new` or :meth:`load`."""
-        self.settings = settings          # JSON-ready: technocrat, ziegler, scenario, seed, rules, max_turns
-        self.scenario = scenario          # the scenario dict, rules merged: what the game starts from
-        self.controllers = (settings["ziegler"], settings["technocrat"])   # indexed by side
+        self.settings = settings  # JSON-ready: technocrat, ziegler, scenario, seed, rules, max_turns
+        self.scenario = scenario  # the scenario dict, rules merged: what the game starts from
+        self.controllers = (settings["ziegler"], settings["technocrat"])  # indexed by side
         self.game, self.agents, self.history = self._start()
         self.conceded: int | None = None  # the side that conceded (5.0), if one did
 
     # ------------------------------------------------------------ making one
     @classmethod
-    def new(cls, technocrat: str = HUMAN, ziegler: str = "scripted", scenario="standard", seed: int = 0,
-            rules=None, max_turns: int | None = None) -> "Session":
+    def new(
+        cls,
+        technocrat: str = HUMAN,
+        ziegler: str = "scripted",
+        scenario="standard",
+        seed: int = 0,
+        rules=None,
+        max_turns: int | None = None,
+    ) -> "Session":
         """A new game.  ``technocrat`` / ``ziegler``: ``"human"`` or an agent of
         ``hotspot.arena.registry``; ``scenario``: a built-in name (``standard``,
         ``open``, ``random``, ``random:N``), a JSON path or a dict (``random``
@@ -190,9 +217,14 @@ class Session:
             data = with_rules(scenario, rules)
         except (ScenarioError, ValueError, OSError) as exc:
             raise SessionError(f"scenario {name!r}: {exc}") from None
-        settings = {"technocrat": _check_controller(technocrat, "technocrat"),
-                    "ziegler": _check_controller(ziegler, "ziegler"),
-                    "scenario": str(name), "seed": int(seed), "rules": _rules_dict(rules), "max_turns": max_turns}
+        settings = {
+            "technocrat": _check_controller(technocrat, "technocrat"),
+            "ziegler": _check_controller(ziegler, "ziegler"),
+            "scenario": str(name),
+            "seed": int(seed),
+            "rules": _rules_dict(rules),
+            "max_turns": max_turns,
+        }
         return cls(settings, data)
 
     def _start(self):
@@ -236,8 +268,9 @@ class Session:
     def legal(self) -> list[LegalAction]:
         """The legal actions now, with the core's captions and their short commands."""
         s = self.game.s
-        return [LegalAction(int(a), action_to_string(s, int(a)), command_of(s, int(a)))
-                for a in self.game.legal_actions()]
+        return [
+            LegalAction(int(a), action_to_string(s, int(a)), command_of(s, int(a))) for a in self.game.legal_actions()
+        ]
 
     def result(self) -> str:
         """The result in words: 'ongoing', 'technocrat wins', 'ziegler wins', or a stop by max_turns."""
@@ -253,8 +286,10 @@ class Session:
             return f"Game over after turn {self.game.turn}: {self.result()}"
         who = self.to_move()
         phase = self.game.phase
-        return (f"Turn {self.game.turn}, phase {PHASE_LETTERS[phase]} ({PHASE_NAMES[phase]}): "
-                f"the {who['side'].capitalize()} ({who['controller']}) to move")
+        return (
+            f"Turn {self.game.turn}, phase {PHASE_LETTERS[phase]} ({PHASE_NAMES[phase]}): "
+            f"the {who['side'].capitalize()} ({who['controller']}) to move"
+        )
 
     def log(self, view="default", since: int = 0) -> list[str]:
         """The log lines of the decisions from ``since`` on, for ``view``
@@ -289,8 +324,10 @@ class Session:
             raise SessionError(f"the game is over: {self.result()}")
         side = self.game.current_player()
         if self.controllers[side] != HUMAN:
-            raise SessionError(f"the {SIDE_NAMES[side].capitalize()} is played by the {self.controllers[side]} "
-                               f"agent: let it move (advance)")
+            raise SessionError(
+                f"the {SIDE_NAMES[side].capitalize()} is played by the {self.controllers[side]} "
+                f"agent: let it move (advance)"
+            )
         if isinstance(move, str):
             try:
                 move = parse_command(self.game.s, move, self.game.legal_actions())
@@ -323,8 +360,15 @@ class Session:
         side, turn, phase = game.current_player(), game.turn, PHASE_LETTERS[game.phase]
         seen = {view: (before if view is None else game.observation(view)[0]) for view in _VIEWS}
         events = game.apply_action(action, events=True)
-        decision = Decision(index=len(history), turn=turn, phase=phase, side=side, by=by, action=action,
-                            rolled=any(e["event"] == "roll" for e in events))
+        decision = Decision(
+            index=len(history),
+            turn=turn,
+            phase=phase,
+            side=side,
+            by=by,
+            action=action,
+            rolled=any(e["event"] == "roll" for e in events),
+        )
         for view in _VIEWS:
             decision.captions[view] = action_to_string(seen[view], action)
             decision.details[view] = describe_events(before, events, view)
@@ -350,8 +394,10 @@ class Session:
         if side is not None:
             side = self._view(side)
             if side not in humans:
-                raise SessionError(f"the {SIDE_NAMES[side].capitalize()} is played by the "
-                                   f"{self.controllers[side]} agent: a person cannot {what} for it")
+                raise SessionError(
+                    f"the {SIDE_NAMES[side].capitalize()} is played by the "
+                    f"{self.controllers[side]} agent: a person cannot {what} for it"
+                )
             return side
         if not humans:
             raise SessionError(f"no person plays in this game: no one to {what}")
@@ -376,8 +422,10 @@ class Session:
         later = self.history[index:]
         rolled = next((d for d in later if d.rolled), None)
         if rolled is not None:
-            raise SessionError(f"cannot undo '{self.history[index].captions[None]}': a die was rolled since "
-                               f"(turn {rolled.turn}, phase {rolled.phase}: {rolled.captions[side]})")
+            raise SessionError(
+                f"cannot undo '{self.history[index].captions[None]}': a die was rolled since "
+                f"(turn {rolled.turn}, phase {rolled.phase}: {rolled.captions[side]})"
+            )
         other = next((d for d in later[1:] if d.by == HUMAN and d.side != side), None)
         if other is not None:
             raise SessionError(f"cannot undo: the {SIDE_NAMES[other.side].capitalize()} has decided since")
@@ -408,7 +456,8 @@ class Session:
                         f"actions[{i}] = {action} ({action_to_string(game.s, action)}) is the {by} agent's "
                         f"decision for the {SIDE_NAMES[side].capitalize()}, but it decides {chosen} "
                         f"({action_to_string(game.s, chosen)}) there: the file was made with other settings, "
-                        f"another version, or altered")
+                        f"another version, or altered"
+                    )
             try:
                 self._apply(action, by, game, history)
             except IllegalActionError as exc:
@@ -419,9 +468,14 @@ class Session:
     def to_json(self) -> dict:
         """The save: format, version, settings, the scenario, every action, the
         side that conceded (5.0; null if none), and a checksum."""
-        body = {"format": FORMAT, "version": VERSION, "settings": self.settings, "scenario": self.scenario,
-                "actions": [d.action for d in self.history],
-                "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded]}
+        body = {
+            "format": FORMAT,
+            "version": VERSION,
+            "settings": self.settings,
+            "scenario": self.scenario,
+            "actions": [d.action for d in self.history],
+            "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded],
+        }
         return {**body, "checksum": _checksum(body)}
 
     def save(self, path) -> Path:
@@ -459,7 +513,7 @@ class Session:
     def from_json(cls, data) -> "Session":
         """The session of a save's JSON (see :meth:`to_json`), replayed."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise SessionError(f"not a saved game (no \"format\": \"{FORMAT}\")")
+            raise SessionError(f'not a saved game (no "format": "{FORMAT}")')
         if data.get("version") != VERSION:
             raise SessionError(f"save version {data.get('version')!r}; this program reads version {VERSION}")
         missing = [k for k in ("settings", "scenario", "actions", "checksum") if k not in data]
@@ -481,8 +535,14 @@ class Session:
         conceded = data.get("conceded")  # absent in saves written before concessions were kept
         if conceded is not None and conceded not in SIDE_NAMES:
             raise SessionError(f"conceded must be null, {SIDE_NAMES[0]!r} or {SIDE_NAMES[1]!r}, got {conceded!r}")
-        session = cls.new(settings["technocrat"], settings["ziegler"], scenario, settings["seed"],
-                          settings["rules"] or None, settings["max_turns"])
+        session = cls.new(
+            settings["technocrat"],
+            settings["ziegler"],
+            scenario,
+            settings["seed"],
+            settings["rules"] or None,
+            settings["max_turns"],
+        )
         session.settings["scenario"] = settings["scenario"]
         session._rebuild(actions)
         if conceded is not None:
@@ -498,9 +558,14 @@ class Session:
         game = self.game
         who = self.to_move()
         return {
-            "settings": dict(self.settings), "turn": game.turn, "phase": PHASE_LETTERS[game.phase],
-            "phase_name": PHASE_NAMES[game.phase], "to_move": who, "over": self.is_over(),
-            "result": self.result(), "status": self.status(),
+            "settings": dict(self.settings),
+            "turn": game.turn,
+            "phase": PHASE_LETTERS[game.phase],
+            "phase_name": PHASE_NAMES[game.phase],
+            "to_move": who,
+            "over": self.is_over(),
+            "result": self.result(),
+            "status": self.status(),
             "view": None if view is None else SIDE_NAMES[view],
             "board": board_dict(game.state[0] if view is None else game.observation(view)[0], view),
             "legal": [a._asdict() for a in self.legal()] if who and who["human"] else [],
@@ -536,11 +601,18 @@ def board_dict(s, view=None) -> dict:
         kind = int(s["piece_kind"][k])
         if kind == NO_PIECE:
             continue
-        pieces.append({"id": k, "name": piece_name(s, k), "kind": PIECE_NAMES[kind],
-                       "hexes": [list(col_row(int(c))) for c in s["piece_cells"][k] if c >= 0],
-                       "controller": SIDE_NAMES[int(s["piece_controller"][k])],
-                       "neutralized": bool(s["piece_neutralized"][k]), "damage": int(s["piece_damage"][k]),
-                       "damage_rating": int(s["rules"]["damage_rating"][kind])})
+        pieces.append(
+            {
+                "id": k,
+                "name": piece_name(s, k),
+                "kind": PIECE_NAMES[kind],
+                "hexes": [list(col_row(int(c))) for c in s["piece_cells"][k] if c >= 0],
+                "controller": SIDE_NAMES[int(s["piece_controller"][k])],
+                "neutralized": bool(s["piece_neutralized"][k]),
+                "damage": int(s["piece_damage"][k]),
+                "damage_rating": int(s["rules"]["damage_rating"][kind]),
+            }
+        )
     units = []
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])
@@ -548,9 +620,16 @@ def board_dict(s, view=None) -> dict:
             continue
         hidden = t == UNKNOWN_UNIT
         side = (1 - view) if hidden else int(UNIT_SIDE[t])
-        units.append({"id": u, "side": SIDE_NAMES[side], "type": "?" if hidden else UNIT_NAMES[t],
-                      "squads": int(s["unit_squads"][u]), "hex": list(col_row(int(s["unit_cell"][u]))),
-                      "name": unit_name(s, u)})
+        units.append(
+            {
+                "id": u,
+                "side": SIDE_NAMES[side],
+                "type": "?" if hidden else UNIT_NAMES[t],
+                "squads": int(s["unit_squads"][u]),
+                "hex": list(col_row(int(s["unit_cell"][u]))),
+                "name": unit_name(s, u),
+            }
+        )
     return {"pieces": pieces, "units": units, "over": int(s["phase"]) == PHASE_OVER}
 
 

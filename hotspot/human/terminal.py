@@ -21,6 +21,7 @@ A refused line (an illegal action, with the rule's reason; an unknown
 command) changes nothing.  ``Terminal(session, stdin, stdout)`` takes any
 streams, for tests; ``stdin`` is read line by line.
 """
+
 from __future__ import annotations
 
 import sys
@@ -57,7 +58,7 @@ class Terminal:
         self.out = sys.stdout if stdout is None else stdout
         self.save_path = save_path
         self.autosave = autosave and save_path is not None
-        self.shown = 0          # log lines already shown: the decisions before this index
+        self.shown = 0  # log lines already shown: the decisions before this index
         self.show_board = True  # print the board before the next prompt
         self.key_shown = False  # the key to the board comes with the first board (then: 'key')
 
@@ -96,14 +97,16 @@ class Terminal:
         width = max(len(c) for c in cells) + 2
         per_row = max(1, 100 // width)
         for row in range(0, len(cells), per_row):
-            self.say("  " + "".join(c.ljust(width) for c in cells[row:row + per_row]).rstrip())
+            self.say("  " + "".join(c.ljust(width) for c in cells[row : row + per_row]).rstrip())
 
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
         """Play until the game ends, the person quits, or the input ends; returns 0."""
-        self.say(f"Hot Spot: the Technocrat is {self._who(1)}, the Ziegler is {self._who(0)} "
-                 f"(scenario {self.session.settings['scenario']}, seed {self.session.settings['seed']}). "
-                 f"Type 'help' for the commands.")
+        self.say(
+            f"Hot Spot: the Technocrat is {self._who(1)}, the Ziegler is {self._who(0)} "
+            f"(scenario {self.session.settings['scenario']}, seed {self.session.settings['seed']}). "
+            f"Type 'help' for the commands."
+        )
         while True:
             self.session.advance()
             self._show_news()
@@ -120,8 +123,14 @@ class Terminal:
             self._show_legal(legal)
             line = self._ask(f"{self.session.to_move()['side']}> ")
             if line is None or line.lower() in ("quit", "exit", "q"):
-                self.say("Stopped." + (f" Saved to {self.save_path}." if self.autosave else
-                                       " (To keep the game: 'save FILE' before 'quit'.)"))
+                self.say(
+                    "Stopped."
+                    + (
+                        f" Saved to {self.save_path}."
+                        if self.autosave
+                        else " (To keep the game: 'save FILE' before 'quit'.)"
+                    )
+                )
                 return 0
             self._handle(line, legal)
 
@@ -191,8 +200,10 @@ class Terminal:
             self.say(f"Refused: {exc}")
             return
         self.shown = min(self.shown, len(self.session.history))
-        self.say(f"Undone: {taken[0].captions[None]}" + (f" and {len(taken) - 1} agent decision(s) after it"
-                                                          if len(taken) > 1 else ""))
+        self.say(
+            f"Undone: {taken[0].captions[None]}"
+            + (f" and {len(taken) - 1} agent decision(s) after it" if len(taken) > 1 else "")
+        )
         self._after_change()
 
     def _save(self, path, quiet: bool = False) -> None:
@@ -236,14 +247,14 @@ def step_through(record, stdin=None, stdout=None, interactive: bool = False, mov
     ``interactive``: wait for a line after each move (``STEP_HELP``); else
     print every move.  Returns the number of moves shown."""
     from hotspot.env.viewer import replay_steps  # the viewer's replay, here as text
+
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
     if interactive:
         print(STEP_HELP, file=out)
     shown = 0
     for step in replay_steps(record):
-        print(f"{step.index + 1:5d}. T{step.turn}{step.phase} {SIDE_NAMES[step.side]}: "
-              f"{step.caption}", file=out)
+        print(f"{step.index + 1:5d}. T{step.turn}{step.phase} {SIDE_NAMES[step.side]}: {step.caption}", file=out)
         if not moves_only:
             for line in step.details:
                 print(f"         {line}", file=out)

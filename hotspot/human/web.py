@@ -43,6 +43,7 @@ application/json`` (so another web site cannot post to it without the
 browser's permission); a request with a ``Host`` other than the address
 served is refused (DNS rebinding); bodies are at most :data:`MAX_BODY` bytes.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,6 +86,7 @@ class RequestError(Exception):
 
 # ------------------------------------------------------------ the application
 
+
 def _int(value, what: str, low: int, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
         span = f"[{low}, {high}]" if high is not None else f">= {low}"
@@ -121,13 +123,19 @@ class WebApp:
                 self.warnings.append(games.damaged_text())
             for row in games.rows.values():
                 outcome = f"{row['winner']} wins" if row.get("winner") else "no winner (max_turns)"
-                self.games.append({"label": f"{path.parent.name}/{row['pairing']} #{row['index']}: technocrat "
-                                            f"{row['technocrat']}, ziegler {row['ziegler']}, {row['setup']}: "
-                                            f"{outcome} after {row['turns']} turns", "row": row})
+                self.games.append(
+                    {
+                        "label": f"{path.parent.name}/{row['pairing']} #{row['index']}: technocrat "
+                        f"{row['technocrat']}, ziegler {row['ziegler']}, {row['setup']}: "
+                        f"{outcome} after {row['turns']} turns",
+                        "row": row,
+                    }
+                )
             return len(games.rows)
         record = GameRecord.load(path)
-        self.games.append({"label": f"{path.name}: {record.result or 'unfinished'} ({len(record.actions)} actions)",
-                           "record": record})
+        self.games.append(
+            {"label": f"{path.name}: {record.result or 'unfinished'} ({len(record.actions)} actions)", "record": record}
+        )
         return 1
 
     def _record(self, index: int) -> GameRecord:
@@ -167,11 +175,19 @@ class WebApp:
                 raise RequestError(404, "no games were given to `hotspot serve`")
             title = f"Hot Spot: {self.games[index]['label']}"
             return 200, "text/html; charset=utf-8", replay_html(self._record(index), title).encode("utf-8")
-        routes = {"/api/info": ("GET", self.info), "/api/state": ("GET", self.state),
-                  "/api/new": ("POST", self.new), "/api/click": ("POST", self.click),
-                  "/api/play": ("POST", self.play), "/api/advance": ("POST", self.advance),
-                  "/api/undo": ("POST", self.undo), "/api/concede": ("POST", self.concede),
-                  "/api/save": ("GET", self.save), "/api/load": ("POST", self.load), "/api/games": ("GET", self.list_games)}
+        routes = {
+            "/api/info": ("GET", self.info),
+            "/api/state": ("GET", self.state),
+            "/api/new": ("POST", self.new),
+            "/api/click": ("POST", self.click),
+            "/api/play": ("POST", self.play),
+            "/api/advance": ("POST", self.advance),
+            "/api/undo": ("POST", self.undo),
+            "/api/concede": ("POST", self.concede),
+            "/api/save": ("GET", self.save),
+            "/api/load": ("POST", self.load),
+            "/api/games": ("GET", self.list_games),
+        }
         if path not in routes:
             raise RequestError(404, f"no such page: {path[:80]}")
         want, fn = routes[path]
@@ -181,8 +197,13 @@ class WebApp:
 
     # ------------------------------------------------------------ the API
     def info(self, args) -> dict:
-        return {"agents": self.agents, "scenarios": list(SCENARIOS), "sides": list(SIDE_NAMES),
-                "playing": self.session is not None, "games": len(self.games)}
+        return {
+            "agents": self.agents,
+            "scenarios": list(SCENARIOS),
+            "sides": list(SIDE_NAMES),
+            "playing": self.session is not None,
+            "games": len(self.games),
+        }
 
     def list_games(self, args) -> dict:
         return {"games": [{"id": i, "label": g["label"]} for i, g in enumerate(self.games)]}
@@ -193,20 +214,25 @@ class WebApp:
         for side in SIDE_NAMES:
             name = args.get(side, HUMAN)
             if name not in self.agents and not (isinstance(name, str) and len(name) <= 200 and is_available(name)):
-                raise RequestError(400, f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
-                                        f"({', '.join(self.agents[1:])}), by name or by a spec such as "
-                                        f"'ismcts(iterations=64)'")
+                raise RequestError(
+                    400,
+                    f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
+                    f"({', '.join(self.agents[1:])}), by name or by a spec such as "
+                    f"'ismcts(iterations=64)'",
+                )
             sides[side] = name
         scenario = args.get("scenario", "standard")
         if not isinstance(scenario, str) or not (scenario in SCENARIOS or re.fullmatch(r"random:\d{1,18}", scenario)):
-            raise RequestError(400, f"scenario must be one of {', '.join(SCENARIOS)} or random:N, "
-                                    f"got {json.dumps(scenario)[:40]}")
+            raise RequestError(
+                400, f"scenario must be one of {', '.join(SCENARIOS)} or random:N, got {json.dumps(scenario)[:40]}"
+            )
         seed = _int(args.get("seed", 0), "seed", 0, (1 << 63) - 1)
         max_turns = args.get("max_turns")
         if max_turns is not None:
             max_turns = _int(max_turns, "max_turns", 1, 10_000)
-        self.session = Session.new(technocrat=sides["technocrat"], ziegler=sides["ziegler"], scenario=scenario,
-                                   seed=seed, max_turns=max_turns)
+        self.session = Session.new(
+            technocrat=sides["technocrat"], ziegler=sides["ziegler"], scenario=scenario, seed=seed, max_turns=max_turns
+        )
         self._agents_move()
         return self._state(args.get("view", "default"))
 
@@ -228,7 +254,7 @@ class WebApp:
         session = self._session()
         game = session.game
         if ("hex" in args) == ("unit" in args):
-            raise RequestError(400, "a click names a hex ({\"hex\": [col, row]}) or a counter ({\"unit\": id})")
+            raise RequestError(400, 'a click names a hex ({"hex": [col, row]}) or a counter ({"unit": id})')
         who = session.to_move()
         if who is None:
             raise RequestError(409, f"the game is over: {session.result()}")
@@ -253,8 +279,11 @@ class WebApp:
             raise RequestError(409, reason, hex=list(hex_))
         if len(matches) > 1:
             captions = {a.action: a for a in session.legal()}
-            return {"choices": [{"action": a, "caption": captions[a].caption, "command": captions[a].command}
-                                for a in matches]}
+            return {
+                "choices": [
+                    {"action": a, "caption": captions[a].caption, "command": captions[a].command} for a in matches
+                ]
+            }
         session.play(matches[0])
         self._agents_move()
         return self._state(args.get("view", "default"))
@@ -317,6 +346,7 @@ class WebApp:
 
 # ------------------------------------------------------------ HTTP
 
+
 def _json(status: int, data) -> tuple[int, str, bytes]:
     return status, "application/json", json.dumps(data, separators=(",", ":")).encode("utf-8")
 
@@ -336,8 +366,9 @@ def _query_int(query: dict, name: str):
 def _keys(args: dict, allowed: set) -> None:
     unknown = sorted(set(args) - allowed)
     if unknown:
-        raise RequestError(400, f"unknown field(s) {', '.join(map(str, unknown))[:80]} (expected some of "
-                                f"{', '.join(sorted(allowed))})")
+        raise RequestError(
+            400, f"unknown field(s) {', '.join(map(str, unknown))[:80]} (expected some of {', '.join(sorted(allowed))})"
+        )
 
 
 def _body_json(body: bytes | None) -> dict:
@@ -350,11 +381,19 @@ def _body_json(body: bytes | None) -> dict:
     return data
 
 
-_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-          ".css": "text/css; charset=utf-8"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+}
 # Every file the server sends, by the name it is asked for: nothing else is ever opened.
-_FILES = {"/": STATIC / "index.html", "/static/app.js": STATIC / "app.js", "/static/app.css": STATIC / "app.css",
-          "/static/board.js": BOARD_STATIC / "board.js", "/static/board.css": BOARD_STATIC / "board.css"}
+_FILES = {
+    "/": STATIC / "index.html",
+    "/static/app.js": STATIC / "app.js",
+    "/static/app.css": STATIC / "app.css",
+    "/static/board.js": BOARD_STATIC / "board.js",
+    "/static/board.css": BOARD_STATIC / "board.css",
+}
 
 
 def _static(path: str) -> tuple[int, str, bytes]:
@@ -384,8 +423,9 @@ class _Handler(BaseHTTPRequestHandler):
     def _refused(self) -> bool:
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
         if self.hosts is not None and host not in self.hosts:
-            self._answer(*_json(421, {"error": f"this server answers for {', '.join(sorted(self.hosts))}, "
-                                               f"not {host[:60]!r}"}))
+            self._answer(
+                *_json(421, {"error": f"this server answers for {', '.join(sorted(self.hosts))}, not {host[:60]!r}"})
+            )
             return True
         return False
 
@@ -406,8 +446,12 @@ class _Handler(BaseHTTPRequestHandler):
             length = -1
         if not 0 <= length <= MAX_BODY:
             self.close_connection = True
-            self._answer(*_json(413 if length > MAX_BODY else 400,
-                                {"error": f"a request body is 0 to {MAX_BODY} bytes with its Content-Length"}))
+            self._answer(
+                *_json(
+                    413 if length > MAX_BODY else 400,
+                    {"error": f"a request body is 0 to {MAX_BODY} bytes with its Content-Length"},
+                )
+            )
             return
         self._answer(*self.app.handle("POST", self.path, self.rfile.read(length)))
 
@@ -441,6 +485,7 @@ def serve(paths=(), host: str = "127.0.0.1", port: int = 8000, open_browser: boo
     print(f"Hot Spot at {url} ({len(app.games)} game(s) to open); Ctrl-C stops it", flush=True)
     if open_browser:
         import webbrowser
+
         webbrowser.open(url)
     try:
         server.serve_forever()

@@ -87,18 +87,27 @@ states (``units.side_seen_by``, ``attack_of``, ``defense_of``,
 ``collisions.in_zone_of_contact``; ``crustal_movement.maneuver_geometry``;
 ``hexgrid.direction_between``, ``hex_distance``).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (A_END_PHASE, A_END_PIECE, NUM_ACTIONS, current_player,
-                                  legal_action_mask)
+from hotspot.core.actions import A_END_PHASE, A_END_PIECE, NUM_ACTIONS, current_player, legal_action_mask
 from hotspot.core.observation import observe
 from hotspot.core.rollout import random_choice
-from hotspot.core.rules_data import (PHASE_CONTROL, PHASE_OVER, PHASE_T_COMBAT, PHASE_T_CRUSTAL,
-                                     PHASE_T_MOVE, PHASE_Z_COMBAT, PHASE_Z_CRUSTAL, PHASE_Z_MOVE,
-                                     PHASE_Z_SECOND, ZIEGLER)
+from hotspot.core.rules_data import (
+    PHASE_CONTROL,
+    PHASE_OVER,
+    PHASE_T_COMBAT,
+    PHASE_T_CRUSTAL,
+    PHASE_T_MOVE,
+    PHASE_Z_COMBAT,
+    PHASE_Z_CRUSTAL,
+    PHASE_Z_MOVE,
+    PHASE_Z_SECOND,
+    ZIEGLER,
+)
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
@@ -110,8 +119,16 @@ from .crustals import t_crustal, z_crustal
 from .movement import t_move, z_move, z_second
 from .setup import setup_decide
 
-__all__ = ["ScriptedAgent", "make_work", "new_work", "no_work", "scripted_action", "scripted_action_buf",
-           "scripted_decide", "setup_decide"]
+__all__ = [
+    "ScriptedAgent",
+    "make_work",
+    "new_work",
+    "no_work",
+    "scripted_action",
+    "scripted_action_buf",
+    "scripted_decide",
+    "setup_decide",
+]
 
 
 @jit

@@ -3,6 +3,7 @@ one greedy planner for both sides (the sides differ only in what a target is
 worth and the odds they accept), resolved in the combat phases (C, G) in
 unit order, and the counter that loses a squad (D22 ``losses="owner"``).
 Odds are the core's (``combat.odds_column``), factors ``units.attack_of``."""
+
 from __future__ import annotations
 
 from hotspot.core._jit import jit
@@ -13,9 +14,28 @@ from hotspot.core.rules_data import PLATFORM, T_ENGINEER, TECHNOCRAT
 from hotspot.core.state import MAX_UNITS
 from hotspot.core.units import attack_of, side_seen_by
 
-from .common import (C_ENCNT, C_ENDEF, C_ENENG, C_ENTOP, C_LIST, C_LIST2, C_MYATT, C_MYENG, C_TGT,
-                     C_TGV, DCEN, NC, ROLE_ATTACK, ROLE_FREE, U_ROLE, U_SLOT, U_TGT, moves_left,
-                     piece_count, room)
+from .common import (
+    C_ENCNT,
+    C_ENDEF,
+    C_ENENG,
+    C_ENTOP,
+    C_LIST,
+    C_LIST2,
+    C_MYATT,
+    C_MYENG,
+    C_TGT,
+    C_TGV,
+    DCEN,
+    NC,
+    ROLE_ATTACK,
+    ROLE_FREE,
+    U_ROLE,
+    U_SLOT,
+    U_TGT,
+    moves_left,
+    piece_count,
+    room,
+)
 from .paths import step_to, unit_bfs
 
 

@@ -8,16 +8,15 @@ The rules come from the core: a unit's side as the observer sees it
 stacking limits (``stacking.room_left``, 9.1, 9.2).  What is the player's
 own is its estimate of what it cannot see (``estimate``).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT
-from hotspot.core.hexgrid import (CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE,
-                                  NUM_CELLS, cell_of)
-from hotspot.core.rules_data import (MAX_PIECE_CELLS, NO_UNIT, T_ENGINEER, UNIT_IS_INFANTRY,
-                                     UNKNOWN_SQUADS, UNKNOWN_UNIT)
+from hotspot.core.hexgrid import CENTRAL_COL, CENTRAL_ROW, DISTANCE_TO_CENTRAL, DISTANCE_TO_EDGE, NUM_CELLS, cell_of
+from hotspot.core.rules_data import MAX_PIECE_CELLS, NO_UNIT, T_ENGINEER, UNIT_IS_INFANTRY, UNKNOWN_SQUADS, UNKNOWN_UNIT
 from hotspot.core.stacking import room_left
 from hotspot.core.state import MAX_UNITS, UF_DONE
 from hotspot.core.units import attack_of, defense_of, side_seen_by, type_factor
@@ -87,12 +86,14 @@ def new_work():
     """Fresh scratch buffers ``(wc, wu, bd, bp, bk, mo)`` of ``scripted_decide``."""
     wc = np.zeros((NC_ROWS, NC), dtype=np.int64)
     wc[C_INFO_CELLS, 0] = -1  # cell_info has written no cell yet
-    return (wc,
-            np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
-            np.empty((NSLOT, NC), dtype=np.int16),  # a tree's rows are set before they are read
-            np.empty((NSLOT, NC), dtype=np.int16),
-            _new_tree_keys(),
-            np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64))
+    return (
+        wc,
+        np.zeros((NU_ROWS, MAX_UNITS), dtype=np.int64),
+        np.empty((NSLOT, NC), dtype=np.int16),  # a tree's rows are set before they are read
+        np.empty((NSLOT, NC), dtype=np.int16),
+        _new_tree_keys(),
+        np.zeros((2, MAX_PIECE_CELLS), dtype=np.int64),
+    )
 
 
 @jit
@@ -107,9 +108,14 @@ def _new_tree_keys():
 def no_work():
     """Buffers of ``new_work``'s types holding nothing: where a compiled loop
     that may run the scripted player runs another policy."""
-    return (np.zeros((NC_ROWS, 0), dtype=np.int64), np.zeros((NU_ROWS, 0), dtype=np.int64),
-            np.zeros((0, 0), dtype=np.int16), np.zeros((0, 0), dtype=np.int16),
-            np.zeros((0, 0), dtype=np.int16), np.zeros((2, 0), dtype=np.int64))
+    return (
+        np.zeros((NC_ROWS, 0), dtype=np.int64),
+        np.zeros((NU_ROWS, 0), dtype=np.int64),
+        np.zeros((0, 0), dtype=np.int16),
+        np.zeros((0, 0), dtype=np.int16),
+        np.zeros((0, 0), dtype=np.int16),
+        np.zeros((2, 0), dtype=np.int64),
+    )
 
 
 def make_work():

@@ -1,4 +1,5 @@
 """Crustal Control phase of the scripted player (H, the Technocrat's)."""
+
 from __future__ import annotations
 
 from hotspot.core._jit import jit

@@ -1,5 +1,6 @@
 """Crustal movement phases of the scripted player: the Ziegler's (A) and the
 Technocrat's (E, attack platforms and controlled crustals)."""
+
 from __future__ import annotations
 
 from hotspot.core._jit import jit
@@ -8,10 +9,22 @@ from hotspot.core.hexgrid import NEIGHBOUR, ON_MAP
 from hotspot.core.rules_data import NO_PIECE, ONE_HEX, PLATFORM, TECHNOCRAT
 from hotspot.core.state import MAX_PIECES, PF_DONE
 
-from .common import (C_CLAIM, C_ENATT, C_ENCNT, C_MYCNT, C_MYDEF, C_MYENG, C_PDIST, DCEN, GATHER,
-                     NC, RAM, piece_action, piece_count)
-from .paths import (GOAL_OFF_MAP, crustal_to_central, maneuver_action, one_hex_towards, piece_bfs,
-                    piece_first_dir)
+from .common import (
+    C_CLAIM,
+    C_ENATT,
+    C_ENCNT,
+    C_MYCNT,
+    C_MYDEF,
+    C_MYENG,
+    C_PDIST,
+    DCEN,
+    GATHER,
+    NC,
+    RAM,
+    piece_action,
+    piece_count,
+)
+from .paths import GOAL_OFF_MAP, crustal_to_central, maneuver_action, one_hex_towards, piece_bfs, piece_first_dir
 
 # ------------------------------------------------------------------ Technocrat (E)
 
@@ -158,8 +171,12 @@ def z_ram(o, mask, wc, k):
             y = NEIGHBOUR[x, d]
             if y >= 0:
                 j = o["board"][y]
-                if (j > 0 and o["piece_kind"][j] == PLATFORM and wc[C_ENCNT, y] > 0
-                        and (best < 0 or dist[x] < dist[best])):
+                if (
+                    j > 0
+                    and o["piece_kind"][j] == PLATFORM
+                    and wc[C_ENCNT, y] > 0
+                    and (best < 0 or dist[x] < dist[best])
+                ):
                     best = x
     if best >= 0:
         d = piece_first_dir(wc, src, best)

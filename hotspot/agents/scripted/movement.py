@@ -7,23 +7,52 @@ plans its attacks (``combat.attack_step``, one planner for both), then moves
 every unit left free with ``move_rest`` (one mover for both; the sides
 differ in where a free unit is best placed, ``rest_score``).
 """
+
 from __future__ import annotations
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import (A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT,
-                                  A_SPLIT)
+from hotspot.core.actions import A_COMBINE, A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT
 from hotspot.core.breakdowns import can_combine
 from hotspot.core.hexgrid import CENTRAL_CELLS, NEIGHBOUR
-from hotspot.core.rules_data import (MAX_PIECE_CELLS, NO_PIECE, PLATFORM, T_ENGINEER, T_INFANTRY,
-                                     TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY, ZIEGLER)
+from hotspot.core.rules_data import (
+    MAX_PIECE_CELLS,
+    NO_PIECE,
+    PLATFORM,
+    T_ENGINEER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    ZIEGLER,
+)
 from hotspot.core.stacking import side_limit
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 from hotspot.core.units import attack_of, defense_of, side_seen_by
 
 from .combat import attack_step
-from .common import (C_ENCNT, C_ENENG, C_GREACH, C_MYCNT, C_MYDEF, C_MYENG, CENTRE_CELL, DCEN, NC, NEG,
-                     ROLE_ENG, ROLE_FREE, ROLE_MOVE, ROLE_STAY, SPLIT, U_ROLE, U_SLOT, U_TGT,
-                     moves_left, piece_count, room)
+from .common import (
+    C_ENCNT,
+    C_ENENG,
+    C_GREACH,
+    C_MYCNT,
+    C_MYDEF,
+    C_MYENG,
+    CENTRE_CELL,
+    DCEN,
+    NC,
+    NEG,
+    ROLE_ENG,
+    ROLE_FREE,
+    ROLE_MOVE,
+    ROLE_STAY,
+    SPLIT,
+    U_ROLE,
+    U_SLOT,
+    U_TGT,
+    moves_left,
+    piece_count,
+    room,
+)
 from .paths import step_to, tree_cell, tree_size, unit_bfs
 
 # ------------------------------------------------------------------ both sides
@@ -256,8 +285,12 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
             # the guard that costs the attacks least: low attack, then high defense
             gk = 1000000
             for v in range(MAX_UNITS):
-                if (side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER
-                        or wu[U_ROLE, v] != ROLE_FREE or defense_of(o, v) <= 0):
+                if (
+                    side_seen_by(o, v, me) != me
+                    or o["unit_type"][v] == T_ENGINEER
+                    or wu[U_ROLE, v] != ROLE_FREE
+                    or defense_of(o, v) <= 0
+                ):
                     continue
                 key = 10 * attack_of(o, v) - defense_of(o, v)
                 if o["unit_cell"][v] == dest and key < gk:
@@ -269,8 +302,7 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
         if g < 0 and dest != src:
             # a free guard that can reach dest
             for v in range(MAX_UNITS):
-                if (side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER
-                        or wu[U_ROLE, v] != ROLE_FREE):
+                if side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER or wu[U_ROLE, v] != ROLE_FREE:
                     continue
                 mvv = moves_left(o, v)
                 dv = defense_of(o, v)
@@ -409,8 +441,12 @@ def z_move(o, mask, wc, wu, bd, bp, bk):
             if c < 0 or wc[C_ENCNT, c] > 0:
                 continue
             for u in range(MAX_UNITS):
-                if (side_seen_by(o, u, me) == me and o["unit_cell"][u] == c
-                        and wu[U_ROLE, u] == ROLE_FREE and attack_of(o, u) > 0):
+                if (
+                    side_seen_by(o, u, me) == me
+                    and o["unit_cell"][u] == c
+                    and wu[U_ROLE, u] == ROLE_FREE
+                    and attack_of(o, u) > 0
+                ):
                     if g < 0 or defense_of(o, u) > defense_of(o, g):
                         g = u
         if g >= 0:
@@ -456,8 +492,7 @@ def z_split(o, mask, wc):
     su = o["sel_unit"]
     if su >= 0 and o["unit_type"][su] == Z_INFANTRY:
         c = o["unit_cell"][su]
-        if (o["board"][c] == 0 and wc[C_ENCNT, c] == 0 and wc[C_MYCNT, c] < side_limit(o, c)
-                and mask[A_SPLIT]):
+        if o["board"][c] == 0 and wc[C_ENCNT, c] == 0 and wc[C_MYCNT, c] < side_limit(o, c) and mask[A_SPLIT]:
             return A_SPLIT
     for i in range(CENTRAL_CELLS.shape[0]):
         c = CENTRAL_CELLS[i]
@@ -465,8 +500,12 @@ def z_split(o, mask, wc):
             continue
         best = -1
         for u in range(MAX_UNITS):
-            if (o["unit_type"][u] == Z_INFANTRY and o["unit_cell"][u] == c and o["unit_squads"][u] >= 2
-                    and mask[A_SELECT_UNIT + u]):
+            if (
+                o["unit_type"][u] == Z_INFANTRY
+                and o["unit_cell"][u] == c
+                and o["unit_squads"][u] >= 2
+                and mask[A_SELECT_UNIT + u]
+            ):
                 if best < 0 or o["unit_squads"][u] > o["unit_squads"][best]:
                     best = u
         if best >= 0:

@@ -8,6 +8,7 @@ for a piece, asked here of positions the piece has not reached yet), zones
 of contact are ``collisions.in_zone_of_contact`` (7.1, 7.5), steps are
 ``hexgrid.direction_between``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,22 @@ from hotspot.core.crustal_movement import M_FORWARD, NUM_MANEUVERS, maneuver_geo
 from hotspot.core.hexgrid import NEIGHBOUR, ON_MAP, direction_between
 from hotspot.core.rules_data import LONG, MAX_PIECE_CELLS, ONE_HEX, TRIANGULAR, TWO_HEX
 
-from .common import (BK_CELLS, BK_COUNT, C_ENCNT, C_PDIST, C_PPAR, C_QUEUE, DCEN, DEDGE, NC, NSLOT, piece_action,
-                     piece_min_dcen, room, unit_action)
+from .common import (
+    BK_CELLS,
+    BK_COUNT,
+    C_ENCNT,
+    C_PDIST,
+    C_PPAR,
+    C_QUEUE,
+    DCEN,
+    DEDGE,
+    NC,
+    NSLOT,
+    piece_action,
+    piece_min_dcen,
+    room,
+    unit_action,
+)
 
 # ------------------------------------------------------------------ unit paths
 

@@ -63,6 +63,7 @@ Technocrat (PHASE_T_SETUP)
 are the core's (``hexgrid.hex_distance``, ``DISTANCE_TO_CENTRAL``), the
 footprints of crustals ``core.setup.footprint``.
 """
+
 from __future__ import annotations
 
 import math
@@ -71,19 +72,53 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
-from hotspot.core.hexgrid import (AXIAL_Q, AXIAL_R, CENTRAL_COL, CENTRAL_ROW, MAP_HEX_CELL, NEIGHBOUR,
-                                  NUM_MAP_HEXES, axial, hex_distance)
+from hotspot.core.hexgrid import (
+    AXIAL_Q,
+    AXIAL_R,
+    CENTRAL_COL,
+    CENTRAL_ROW,
+    MAP_HEX_CELL,
+    NEIGHBOUR,
+    NUM_MAP_HEXES,
+    axial,
+    hex_distance,
+)
 from hotspot.core.dice import splitmix64
 from hotspot.core.rollout import random_choice
-from hotspot.core.rules_data import (CENTRAL, ITEM_CRAWLER, ITEM_ENGINEER, ITEM_HEAVY_BEAMER,
-                                     ITEM_HOVERCRAFT, ITEM_LONG, ITEM_ONE_HEX, ITEM_PIECE_KIND,
-                                     ITEM_PLATFORM, ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3,
-                                     ITEM_TRIANGULAR, ITEM_TWO_HEX, ITEM_UNIT_TYPE, ITEM_Z_INFANTRY_1,
-                                     ITEM_Z_INFANTRY_3, NO_PIECE, PHASE_T_SETUP, PHASE_Z_SETUP,
-                                     PLATFORM, POOL_T_CRAWLERS,
-                                     POOL_T_HEAVY_BEAMERS, POOL_T_SQUADS, POOL_Z_HOVERCRAFT,
-                                     POOL_Z_SQUADS, T_ENGINEER, T_HEAVY_BEAMER, TECHNOCRAT, UNIT_SIDE,
-                                     ONE_HEX, Z_HOVERCRAFT, ZIEGLER)
+from hotspot.core.rules_data import (
+    CENTRAL,
+    ITEM_CRAWLER,
+    ITEM_ENGINEER,
+    ITEM_HEAVY_BEAMER,
+    ITEM_HOVERCRAFT,
+    ITEM_LONG,
+    ITEM_ONE_HEX,
+    ITEM_PIECE_KIND,
+    ITEM_PLATFORM,
+    ITEM_T_INFANTRY_1,
+    ITEM_T_INFANTRY_3,
+    ITEM_TRIANGULAR,
+    ITEM_TWO_HEX,
+    ITEM_UNIT_TYPE,
+    ITEM_Z_INFANTRY_1,
+    ITEM_Z_INFANTRY_3,
+    NO_PIECE,
+    PHASE_T_SETUP,
+    PHASE_Z_SETUP,
+    PLATFORM,
+    POOL_T_CRAWLERS,
+    POOL_T_HEAVY_BEAMERS,
+    POOL_T_SQUADS,
+    POOL_Z_HOVERCRAFT,
+    POOL_Z_SQUADS,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    ONE_HEX,
+    Z_HOVERCRAFT,
+    ZIEGLER,
+)
 from hotspot.core.pieces import is_crustal
 from hotspot.core.setup import NUM_FACINGS, footprint, footprint_free
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
@@ -411,9 +446,14 @@ def _t_choose(o, mask, rng, slot):
         return A_SETUP_CHOOSE + ITEM_ENGINEER
     inf = _largest_legal(mask, ITEM_T_INFANTRY_1, ITEM_T_INFANTRY_3)
     items = np.array([ITEM_HEAVY_BEAMER, inf, ITEM_CRAWLER], dtype=np.int64)
-    weights = np.array([int(o["pool"][POOL_T_HEAVY_BEAMERS]),
-                        (int(o["pool"][POOL_T_SQUADS]) + 2) // 3 if inf >= 0 else 0,
-                        int(o["pool"][POOL_T_CRAWLERS])], dtype=np.int64)
+    weights = np.array(
+        [
+            int(o["pool"][POOL_T_HEAVY_BEAMERS]),
+            (int(o["pool"][POOL_T_SQUADS]) + 2) // 3 if inf >= 0 else 0,
+            int(o["pool"][POOL_T_CRAWLERS]),
+        ],
+        dtype=np.int64,
+    )
     if inf < 0:
         items[1] = ITEM_CRAWLER
     a = _draw_item(mask, items, weights, rng, slot)

@@ -51,13 +51,45 @@ The package, one module a job (each public name is importable from
   :func:`with_rules`, :func:`dumps_scenario`, :func:`save_scenario`;
 * :mod:`.generator`: :func:`random_setup` (D12).
 """
+
 from .files import builtin_scenarios, dumps_scenario, load_scenario, random_name_seed, save_scenario, with_rules
 from .generator import random_setup
 from .positions import scenario_to_state, start_states, state_to_scenario, validate_scenario
-from .schema import (DEPLOY_PARTS, FORMAT, MAX_LABEL, PIECE_KEYS, READABLE_VERSIONS, SCENARIO_KINDS, TOP_KEYS,
-                     UNIT_KEYS, VERSION, ScenarioError, check_seed)
+from .schema import (
+    DEPLOY_PARTS,
+    FORMAT,
+    MAX_LABEL,
+    PIECE_KEYS,
+    READABLE_VERSIONS,
+    SCENARIO_KINDS,
+    TOP_KEYS,
+    UNIT_KEYS,
+    VERSION,
+    ScenarioError,
+    check_seed,
+)
 
-__all__ = ["DEPLOY_PARTS", "FORMAT", "MAX_LABEL", "PIECE_KEYS", "READABLE_VERSIONS", "SCENARIO_KINDS",
-           "TOP_KEYS", "UNIT_KEYS", "VERSION", "ScenarioError", "builtin_scenarios", "check_seed",
-           "dumps_scenario", "load_scenario", "random_name_seed", "random_setup", "save_scenario",
-           "scenario_to_state", "start_states", "state_to_scenario", "validate_scenario", "with_rules"]
+__all__ = [
+    "DEPLOY_PARTS",
+    "FORMAT",
+    "MAX_LABEL",
+    "PIECE_KEYS",
+    "READABLE_VERSIONS",
+    "SCENARIO_KINDS",
+    "TOP_KEYS",
+    "UNIT_KEYS",
+    "VERSION",
+    "ScenarioError",
+    "builtin_scenarios",
+    "check_seed",
+    "dumps_scenario",
+    "load_scenario",
+    "random_name_seed",
+    "random_setup",
+    "save_scenario",
+    "scenario_to_state",
+    "start_states",
+    "state_to_scenario",
+    "validate_scenario",
+    "with_rules",
+]

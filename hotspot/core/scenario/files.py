@@ -2,6 +2,7 @@
 (``"random"`` / ``"random:SEED"`` included), rules overrides merged over a
 scenario, and JSON text written one piece or unit a line.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,6 +17,7 @@ from ..rules_data import RulesOptions
 from .generator import random_setup
 from .positions import validate_scenario
 from .schema import ScenarioError, int_digits_limit
+
 
 def with_rules(scenario, rules=None) -> dict:
     """The scenario dict of ``scenario`` (a built-in name, a path or a dict)
@@ -54,12 +56,15 @@ def random_name_seed(name: str) -> int:
     ``sys.get_int_max_str_digits()`` digits, 4300 by default)."""
     _, _, seed_text = name.partition(":")
     if not re.fullmatch(r"[0-9]+", seed_text):
-        raise ScenarioError(f"scenario name {short_repr(name)}: the seed after 'random:' must be a "
-                            f"non-negative integer")
+        raise ScenarioError(
+            f"scenario name {short_repr(name)}: the seed after 'random:' must be a non-negative integer"
+        )
     limit = int_digits_limit()
     if limit and len(seed_text) > limit:
-        raise ScenarioError(f"scenario name 'random:...' ({len(seed_text)} characters): the seed after "
-                            f"'random:' has more than {limit} digits")
+        raise ScenarioError(
+            f"scenario name 'random:...' ({len(seed_text)} characters): the seed after "
+            f"'random:' has more than {limit} digits"
+        )
     return int(seed_text)
 
 
@@ -81,9 +86,11 @@ def load_scenario(name_or_path) -> dict:
         if resource.is_file():
             return validate_scenario(_read_json(resource.read_text(encoding="utf-8"), name_or_path))
         if not os.path.exists(name_or_path):
-            raise ScenarioError(f"scenario {short_repr(name_or_path)}: no such built-in scenario "
-                                f"(built-in: {builtin_scenarios() + ['random', 'random:SEED']}) "
-                                f"and no such file")
+            raise ScenarioError(
+                f"scenario {short_repr(name_or_path)}: no such built-in scenario "
+                f"(built-in: {builtin_scenarios() + ['random', 'random:SEED']}) "
+                f"and no such file"
+            )
     if not isinstance(name_or_path, (str, os.PathLike)):
         raise ScenarioError(f"scenario: expected a name or a path, got {type(name_or_path).__name__}")
     path = os.fspath(name_or_path)
@@ -112,9 +119,18 @@ def _drop_defaults(data: dict) -> dict:
     pieces = []
     for p in data.get("pieces", []):
         default_controller = "technocrat" if p["kind"] == "platform" else "ziegler"
-        pieces.append({k: v for k, v in p.items()
-                       if not ((k == "damage" and v == 0) or (k == "controller" and v == default_controller)
-                               or (k == "neutralized" and v is False) or (k == "control_turn" and v == 0))})
+        pieces.append(
+            {
+                k: v
+                for k, v in p.items()
+                if not (
+                    (k == "damage" and v == 0)
+                    or (k == "controller" and v == default_controller)
+                    or (k == "neutralized" and v is False)
+                    or (k == "control_turn" and v == 0)
+                )
+            }
+        )
     if pieces:
         out["pieces"] = pieces
     units = [{k: v for k, v in u.items() if not (k == "squads" and v == 1)} for u in data.get("units", [])]
@@ -148,4 +164,3 @@ def save_scenario(data, path, omit_defaults: bool = False) -> None:
     text = dumps_scenario(data, omit_defaults=omit_defaults)
     with open(os.fspath(path), "w", encoding="utf-8") as f:
         f.write(text)
-

@@ -1,13 +1,26 @@
 """The random set-up generator (D12): a random legal turn-1 position as a
 scenario dict, the same for the same seed."""
+
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import short_repr
 from ..hexgrid import CENTRAL_CELLS, NEIGHBOUR, NUM_CELLS, ON_MAP, PERIMETER
-from ..rules_data import (LONG, ONE_HEX, PIECE_NAMES, PIECE_SIZE, T_CRAWLER, T_ENGINEER, T_HEAVY_BEAMER,
-                          T_INFANTRY, TRIANGULAR, TWO_HEX, Z_HOVERCRAFT, Z_INFANTRY)
+from ..rules_data import (
+    LONG,
+    ONE_HEX,
+    PIECE_NAMES,
+    PIECE_SIZE,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    TRIANGULAR,
+    TWO_HEX,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
 from ..state import MAX_PIECES, MAX_UNITS
 from .positions import validate_scenario
 from .schema import FORMAT, VERSION, coerce_rules, hex_json, letters, rules_overrides, unit_json
@@ -60,17 +73,28 @@ def _distribute(rng, counters: list, hexes: list[int], soft_cap: int, hard_cap: 
     for counter in counters:
         room = [h for h in hexes if load[h] < soft_cap] or [h for h in hexes if load[h] < hard_cap]
         if not room:
-            raise ValueError(f"random_setup: no room for the {what} within the stacking limit "
-                             f"({hard_cap} a hex, 9.1, 9.2)")
+            raise ValueError(
+                f"random_setup: no room for the {what} within the stacking limit ({hard_cap} a hex, 9.1, 9.2)"
+            )
         h = room[int(rng.integers(len(room)))]
         load[h] += 1
         placed.append((counter, h))
     return placed
 
 
-def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squads: int = 42,
-                 hovercraft: int = 6, platforms: int = 5, technocrat_squads: int = 12,
-                 engineers: int = 3, crawlers: int = 6, heavy_beamers: int = 2) -> dict:
+def random_setup(
+    seed: int,
+    rules=None,
+    *,
+    crustal_hexes: int = 18,
+    ziegler_squads: int = 42,
+    hovercraft: int = 6,
+    platforms: int = 5,
+    technocrat_squads: int = 12,
+    engineers: int = 3,
+    crawlers: int = 6,
+    heavy_beamers: int = 2,
+) -> dict:
     """A random legal turn-1 setup (D12) as a scenario dict; the same seed gives the same dict.
 
     Ziegler (3.2): a random mix of the four crustal types totalling exactly
@@ -90,9 +114,16 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
     """
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {short_repr(seed)}")
-    counts = dict(crustal_hexes=crustal_hexes, ziegler_squads=ziegler_squads, hovercraft=hovercraft,
-                  platforms=platforms, technocrat_squads=technocrat_squads, engineers=engineers,
-                  crawlers=crawlers, heavy_beamers=heavy_beamers)
+    counts = dict(
+        crustal_hexes=crustal_hexes,
+        ziegler_squads=ziegler_squads,
+        hovercraft=hovercraft,
+        platforms=platforms,
+        technocrat_squads=technocrat_squads,
+        engineers=engineers,
+        crawlers=crawlers,
+        heavy_beamers=heavy_beamers,
+    )
     for key, value in counts.items():
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"random_setup: {key} must be a non-negative integer, got {short_repr(value)}")
@@ -100,16 +131,17 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
     rng = np.random.default_rng(int(seed))
     max_crustals = MAX_PIECES - 1 - platforms
     if max_crustals < 0 or -(-crustal_hexes // 3) > max_crustals:
-        raise ValueError(f"random_setup: {crustal_hexes} crustal hexes and {platforms} platforms do not "
-                         f"fit in {MAX_PIECES - 1} pieces")
+        raise ValueError(
+            f"random_setup: {crustal_hexes} crustal hexes and {platforms} platforms do not "
+            f"fit in {MAX_PIECES - 1} pieces"
+        )
 
     # 3.2, D12: the mix of crustal types, drawn so that it stays within the piece budget
     kinds = []
     left = crustal_hexes
     while left > 0:
         budget = max_crustals - len(kinds) - 1  # pieces left after this one
-        options = [k for k in _CRUSTAL_KINDS
-                   if PIECE_SIZE[k] <= left and -(-(left - PIECE_SIZE[k]) // 3) <= budget]
+        options = [k for k in _CRUSTAL_KINDS if PIECE_SIZE[k] <= left and -(-(left - PIECE_SIZE[k]) // 3) <= budget]
         kind = options[int(rng.integers(len(options)))]
         kinds.append(kind)
         left -= int(PIECE_SIZE[kind])
@@ -125,8 +157,7 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
         cells = options[int(rng.integers(len(options)))]
         taken.update(cells)
         crustal_cells.extend(cells)
-        pieces.append({"id": letters(n + 1), "kind": PIECE_NAMES[kind],
-                       "hexes": [hex_json(c) for c in cells]})
+        pieces.append({"id": letters(n + 1), "kind": PIECE_NAMES[kind], "hexes": [hex_json(c) for c in cells]})
 
     # 3.3: platforms on distinct molten perimeter hexes, after the Ziegler set-up
     edge = [c for c in range(NUM_CELLS) if PERIMETER[c] and c not in taken]
@@ -139,32 +170,42 @@ def random_setup(seed: int, rules=None, *, crustal_hexes: int = 18, ziegler_squa
     # 9.3: no stress at the start where there is room; 9.1, 9.2: never over the limit
     stress = rules.stress_threshold if rules.stress_threshold >= 1 else MAX_UNITS
     crustal_limit = min(rules.stack_side_crustal, rules.stack_total_crustal)
-    z_counters = ([(Z_INFANTRY, n) for n in _split_squads(rng, ziegler_squads)]
-                  + [(Z_HOVERCRAFT, 1)] * hovercraft)
-    t_counters = ([(T_INFANTRY, n) for n in _split_squads(rng, technocrat_squads)]
-                  + [(T_ENGINEER, 1)] * engineers + [(T_CRAWLER, 1)] * crawlers
-                  + [(T_HEAVY_BEAMER, 1)] * heavy_beamers)
+    z_counters = [(Z_INFANTRY, n) for n in _split_squads(rng, ziegler_squads)] + [(Z_HOVERCRAFT, 1)] * hovercraft
+    t_counters = (
+        [(T_INFANTRY, n) for n in _split_squads(rng, technocrat_squads)]
+        + [(T_ENGINEER, 1)] * engineers
+        + [(T_CRAWLER, 1)] * crawlers
+        + [(T_HEAVY_BEAMER, 1)] * heavy_beamers
+    )
     if len(z_counters) + len(t_counters) > MAX_UNITS:
         raise ValueError(f"random_setup: {len(z_counters) + len(t_counters)} counters, at most {MAX_UNITS}")
     z_hexes = [int(c) for c in CENTRAL_CELLS] + crustal_cells
     units = []
-    for (t, squads), c in _distribute(rng, z_counters, z_hexes, min(stress, crustal_limit),
-                                      crustal_limit, "Ziegler units"):
+    for (t, squads), c in _distribute(
+        rng, z_counters, z_hexes, min(stress, crustal_limit), crustal_limit, "Ziegler units"
+    ):
         units.append(unit_json(t, squads, c))
     if t_counters and not platform_cells:
         raise ValueError("random_setup: Technocrat units but no attack platform to carry them (3.3)")
-    for (t, squads), c in _distribute(rng, t_counters, platform_cells,
-                                      min(stress, rules.stack_platform), rules.stack_platform,
-                                      "Technocrat units"):
+    for (t, squads), c in _distribute(
+        rng, t_counters, platform_cells, min(stress, rules.stack_platform), rules.stack_platform, "Technocrat units"
+    ):
         units.append(unit_json(t, squads, c))
 
     data = {
-        "format": FORMAT, "version": VERSION, "name": f"random:{int(seed)}",
-        "description": (f"Random set-up (D12), seed {int(seed)}: {crustal_hexes} crustal hexes, "
-                        f"{ziegler_squads} Ziegler squads, {hovercraft} hovercraft; {platforms} "
-                        f"platforms, {technocrat_squads} Technocrat squads, {engineers} engineers, "
-                        f"{crawlers} crawlers, {heavy_beamers} heavy beamers."),
-        "turn": 1, "phase": "A", "rules": rules_overrides(rules), "pieces": pieces, "units": units,
+        "format": FORMAT,
+        "version": VERSION,
+        "name": f"random:{int(seed)}",
+        "description": (
+            f"Random set-up (D12), seed {int(seed)}: {crustal_hexes} crustal hexes, "
+            f"{ziegler_squads} Ziegler squads, {hovercraft} hovercraft; {platforms} "
+            f"platforms, {technocrat_squads} Technocrat squads, {engineers} engineers, "
+            f"{crawlers} crawlers, {heavy_beamers} heavy beamers."
+        ),
+        "turn": 1,
+        "phase": "A",
+        "rules": rules_overrides(rules),
+        "pieces": pieces,
+        "units": units,
     }
     return validate_scenario(data)
-

@@ -7,6 +7,7 @@ Every check beyond the JSON types (:mod:`.schema`) is the core's own
 (``placement.place_piece``, ``place_unit``, ``position_errors``, ``stacking``);
 their errors are re-raised as :class:`ScenarioError` naming the entry.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,19 +22,64 @@ from ..events import no_events
 from ..hexgrid import CENTRAL_CELLS, ON_MAP
 from ..limits import check_max_turns
 from ..placement import blank_state, place_piece, place_unit, position_errors, shape_error
-from ..rules_data import (NO_PIECE, NO_UNIT, PHASE_LETTERS, PHASE_OVER, PIECE_NAMES, PIECE_SIZE, PLATFORM,
-                          POOL_KEYS, POOL_NAMES, POOL_T_CRAWLERS, POOL_T_ENGINEERS, POOL_T_HEAVY_BEAMERS,
-                          POOL_T_PLATFORMS, POOL_T_SQUADS, POOL_Z_CRUSTAL_HEXES, POOL_Z_HOVERCRAFT,
-                          POOL_Z_SQUADS, RULEBOOK_FORCES, SIDE_NAMES, T_CRAWLER, T_ENGINEER,
-                          T_HEAVY_BEAMER, T_INFANTRY, Z_HOVERCRAFT, Z_INFANTRY, RulesOptions, unit_type)
+from ..rules_data import (
+    NO_PIECE,
+    NO_UNIT,
+    PHASE_LETTERS,
+    PHASE_OVER,
+    PIECE_NAMES,
+    PIECE_SIZE,
+    PLATFORM,
+    POOL_KEYS,
+    POOL_NAMES,
+    POOL_T_CRAWLERS,
+    POOL_T_ENGINEERS,
+    POOL_T_HEAVY_BEAMERS,
+    POOL_T_PLATFORMS,
+    POOL_T_SQUADS,
+    POOL_Z_CRUSTAL_HEXES,
+    POOL_Z_HOVERCRAFT,
+    POOL_Z_SQUADS,
+    RULEBOOK_FORCES,
+    SIDE_NAMES,
+    T_CRAWLER,
+    T_ENGINEER,
+    T_HEAVY_BEAMER,
+    T_INFANTRY,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+    RulesOptions,
+    unit_type,
+)
 from ..setup import pools_fit, setup_phase_for
 from ..stacking import side_limit, stacking_ok, total_limit
 from ..state import LAST_TURN, MAX_PIECES, MAX_UNITS
 from ..units import count_units
-from .schema import (DEPLOY_PARTS, FORMAT, MAX_LABEL, PIECE_KEYS, PLAYABLE_PHASES, READABLE_VERSIONS,
-                     SCENARIO_KINDS, TOP_KEYS, UNIT_KEYS, VERSION, ScenarioError, check_keys, check_seed,
-                     forces_json, format_label, hex_cell, hex_json, is_int, parse_label, parse_setup,
-                     rules_overrides, type_name, unit_json)
+from .schema import (
+    DEPLOY_PARTS,
+    FORMAT,
+    MAX_LABEL,
+    PIECE_KEYS,
+    PLAYABLE_PHASES,
+    READABLE_VERSIONS,
+    SCENARIO_KINDS,
+    TOP_KEYS,
+    UNIT_KEYS,
+    VERSION,
+    ScenarioError,
+    check_keys,
+    check_seed,
+    forces_json,
+    format_label,
+    hex_cell,
+    hex_json,
+    is_int,
+    parse_label,
+    parse_setup,
+    rules_overrides,
+    type_name,
+    unit_json,
+)
 
 # ------------------------------------------------------------ dict -> state
 
@@ -50,8 +96,9 @@ def _build(data) -> tuple[np.ndarray, dict]:
     if data["format"] != FORMAT:
         raise ScenarioError(f"format: must be {FORMAT!r}, got {short_repr(data['format'])}")
     if not is_int(data["version"]) or data["version"] not in READABLE_VERSIONS:
-        raise ScenarioError(f"version: this library reads versions {list(READABLE_VERSIONS)}, "
-                            f"got {short_repr(data['version'])}")
+        raise ScenarioError(
+            f"version: this library reads versions {list(READABLE_VERSIONS)}, got {short_repr(data['version'])}"
+        )
     if data["version"] == 1:
         for key in ("forces", "deploy"):
             if key in data:
@@ -67,9 +114,12 @@ def _build(data) -> tuple[np.ndarray, dict]:
     if not isinstance(rules_in, dict):
         raise ScenarioError(f"rules: must be an object of rules options, got {type_name(rules_in)}")
     if "turn_limit" in rules_in:  # version-1 files written before D19 was revised
-        warnings.warn("scenario rules: option 'turn_limit' is ignored: the rulebook has no turn "
-                      "limit (5.0, D19 revised); pass max_turns to a harness instead",
-                      DeprecationWarning, stacklevel=3)
+        warnings.warn(
+            "scenario rules: option 'turn_limit' is ignored: the rulebook has no turn "
+            "limit (5.0, D19 revised); pass max_turns to a harness instead",
+            DeprecationWarning,
+            stacklevel=3,
+        )
         rules_in = {k: v for k, v in rules_in.items() if k != "turn_limit"}
     try:
         rules = RulesOptions.from_dict(rules_in)
@@ -78,12 +128,14 @@ def _build(data) -> tuple[np.ndarray, dict]:
 
     turn = data.get("turn", 1)
     if not is_int(turn) or not 1 <= turn <= LAST_TURN:
-        raise ScenarioError(f"turn: must be an integer >= 1 (4.0) and <= {LAST_TURN} (the state's turn counter), "
-                            f"got {short_repr(turn)}")
+        raise ScenarioError(
+            f"turn: must be an integer >= 1 (4.0) and <= {LAST_TURN} (the state's turn counter), got {short_repr(turn)}"
+        )
     phase_letter = data.get("phase", "A")
     if not isinstance(phase_letter, str) or phase_letter not in PLAYABLE_PHASES:
-        raise ScenarioError(f"phase: must be one of the letters {''.join(PLAYABLE_PHASES)} (4.0), "
-                            f"got {short_repr(phase_letter)}")
+        raise ScenarioError(
+            f"phase: must be one of the letters {''.join(PLAYABLE_PHASES)} (4.0), got {short_repr(phase_letter)}"
+        )
 
     pieces_in = data.get("pieces", [])
     units_in = data.get("units", [])
@@ -91,8 +143,9 @@ def _build(data) -> tuple[np.ndarray, dict]:
         if not isinstance(value, (list, tuple)):
             raise ScenarioError(f"{key}: must be an array, got {type_name(value)}")
     if len(pieces_in) > MAX_PIECES - 1:
-        raise ScenarioError(f"pieces: {len(pieces_in)} pieces, at most {MAX_PIECES - 1} crustals and "
-                            f"attack platforms fit in a state")
+        raise ScenarioError(
+            f"pieces: {len(pieces_in)} pieces, at most {MAX_PIECES - 1} crustals and attack platforms fit in a state"
+        )
     if len(units_in) > MAX_UNITS:
         raise ScenarioError(f"units: {len(units_in)} units, at most {MAX_UNITS} fit in a state")
 
@@ -110,8 +163,13 @@ def _build(data) -> tuple[np.ndarray, dict]:
         raise ScenarioError("position: " + "; ".join(errors))
     _set_pools(states, forces, deploy, turn, phase_letter)
     normalized = {
-        "format": FORMAT, "version": VERSION, "name": name, "description": description,
-        "turn": int(turn), "phase": phase_letter, "rules": rules_overrides(rules),
+        "format": FORMAT,
+        "version": VERSION,
+        "name": name,
+        "description": description,
+        "turn": int(turn),
+        "phase": phase_letter,
+        "rules": rules_overrides(rules),
     }
     if deploy:
         normalized["forces"] = forces_json(forces)
@@ -130,8 +188,14 @@ def _preset_counts(s) -> list[int]:
             counts[POOL_T_PLATFORMS] += 1
         elif kind != NO_PIECE:
             counts[POOL_Z_CRUSTAL_HEXES] += int(PIECE_SIZE[kind])
-    pool_of = {Z_INFANTRY: POOL_Z_SQUADS, Z_HOVERCRAFT: POOL_Z_HOVERCRAFT, T_INFANTRY: POOL_T_SQUADS,
-               T_ENGINEER: POOL_T_ENGINEERS, T_CRAWLER: POOL_T_CRAWLERS, T_HEAVY_BEAMER: POOL_T_HEAVY_BEAMERS}
+    pool_of = {
+        Z_INFANTRY: POOL_Z_SQUADS,
+        Z_HOVERCRAFT: POOL_Z_HOVERCRAFT,
+        T_INFANTRY: POOL_T_SQUADS,
+        T_ENGINEER: POOL_T_ENGINEERS,
+        T_CRAWLER: POOL_T_CRAWLERS,
+        T_HEAVY_BEAMER: POOL_T_HEAVY_BEAMERS,
+    }
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])
         if t != NO_UNIT:
@@ -145,8 +209,10 @@ def _set_pools(states, forces, deploy, turn, phase_letter) -> None:
     if not deploy:
         return
     if turn != 1 or phase_letter != "A":
-        raise ScenarioError(f"deploy: the players set up before turn 1, phase A (3.2, 3.3, 4.0); this "
-                            f"scenario starts at turn {turn}, phase {phase_letter}")
+        raise ScenarioError(
+            f"deploy: the players set up before turn 1, phase A (3.2, 3.3, 4.0); this "
+            f"scenario starts at turn {turn}, phase {phase_letter}"
+        )
     preset = _preset_counts(s)
     for part, pools in DEPLOY_PARTS.items():
         if part not in deploy:
@@ -154,14 +220,18 @@ def _set_pools(states, forces, deploy, turn, phase_letter) -> None:
         for i in pools:
             left = forces[i] - preset[i]
             if left < 0:
-                raise ScenarioError(f"deploy: the scenario presets {preset[i]} {POOL_NAMES[i]}, more than the "
-                                    f"force pool of {forces[i]} (3.2, 3.3, D4)")
+                raise ScenarioError(
+                    f"deploy: the scenario presets {preset[i]} {POOL_NAMES[i]}, more than the "
+                    f"force pool of {forces[i]} (3.2, 3.3, D4)"
+                )
             s["pool"][i] = left
     bad = int(pools_fit(s))
     if bad >= 0:
-        raise ScenarioError(f"deploy: the {POOL_NAMES[bad]} left to set up ({int(s['pool'][bad])}) do not fit "
-                            f"(no room within the stacking limits 9.1/9.2, the counter cap or the "
-                            f"{MAX_PIECES - 1} pieces and {MAX_UNITS} counters a state holds)")
+        raise ScenarioError(
+            f"deploy: the {POOL_NAMES[bad]} left to set up ({int(s['pool'][bad])}) do not fit "
+            f"(no room within the stacking limits 9.1/9.2, the counter cap or the "
+            f"{MAX_PIECES - 1} pieces and {MAX_UNITS} counters a state holds)"
+        )
     s["phase"] = setup_phase_for(s)
 
 
@@ -190,8 +260,10 @@ def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dic
             raise ScenarioError(f"{where}: {err}")
         for c in cells:  # 6.2, D12: one piece a hex, only molten hexes
             if c in owner:
-                raise ScenarioError(f"{where}: hex {hex_json(c)} is already taken by {owner[c]}; "
-                                    f"only one crustal or attack platform a hex (6.2)")
+                raise ScenarioError(
+                    f"{where}: hex {hex_json(c)} is already taken by {owner[c]}; "
+                    f"only one crustal or attack platform a hex (6.2)"
+                )
         label = None
         if "id" in p:
             label = parse_label(where, kind, p["id"])
@@ -211,15 +283,20 @@ def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dic
             raise ScenarioError(f"{where}: neutralized must be true or false, got {short_repr(neutralized)}")
         control_turn = p.get("control_turn", 0)
         if not is_int(control_turn) or not 0 <= control_turn <= turn:
-            raise ScenarioError(f"{where}: control_turn must be an integer from 0 to the turn ({turn}) "
-                                f"(15.4), got {short_repr(control_turn)}")
+            raise ScenarioError(
+                f"{where}: control_turn must be an integer from 0 to the turn ({turn}) "
+                f"(15.4), got {short_repr(control_turn)}"
+            )
         if kind == PLATFORM and turn > rules.platform_turns:
-            raise ScenarioError(f"{where}: attack platforms break up in the Crustal Control phase of "
-                                f"turn {rules.platform_turns} (14.5); none can be in play on turn {turn}")
+            raise ScenarioError(
+                f"{where}: attack platforms break up in the Crustal Control phase of "
+                f"turn {rules.platform_turns} (14.5); none can be in play on turn {turn}"
+            )
         for c in cells:
             owner[c] = where
-        entries.append((where, kind, cells, label, int(damage), SIDE_NAMES.index(controller),
-                        neutralized, int(control_turn)))
+        entries.append(
+            (where, kind, cells, label, int(damage), SIDE_NAMES.index(controller), neutralized, int(control_turn))
+        )
 
     # D12 / 2.2.2: pieces without an id get the first free letter (crustals) or number (platforms)
     normalized = []
@@ -229,16 +306,29 @@ def _build_pieces(states, pieces_in, turn: int, rules: RulesOptions) -> list[dic
             label = next(n for n in range(1, MAX_LABEL + 1) if n not in family)
             family[label] = where
         try:
-            place_piece(states, kind, cells, controller=controller, damage=damage,
-                        neutralized=neutralized, label=label, control_turn=control_turn)
+            place_piece(
+                states,
+                kind,
+                cells,
+                controller=controller,
+                damage=damage,
+                neutralized=neutralized,
+                label=label,
+                control_turn=control_turn,
+            )
         except ValueError as exc:
             raise ScenarioError(f"{where}: {exc}") from None
-        normalized.append({
-            "id": format_label(kind, label), "kind": PIECE_NAMES[kind],
-            "hexes": [hex_json(c) for c in cells], "damage": damage,
-            "controller": SIDE_NAMES[controller], "neutralized": neutralized,
-            "control_turn": control_turn,
-        })
+        normalized.append(
+            {
+                "id": format_label(kind, label),
+                "kind": PIECE_NAMES[kind],
+                "hexes": [hex_json(c) for c in cells],
+                "damage": damage,
+                "controller": SIDE_NAMES[controller],
+                "neutralized": neutralized,
+                "control_turn": control_turn,
+            }
+        )
     return normalized
 
 
@@ -269,11 +359,14 @@ def _build_units(states, units_in) -> list[dict]:
         if not ON_MAP[cell]:
             raise ScenarioError(f"{where}: hex {hx} is off the map; units cannot stand there (D3)")
         if s["board"][cell] < 0:
-            raise ScenarioError(f"{where}: hex {hx} is molten; units stand on crustals, attack "
-                                f"platforms or the Central Crustal (8.2)")
+            raise ScenarioError(
+                f"{where}: hex {hx} is molten; units stand on crustals, attack platforms or the Central Crustal (8.2)"
+            )
         if count_units(s, cell, 1 - side) > 0:
-            raise ScenarioError(f"{where}: hex {hx} already holds {SIDE_NAMES[1 - side]} units; a "
-                                f"scenario cannot hold a combat in progress (8.3, 12.1)")
+            raise ScenarioError(
+                f"{where}: hex {hx} already holds {SIDE_NAMES[1 - side]} units; a "
+                f"scenario cannot hold a combat in progress (8.3, 12.1)"
+            )
         try:
             place_unit(states, t, cell, int(squads))
         except ValueError as exc:
@@ -284,7 +377,8 @@ def _build_units(states, units_in) -> list[dict]:
                 f"{where}: hex {hx} is over the stacking limit ({count_units(s, cell, side)} "
                 f"{side_name} counters, {count_units(s, cell, -1)} in all; at most "
                 f"{int(side_limit(s, cell))} of one side and {int(total_limit(s, cell))} in all "
-                f"{'on an attack platform (9.2)' if on_platform else 'in a crustal hex (9.1, 9.4)'})")
+                f"{'on an attack platform (9.2)' if on_platform else 'in a crustal hex (9.1, 9.4)'})"
+            )
         normalized.append(unit_json(t, squads, cell))
     return normalized
 
@@ -313,6 +407,7 @@ def scenario_to_state(data, seed: int) -> np.ndarray:
     except ValueError as exc:
         raise ScenarioError(f"seed: {exc}") from None
     return states
+
 
 def start_states(template, seeds, max_turns=None) -> np.ndarray:
     """Games started from the position ``template`` (a state or a batch of one,
@@ -365,13 +460,17 @@ def state_to_scenario(states, name: str = "", description: str = "") -> dict:
         if kind == NO_PIECE:
             continue
         cells = [int(c) for c in s["piece_cells"][k] if c >= 0]
-        pieces.append({
-            "id": format_label(kind, int(s["piece_label"][k])), "kind": PIECE_NAMES[kind],
-            "hexes": [hex_json(c) for c in cells], "damage": int(s["piece_damage"][k]),
-            "controller": SIDE_NAMES[int(s["piece_controller"][k])],
-            "neutralized": bool(s["piece_neutralized"][k]),
-            "control_turn": int(s["piece_control_turn"][k]),
-        })
+        pieces.append(
+            {
+                "id": format_label(kind, int(s["piece_label"][k])),
+                "kind": PIECE_NAMES[kind],
+                "hexes": [hex_json(c) for c in cells],
+                "damage": int(s["piece_damage"][k]),
+                "controller": SIDE_NAMES[int(s["piece_controller"][k])],
+                "neutralized": bool(s["piece_neutralized"][k]),
+                "control_turn": int(s["piece_control_turn"][k]),
+            }
+        )
     units = []
     for u in range(MAX_UNITS):
         t = int(s["unit_type"][u])
@@ -379,8 +478,12 @@ def state_to_scenario(states, name: str = "", description: str = "") -> dict:
             continue
         units.append(unit_json(t, int(s["unit_squads"][u]), int(s["unit_cell"][u])))
     out = {
-        "format": FORMAT, "version": VERSION, "name": name, "description": description,
-        "turn": int(s["turn"]), "phase": PHASE_LETTERS[phase],
+        "format": FORMAT,
+        "version": VERSION,
+        "name": name,
+        "description": description,
+        "turn": int(s["turn"]),
+        "phase": PHASE_LETTERS[phase],
         "rules": rules_overrides(RulesOptions.from_record(s["rules"])),
     }
     if setting_up:
@@ -397,5 +500,3 @@ def state_to_scenario(states, name: str = "", description: str = "") -> dict:
     out["pieces"] = pieces
     out["units"] = units
     return out
-
-

@@ -5,6 +5,7 @@ overrides, force pools and deployment parts, D21).
 Everything here reads or writes JSON values only; building the position they
 describe is :mod:`hotspot.core.scenario.positions`.
 """
+
 from __future__ import annotations
 
 import re
@@ -14,18 +15,34 @@ import numpy as np
 
 from ..errors import short_repr
 from ..hexgrid import cell_of, col_row
-from ..rules_data import (DEFAULT_RULES, PHASE_LETTERS, PHASE_OVER, PLATFORM, POOL_KEYS, POOL_SIDE,
-                          POOL_T_CRAWLERS, POOL_T_ENGINEERS, POOL_T_HEAVY_BEAMERS, POOL_T_PLATFORMS,
-                          POOL_T_SQUADS, POOL_Z_CRUSTAL_HEXES, POOL_Z_HOVERCRAFT, POOL_Z_SQUADS,
-                          RULEBOOK_FORCES, SIDE_NAMES, UNIT_IS_INFANTRY, UNIT_NAMES, UNIT_SIDE,
-                          RulesOptions)
+from ..rules_data import (
+    DEFAULT_RULES,
+    PHASE_LETTERS,
+    PHASE_OVER,
+    PLATFORM,
+    POOL_KEYS,
+    POOL_SIDE,
+    POOL_T_CRAWLERS,
+    POOL_T_ENGINEERS,
+    POOL_T_HEAVY_BEAMERS,
+    POOL_T_PLATFORMS,
+    POOL_T_SQUADS,
+    POOL_Z_CRUSTAL_HEXES,
+    POOL_Z_HOVERCRAFT,
+    POOL_Z_SQUADS,
+    RULEBOOK_FORCES,
+    SIDE_NAMES,
+    UNIT_IS_INFANTRY,
+    UNIT_NAMES,
+    UNIT_SIDE,
+    RulesOptions,
+)
 
 FORMAT = "hotspot-scenario"
 VERSION = 2
 READABLE_VERSIONS = (1, 2)  # version 1: no set-up by the players (D21), every file still loads
 
-TOP_KEYS = ("format", "version", "name", "description", "turn", "phase", "rules", "forces", "deploy",
-            "pieces", "units")
+TOP_KEYS = ("format", "version", "name", "description", "turn", "phase", "rules", "forces", "deploy", "pieces", "units")
 # D21: the parts of the deployment a scenario may leave to the players, and their pools
 DEPLOY_PARTS = {
     "ziegler_crustals": (POOL_Z_CRUSTAL_HEXES,),
@@ -66,21 +83,30 @@ def check_seed(seed, what: str = "seed") -> int:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ScenarioError(f"{what}: must be a non-negative integer, got {short_repr(seed)}")
     limit = int_digits_limit()
-    if limit and seed >= 10 ** limit:
+    if limit and seed >= 10**limit:
         raise ScenarioError(f"{what}: an integer of more than {limit} digits (a game record could not save it)")
     return int(seed)
 
 
 def type_name(value) -> str:
-    return {dict: "object", list: "array", tuple: "array", str: "string", bool: "boolean",
-            type(None): "null", float: "number", int: "integer"}.get(type(value), type(value).__name__)
+    return {
+        dict: "object",
+        list: "array",
+        tuple: "array",
+        str: "string",
+        bool: "boolean",
+        type(None): "null",
+        float: "number",
+        int: "integer",
+    }.get(type(value), type(value).__name__)
 
 
 def check_keys(where: str, entry: dict, allowed: tuple, required: tuple) -> None:
     unknown = [k for k in entry if k not in allowed]
     if unknown:
-        raise ScenarioError(f"{where}: unknown key(s) {', '.join(repr(k) for k in unknown)}; "
-                            f"known keys: {list(allowed)}")
+        raise ScenarioError(
+            f"{where}: unknown key(s) {', '.join(repr(k) for k in unknown)}; known keys: {list(allowed)}"
+        )
     for key in required:
         if key not in entry:
             raise ScenarioError(f"{where}: missing required key {short_repr(key)}")
@@ -88,15 +114,16 @@ def check_keys(where: str, entry: dict, allowed: tuple, required: tuple) -> None
 
 def hex_cell(where: str, what: str, value) -> int:
     """The cell of a JSON ``[col, row]``; refuses bad types and hexes outside the playable area (D3)."""
-    if (not isinstance(value, (list, tuple)) or len(value) != 2
-            or not all(is_int(v) for v in value)):
+    if not isinstance(value, (list, tuple)) or len(value) != 2 or not all(is_int(v) for v in value):
         raise ScenarioError(f"{where}: {what} must be [col, row] (two integers), got {short_repr(value)}")
     col, row = int(value[0]), int(value[1])
     try:
         return cell_of(col, row)
     except ValueError:
-        raise ScenarioError(f"{where}: {what} [{short_repr(col)}, {short_repr(row)}] is outside the playable area "
-                            f"(the map, D1, and the margin pieces may drift into, D3)") from None
+        raise ScenarioError(
+            f"{where}: {what} [{short_repr(col)}, {short_repr(row)}] is outside the playable area "
+            f"(the map, D1, and the margin pieces may drift into, D3)"
+        ) from None
 
 
 def hex_json(cell: int) -> list:
@@ -130,8 +157,17 @@ def _roman(text: str) -> int | None:
 
 def _to_roman(n: int) -> str:
     out = ""
-    for value, sym in ((100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"),
-                       (5, "V"), (4, "IV"), (1, "I")):
+    for value, sym in (
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ):
         while n >= value:
             out += sym
             n -= value
@@ -148,12 +184,14 @@ def parse_label(where: str, kind: int, ident) -> int:
         else:
             n = _roman(ident)
             if n is None:
-                raise ScenarioError(f"{where}: an attack platform's id is a number, \"1\" or \"I\" "
-                                    f"(2.2.3), got {short_repr(ident)}")
+                raise ScenarioError(
+                    f'{where}: an attack platform\'s id is a number, "1" or "I" (2.2.3), got {short_repr(ident)}'
+                )
     else:
         if not re.fullmatch(r"[A-Z]{1,2}", ident):
-            raise ScenarioError(f"{where}: a crustal's id is one or two capital letters (2.2.2), "
-                                f"got {short_repr(ident)}")
+            raise ScenarioError(
+                f"{where}: a crustal's id is one or two capital letters (2.2.2), got {short_repr(ident)}"
+            )
         n = 0
         for ch in ident:
             n = n * 26 + (ord(ch) - ord("A") + 1)
@@ -179,8 +217,9 @@ def rules_overrides(rules: RulesOptions) -> dict:
             if diff:
                 out[key] = diff
         elif value != default[key]:
-            out[key] = (value if isinstance(value, str) else
-                        bool(value) if isinstance(default[key], bool) else int(value))
+            out[key] = (
+                value if isinstance(value, str) else bool(value) if isinstance(default[key], bool) else int(value)
+            )
     return out
 
 
@@ -207,8 +246,9 @@ def parse_setup(data) -> tuple[list[int], set]:
     forces = [int(v) for v in RULEBOOK_FORCES]
     given = data.get("forces", {})
     if not isinstance(given, dict):
-        raise ScenarioError(f"forces: must be an object {{\"ziegler\": {{...}}, \"technocrat\": {{...}}}}, "
-                            f"got {type_name(given)}")
+        raise ScenarioError(
+            f'forces: must be an object {{"ziegler": {{...}}, "technocrat": {{...}}}}, got {type_name(given)}'
+        )
     for side_name, entry in given.items():
         if side_name not in SIDE_NAMES:
             raise ScenarioError(f"forces: unknown side {short_repr(side_name)}; known: {list(SIDE_NAMES)}")
@@ -225,8 +265,9 @@ def parse_setup(data) -> tuple[list[int], set]:
     if deploy_in == "all":
         deploy_in = list(DEPLOY_PARTS)
     if not isinstance(deploy_in, (list, tuple)):
-        raise ScenarioError(f"deploy: must be \"all\" or an array of parts {list(DEPLOY_PARTS)}, "
-                            f"got {type_name(deploy_in)}")
+        raise ScenarioError(
+            f'deploy: must be "all" or an array of parts {list(DEPLOY_PARTS)}, got {type_name(deploy_in)}'
+        )
     deploy = set()
     for i, part in enumerate(deploy_in):
         if not isinstance(part, str) or part not in DEPLOY_PARTS:
@@ -235,7 +276,6 @@ def parse_setup(data) -> tuple[list[int], set]:
             raise ScenarioError(f"deploy[{i}]: {short_repr(part)} is listed twice")
         deploy.add(part)
     return forces, deploy
-
 
 
 def unit_json(t: int, squads: int, cell: int) -> dict:
