@@ -422,3 +422,57 @@ def test_max_games_stops_between_steps_and_a_rerun_finishes_the_same_grid(tmp_pa
     assert [(c["games"], c["stopped"], c["technocrat_win_rate"]) for c in part["cells"]] == [
         (c["games"], c["stopped"], c["technocrat_win_rate"]) for c in summary["cells"]
     ]
+
+
+def _cell(t, z, score, games=400):
+    lo, hi = wilson_interval(score * games, games)
+    return {
+        "scenario": "open",
+        "rules": {},
+        "probe": None,
+        "technocrat": t,
+        "ziegler": z,
+        "games": games,
+        "technocrat_win_rate": score,
+        "ci_low": lo,
+        "ci_high": hi,
+        "draws": 0,
+        "mean_turns": 40.0,
+    }
+
+
+def test_the_grid_is_read_again_without_agents_that_never_win():
+    """Balance across skill: a side's gain from skill measured from an agent
+    that loses every game it plays (here a Technocrat scoring 0 everywhere,
+    and then a Ziegler every remaining Technocrat beats) is the distance from
+    a player who never wins; the reading names such agents and reads the grid
+    again without them, where the other side may be the one that gains more."""
+    from hotspot.arena.skill import skill_summary, skill_text
+
+    agents = ["weak", "mid", "strong", "hopeless"]
+    score = {  # Technocrat score by (technocrat, ziegler)
+        ("hopeless", "hopeless"): 0.0,
+        ("hopeless", "mid"): 0.0,
+        ("hopeless", "strong"): 0.0,
+        ("hopeless", "weak"): 0.0,
+        ("weak", "hopeless"): 1.0,
+        ("mid", "hopeless"): 1.0,
+        ("strong", "hopeless"): 1.0,
+        ("weak", "weak"): 0.90,
+        ("weak", "mid"): 0.70,
+        ("weak", "strong"): 0.40,
+        ("mid", "weak"): 0.92,
+        ("mid", "mid"): 0.75,
+        ("mid", "strong"): 0.45,
+        ("strong", "weak"): 0.95,
+        ("strong", "mid"): 0.80,
+        ("strong", "strong"): 0.55,
+    }
+    grid = skill_summary([_cell(t, z, score[(t, z)]) for t in agents for z in agents], agents, agents)
+    assert grid["gains_more"] == "technocrat"  # from the hopeless Technocrat: +0.7 and more
+    assert grid["without"] == ["hopeless as Technocrat", "hopeless as Ziegler"]
+    core = grid["competent"]
+    assert core["technocrats"] == ["weak", "mid", "strong"] == core["zieglers"]
+    assert core["gains_more"] == "ziegler" and core["diagonal_trend"] == "shrinks"
+    text = skill_text(grid)
+    assert "Without hopeless as Technocrat, hopeless as Ziegler" in text and "The Ziegler gains more" in text

@@ -144,6 +144,23 @@ def skill_summary(cells, technocrats, zieglers) -> dict:
         grid["diagonal"] = diagonal
         grid["diagonal_change"] = change
         grid["diagonal_trend"] = {1: "grows", -1: "shrinks", 0: "no clear change"}[_clear(change)]
+    # An agent that loses every game it plays as a side (a Technocrat scoring 0
+    # in every cell, a Ziegler against whom every Technocrat scores 1) makes
+    # that side's "gain from skill" the distance from a player who never wins;
+    # the grid is then read again without such agents.
+    # (repeated: without a hopeless Technocrat, a Ziegler may lose every game left)
+    rest_t, rest_z, hopeless = list(technocrats), list(zieglers), []
+    while True:
+        out_t = [t for t in rest_t if all(by[(t, z)]["technocrat_win_rate"] == 0.0 for z in rest_z)]
+        out_z = [z for z in rest_z if all(by[(t, z)]["technocrat_win_rate"] == 1.0 for t in rest_t)]
+        if not (out_t or out_z) or len(rest_t) - len(out_t) < 2 or len(rest_z) - len(out_z) < 2:
+            break
+        hopeless += [f"{a} as Technocrat" for a in out_t] + [f"{a} as Ziegler" for a in out_z]
+        rest_t = [t for t in rest_t if t not in out_t]
+        rest_z = [z for z in rest_z if z not in out_z]
+    if hopeless:
+        grid["without"] = hopeless
+        grid["competent"] = skill_summary([by[(t, z)] for t in rest_t for z in rest_z], rest_t, rest_z)
     return grid
 
 
@@ -194,6 +211,12 @@ def skill_text(grid: dict) -> str:
             f"Technocrat's edge {grid['diagonal_trend']} ({_pm(grid['diagonal_change'])} from "
             f"{grid['diagonal'][0]['agent']} to {grid['diagonal'][-1]['agent']})."
         )
+    if grid.get("competent"):
+        lines.append(
+            f"Without {', '.join(grid['without'])} (never winning a game there, so a gain measured from it "
+            f"is the distance from a player who never wins):"
+        )
+        lines += skill_text(grid["competent"]).splitlines()[1:]
     return "\n".join(lines)
 
 
