@@ -21,7 +21,10 @@ a person's browser tabs would share it.  Each client repeats, at random:
   decisions, then a new game for persons again.
 
 A 4xx answer is an answer (another client moved first: the click is no longer
-legal, 409); a 5xx, a dropped connection or a wrong load is an error.  The
+legal, 409); a 5xx, a dropped connection or a load answered with another
+state is an error.  A saved game that the server refuses to load back is
+counted apart (``refused_own_saves``, a known defect: BENCHMARKS.md, "Data
+safety"), with the first few saves kept in the JSON.  The
 JSON reports the requests, the errors, and the latency percentiles of each
 kind of request; the targets: 0 errors, 0 lost games, a click's p99 under
 100 ms with 8 clients.
@@ -121,8 +124,10 @@ class Client:
         if status != 200:
             return
         status, answer = self.request("load", "POST", "/api/load", json.loads(saved))
-        if status != 200:
-            self._error("load", f"the server refused its own saved game: {status} {answer[:200]!r}")
+        if status != 200:  # counted apart: a known defect (BENCHMARKS.md, "Data safety")
+            with self.lock:
+                self.stats["refused_own_saves"] += 1
+                self.stats.setdefault("refused_saves", []).append(json.loads(saved))
             return
         local_status, _, expected = WebApp().handle("POST", "/api/load", saved)
         with self.lock:
@@ -137,7 +142,7 @@ def run(clients: int, seconds: float, seed: int) -> dict:
     server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True, env=C.child_env())
     try:
         port = int(server.stdout.readline())
-        stats = {"latency": {}, "status": {}, "errors": [], "lost_games": 0, "loads_checked": 0}
+        stats = {"latency": {}, "status": {}, "errors": [], "lost_games": 0, "loads_checked": 0, "refused_own_saves": 0}
         lock = threading.Lock()
         Client(port, random.Random(seed), stats, lock).request("new", "POST", "/api/new", dict(PERSONS, seed=seed))
         stop = time.monotonic() + seconds
@@ -191,12 +196,14 @@ def main() -> None:
         "errors": len(stats["errors"]),
         "lost_games": stats["lost_games"],
         "loads_checked": stats["loads_checked"],
+        "refused_own_saves": stats["refused_own_saves"],
         "status": stats["status"],
         "server_alive": stats["server_alive"],
         "click_p99_ms": click["p99_ms"] if click else None,
         "holds": (
             not stats["errors"]
             and stats["lost_games"] == 0
+            and stats["refused_own_saves"] == 0
             and stats["server_alive"]
             and click is not None
             and click["p99_ms"] < CLICK_P99_TARGET_MS
@@ -204,7 +211,8 @@ def main() -> None:
     }
     C.print_table(
         f"Web app under load: {clients} clients, {seconds:.0f} s, {requests} requests, "
-        f"{len(stats['errors'])} errors, {stats['lost_games']} lost games",
+        f"{len(stats['errors'])} errors, {stats['lost_games']} lost games, "
+        f"{stats['refused_own_saves']} saves the server refused to load",
         ["request", "n", "p50 ms", "p95 ms", "p99 ms", "max ms"],
         [
             [r["request"], r["n"], C.fmt(r["p50_ms"]), C.fmt(r["p95_ms"]), C.fmt(r["p99_ms"]), C.fmt(r["max_ms"])]
@@ -217,7 +225,7 @@ def main() -> None:
         {"clients": clients, "seconds": seconds, "seed": args.seed},
         rows,
         summary,
-        extra={"errors_seen": stats["errors"][:50]},
+        extra={"errors_seen": stats["errors"][:50], "refused_saves": stats.get("refused_saves", [])[:3]},
     )
 
 
