@@ -144,12 +144,16 @@ def _rows_written(folder: Path) -> int:
 
 
 def _contents(folder: Path) -> dict[str, dict]:
-    """Every games file's rows by (relative path, key), without the wall time."""
+    """Every games file's rows by (relative path, key), without the wall time;
+    the folder's own path (scenario files of a calibration or a deployment
+    search live in it, and their paths are in the rows) is written <folder>,
+    so that two folders of the same run compare equal."""
     out = {}
     for path in _games_files(folder):
         rel = str(path.parent.relative_to(folder))
         for key, row in read_rows(path).items():
-            out[f"{rel}/{key}"] = {k: v for k, v in row.items() if k != "wall_s"}
+            text = json.dumps({k: v for k, v in row.items() if k != "wall_s"}, sort_keys=True)
+            out[f"{rel}/{key}".replace(str(folder), "<folder>")] = text.replace(str(folder), "<folder>")
     return out
 
 
