@@ -75,7 +75,7 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
 from hotspot.core.dice import splitmix64
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.observation import observe
+from hotspot.core.observation import keep_alive, observe
 from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
@@ -500,7 +500,8 @@ def ismcts_action(s, mask, rng, slot):
     tree = np.zeros((n, NODE_FIELDS), dtype=np.int64)
     value = np.zeros(n, dtype=np.float64)
     child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
-    return ismcts_decide(o[0], mask, side, rng, slot, DEFAULT_PARAMS, NO_NET, tree, value, child_of, None)
+    a = ismcts_decide(o[0], mask, side, rng, slot, DEFAULT_PARAMS, NO_NET, tree, value, child_of, None)
+    return keep_alive(o, a)
 
 
 # ------------------------------------------------------------------ the agent

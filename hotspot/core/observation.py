@@ -48,6 +48,21 @@ from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
 UNKNOWN = -1  # hidden piece damage (and the value of UNKNOWN_UNIT, UNKNOWN_SQUADS)
 
 
+@jit
+def keep_alive(records, value):
+    """``value``, after one more use of the array ``records``.
+
+    A record taken from an array (``o[0]`` of ``o = np.empty(1,
+    dtype=STATE_DTYPE)``) does not keep the array alive: numba frees a local
+    array after its last use as an array, even while the record is still read
+    (numba#8051), and the reader then reads freed memory.  A function that
+    makes such an array and reads its record to the end returns through
+    ``keep_alive(o, value)``."""
+    if records.shape[0] < 0:  # never: a use of the array after the record's
+        return value
+    return value
+
+
 @jit(inline=True)
 def sees_through_fog(s, side):
     """True if the rules option ``sees_through_fog`` (R9.5b, a restricted-play

@@ -176,9 +176,15 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     return random_choice(mask, rng, slot)
 
 
-@jit(inline=True)
+@jit
 def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
-    """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array)."""
+    """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array).
+
+    Never inlined: it takes the record ``obs[0]``, which does not keep
+    ``obs`` alive (numba#8051).  As a call, its caller holds ``obs`` until it
+    returns; inlined into a caller whose own ``obs`` it was, numba could free
+    ``obs`` after that last use and the player would read freed memory
+    (decisions that changed with the heap: ``tests/test_heap_independence.py``)."""
     legal_action_mask(s, mask)
     side = current_player(s)  # the losing side while a loss it names is pending (D22)
     if side < 0:
