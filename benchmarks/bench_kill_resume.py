@@ -10,23 +10,30 @@ into a clean folder.  Then, round after round, the same command is started
 on a fresh folder, killed with SIGKILL after a random number of new games
 (1 to 40 new rows of its games file, or at a random moment), started again
 (with ``--drop-damaged``: a kill may cut the last row short), killed again,
-1 to 4 times, and finally run to its end.  After every kill a second writer
+1 to 6 times, and finally run to its end.  After every kill a second writer
 is started against the same folder while the first still runs (when it
 does) and must be refused (the folder's OS lock, ``hotspot.arena.folder``).
 At the end of a round every games file of the folder must hold exactly the
 rows of the clean run: the same keys, the same results and actions, no
 duplicate line.  The JSON counts the kills survived, the refusals, and every
-failure with its round and command.
+failure with its round and command; it is written again after every round
+(``"complete": false`` until the last), so that a run stopped early still
+reports the kills it made.  ``--jobs N`` runs N rounds at once (each its own
+folder).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -165,12 +172,11 @@ def _duplicates(folder: Path) -> int:
     return dup
 
 
-def one_round(name: str, args: list[str], expected: dict, work: Path, rng: random.Random, stats: dict) -> None:
-    out = work / f"{name}-{stats['rounds']}"
-    for _ in range(rng.randint(1, 4)):
+def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random.Random, stats: dict) -> None:
+    for _ in range(rng.randint(1, 6)):
         proc = _cli(args, out, extra=["--drop-damaged"])
-        target = _rows_written(out) + rng.randint(1, 40)
-        deadline = time.monotonic() + rng.uniform(1.0, 30.0)
+        target = _rows_written(out) + rng.randint(1, 30)
+        deadline = time.monotonic() + rng.uniform(0.5, 15.0)
         while proc.poll() is None and _rows_written(out) < target and time.monotonic() < deadline:
             time.sleep(0.01)
         if proc.poll() is None and (out / ".lock").exists():
@@ -223,16 +229,50 @@ def one_round(name: str, args: list[str], expected: dict, work: Path, rng: rando
         )
 
 
+def report(args, kills: int, names, per: dict, wall: float, complete: bool, quiet: bool = False) -> None:
+    """Write the JSON (again): the counts so far, and whether the run is complete."""
+    rows = [
+        {"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
+        for name, p in per.items()
+    ]
+    total = {
+        k: sum(r[k] for r in rows)
+        for k in ("rounds", "kills", "second_writers", "refused", "duplicates", "foreign", "failures")
+    }
+    summary = dict(
+        total,
+        complete=complete,
+        wall_s=round(wall, 1),
+        refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
+        holds=complete and total["failures"] == 0 and total["refused"] == total["second_writers"],
+    )
+    if not quiet:
+        C.print_table(
+            "Kill and resume",
+            ["command", "rounds", "kills", "second writers", "refused", "failures"],
+            [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]] for r in rows],
+        )
+    with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
+        C.write_result(
+            args,
+            "kill_resume",
+            {"kills": kills, "seed": args.seed, "jobs": args.jobs, "commands": {n: COMMANDS[n] for n in names}},
+            rows,
+            summary,
+            extra={"failures": [f for p in per.values() for f in p["failures"]]},
+        )
+
+
 def main() -> None:
     parser = C.make_parser("bench_kill_resume", __doc__)
     parser.add_argument("--kills", type=int, default=1000, help="stop after this many kills (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="rounds played at once (default 1)")
     args = parser.parse_args()
     kills = 4 if args.tiny else args.kills
-    if kills < 1:
-        raise SystemExit("--kills must be >= 1")
+    if kills < 1 or args.jobs < 1:
+        raise SystemExit("--kills and --jobs must be >= 1")
     names = TINY_COMMANDS if args.tiny else tuple(COMMANDS)
-    rng = random.Random(args.seed)
     t0 = time.perf_counter()
     per = {
         name: {
@@ -246,6 +286,7 @@ def main() -> None:
         }
         for name in names
     }
+    lock = threading.Lock()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         expected = {}
@@ -255,39 +296,34 @@ def main() -> None:
             if proc.wait(timeout=3600) != 0:
                 raise SystemExit(f"{name}: the uninterrupted run failed: {proc.stderr.read()[-500:]}")
             expected[name] = _contents(clean)
-        i = 0
-        while sum(p["kills"] for p in per.values()) < kills:
-            name = names[i % len(names)]
-            one_round(name, COMMANDS[name], expected[name], work, rng, per[name])
-            per[name]["rounds"] += 1
-            i += 1
-    rows = [
-        {"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
-        for name, p in per.items()
-    ]
-    total = {
-        k: sum(r[k] for r in rows)
-        for k in ("rounds", "kills", "second_writers", "refused", "duplicates", "foreign", "failures")
-    }
-    summary = dict(
-        total,
-        wall_s=round(time.perf_counter() - t0, 1),
-        refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
-        holds=total["failures"] == 0 and total["refused"] == total["second_writers"],
-    )
-    C.print_table(
-        "Kill and resume",
-        ["command", "rounds", "kills", "second writers", "refused", "failures"],
-        [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]] for r in rows],
-    )
-    C.write_result(
-        args,
-        "kill_resume",
-        {"kills": kills, "seed": args.seed, "commands": {n: COMMANDS[n] for n in names}},
-        rows,
-        summary,
-        extra={"failures": [f for p in per.values() for f in p["failures"]]},
-    )
+        counter = iter(range(1 << 62))
+
+        def lane(j: int) -> None:
+            rng = random.Random(args.seed * 1000 + j)
+            while True:
+                with lock:
+                    if sum(p["kills"] for p in per.values()) >= kills:
+                        return
+                    i = next(counter)
+                name = names[i % len(names)]
+                stats = {k: (0 if k != "failures" else []) for k in per[name]}
+                stats["rounds"] = i  # the round's number, in its failures
+                one_round(name, COMMANDS[name], expected[name], work / f"{name}-{i}", rng, stats)
+                shutil.rmtree(work / f"{name}-{i}", ignore_errors=True)  # checked: its space back
+                with lock:
+                    for k, v in stats.items():
+                        if k == "rounds":
+                            continue
+                        per[name][k] += v
+                    per[name]["rounds"] += 1
+                    report(args, kills, names, per, time.perf_counter() - t0, complete=False, quiet=True)
+
+        threads = [threading.Thread(target=lane, args=(j,)) for j in range(args.jobs)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    report(args, kills, names, per, time.perf_counter() - t0, complete=True)
 
 
 if __name__ == "__main__":

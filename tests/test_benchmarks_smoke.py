@@ -822,7 +822,7 @@ def test_bench_kill_resume(tiny):
         {"kills", "refused", "second_writers", "failures", "duplicates", "foreign", "holds"},
         {"command", "rounds", "kills", "failures"},
     )
-    assert doc["summary"]["kills"] >= 4
+    assert doc["summary"]["kills"] >= 4 and doc["summary"]["complete"] is True
     assert doc["summary"]["failures"] == 0 and doc["failures"] == []
     assert doc["summary"]["duplicates"] == 0 and doc["summary"]["foreign"] == 0
     assert doc["summary"]["refused"] == doc["summary"]["second_writers"]
