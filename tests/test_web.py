@@ -294,6 +294,39 @@ def test_the_http_layer(app):
         server.server_close()
 
 
+def test_one_connection_serves_many_requests(app):
+    """HTTP/1.1: a page's requests reuse one connection; an answer given before
+    a request's body was read (a refused Content-Type) closes the connection,
+    so that the next request does not begin inside that body."""
+    import http.client
+
+    server = make_server(app, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+        body = b'{"technocrat": "human", "max_turns": 1}'
+        conn.request("POST", "/api/new", body=body, headers={"Content-Type": "application/json"})
+        first = conn.getresponse()
+        assert first.status == 200 and json.loads(first.read())["to_move"]["human"]
+        sock = conn.sock
+        for _ in range(3):
+            conn.request("GET", "/api/state")
+            answer = conn.getresponse()
+            assert answer.status == 200 and json.loads(answer.read())["to_move"]["human"]
+        assert conn.sock is sock, "the connection was not kept"
+        conn.request("POST", "/api/play", body=b'{"action": 0}', headers={"Content-Type": "text/plain"})
+        refused = conn.getresponse()
+        assert refused.status == 415 and refused.getheader("Connection") == "close"
+        refused.read()
+        conn.request("GET", "/api/state")  # http.client opens a new connection
+        again = conn.getresponse()
+        assert again.status == 200 and json.loads(again.read())["to_move"]["human"]
+        conn.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_any_click_is_answered_and_set_up_is_clickable(app):
     """The Ziegler set-up of ``open`` (3.2, D21) by clicks: each hex placed and
     each facing chosen on the board; before every decision a random click

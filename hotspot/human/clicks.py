@@ -10,6 +10,8 @@ core's ``Game.why_illegal``).  Nothing here knows of HTTP.
 
 from __future__ import annotations
 
+import numpy as np
+
 from hotspot.core.actions import (
     A_COMBINE,
     A_MANEUVER,
@@ -79,7 +81,7 @@ def _newly_covered(game: Game, action: int) -> list[str]:
     after = game.clone()
     after.apply_action(action)
     before_board, after_board = game.s["board"], after.s["board"]
-    return [_hex_key(c) for c in range(len(after_board)) if after_board[c] >= 1 and before_board[c] != after_board[c]]
+    return [_hex_key(c) for c in np.flatnonzero((after_board >= 1) & (before_board != after_board))]
 
 
 def click_map(game: Game, legal) -> tuple[dict, dict]:

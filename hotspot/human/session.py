@@ -550,14 +550,19 @@ class Session:
         return session
 
     # ------------------------------------------------------------ for the web
-    def state_dict(self, view="default") -> dict:
+    def state_dict(self, view="default", *, board: bool = True, text: bool = True, log: int | None = None) -> dict:
         """Everything a front end shows, JSON-ready: settings, turn, phase,
         who is to move, the result, the board as ``view`` sees it (D20), the
-        legal actions (when a person is to move) and the log."""
+        legal actions (when a person is to move) and the log.
+
+        A front end that draws the board itself leaves out ``board`` and the
+        board as ``text`` (``board=False``, ``text=False``: the keys are
+        absent); ``log=N`` keeps the last N decisions of the log."""
         view = self._view(view)
         game = self.game
         who = self.to_move()
-        return {
+        history = self.history if log is None else self.history[max(0, len(self.history) - log) :]
+        data = {
             "settings": dict(self.settings),
             "turn": game.turn,
             "phase": PHASE_LETTERS[game.phase],
@@ -567,14 +572,17 @@ class Session:
             "result": self.result(),
             "status": self.status(),
             "view": None if view is None else SIDE_NAMES[view],
-            "board": board_dict(game.state[0] if view is None else game.observation(view)[0], view),
             "legal": [a._asdict() for a in self.legal()] if who and who["human"] else [],
-            "log": [d.as_dict(view) for d in self.history],
+            "log": [d.as_dict(view) for d in history],
             "can_undo": self.can_undo(),
             "can_concede": not self.is_over() and bool(self.humans()),
             "conceded": None if self.conceded is None else SIDE_NAMES[self.conceded],
-            "text": self.board_text(view, legend=False),
         }
+        if board:
+            data["board"] = board_dict(game.state[0] if view is None else game.observation(view)[0], view)
+        if text:
+            data["text"] = self.board_text(view, legend=False)
+        return data
 
     def can_undo(self, side=None) -> bool:
         """Whether :meth:`undo` would take a decision back now."""

@@ -327,8 +327,7 @@ class WebApp:
         session = self._session()
         if view not in VIEWS:
             raise RequestError(400, f"view must be one of {', '.join(VIEWS)}, got {json.dumps(view)[:40]}")
-        data = session.state_dict(VIEWS[view])
-        data.pop("text", None)
+        data = session.state_dict(VIEWS[view], board=False, text=False, log=MAX_LOG)
         seen = data.pop("view")
         game = session.game
         observer = -1 if seen is None else SIDE_NAMES.index(seen)
@@ -337,7 +336,6 @@ class WebApp:
         data["meta"] = board_meta(game.s)
         data["board"] = board_of(s, observer)
         data["notes"] = status_of(game.s)["notes"]
-        data["log"] = data["log"][-MAX_LOG:]
         hexes, units = click_map(game, [a["action"] for a in data["legal"]])
         data["targets"] = hexes
         data["unitTargets"] = {str(u): acts for u, acts in units.items()}
@@ -407,6 +405,9 @@ class _Handler(BaseHTTPRequestHandler):
     app: WebApp
     hosts: frozenset | None
     server_version = "hotspot"
+    # a page's requests reuse one connection (every answer has its Content-Length);
+    # an answer sent before the request's body was read closes it
+    protocol_version = "HTTP/1.1"
 
     def log_message(self, format, *args):  # noqa: A002 - the base class's name; quiet by default
         pass
@@ -417,8 +418,16 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(body)
+
+    def _body_left_unread(self) -> None:
+        """Close the connection after this answer if the request sent a body
+        this handler does not read (the next request would begin inside it)."""
+        if self.headers.get("Transfer-Encoding") or (self.headers.get("Content-Length") or "0").strip() != "0":
+            self.close_connection = True
 
     def _refused(self) -> bool:
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
@@ -430,14 +439,19 @@ class _Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self):  # noqa: N802 - http.server's name
+        self._body_left_unread()
         if not self._refused():
             self._answer(*self.app.handle("GET", self.path))
 
     def do_POST(self):  # noqa: N802
+        if self.headers.get("Transfer-Encoding"):  # a body without a length is not read
+            self.close_connection = True
         if self._refused():
+            self.close_connection = True  # its body is not read
             return
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
+            self.close_connection = True
             self._answer(*_json(415, {"error": "a POST must send Content-Type: application/json"}))
             return
         try:
@@ -456,6 +470,7 @@ class _Handler(BaseHTTPRequestHandler):
         self._answer(*self.app.handle("POST", self.path, self.rfile.read(length)))
 
     def do_PUT(self):  # noqa: N802
+        self._body_left_unread()
         self._answer(*_json(405, {"error": "use GET or POST"}))
 
     do_DELETE = do_PATCH = do_PUT
