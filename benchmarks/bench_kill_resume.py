@@ -8,12 +8,12 @@ For each command (``hotspot arena``; ``hotspot balance`` with ``--precision``;
 ``--calibrate``; ``--search-deployment``) an uninterrupted run is played once
 into a clean folder.  Then, round after round, the same command is started
 on a fresh folder, killed with SIGKILL after a random number of new games
-(1 to 40 new rows of its games file, or at a random moment), started again
+(1 to 30 new rows of its games file, or at a random moment), started again
 (with ``--drop-damaged``: a kill may cut the last row short), killed again,
-1 to 6 times, and finally run to its end.  After every kill a second writer
-is started against the same folder while the first still runs (when it
-does) and must be refused (the folder's OS lock, ``hotspot.arena.folder``).
-At the end of a round every games file of the folder must hold exactly the
+1 to 6 times, and finally run to its end.  At the kill's moment, when the
+first writer holds the folder's lock, it is stopped (SIGSTOP) while a second
+writer is started against the same folder, which must be refused (the
+folder's OS lock, ``hotspot.arena.folder``).  At the end of a round every games file of the folder must hold exactly the
 rows of the clean run: the same keys, the same results and actions, no
 duplicate line.  The JSON counts the kills survived, the refusals, and every
 failure with its round and command; it is written again after every round
@@ -164,6 +164,15 @@ def _contents(folder: Path) -> dict[str, dict]:
     return out
 
 
+def _holder(folder: Path) -> int | None:
+    """The pid the folder's lock file names (its holder while that process lives)."""
+    try:
+        text = (folder / ".lock").read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
 def _duplicates(folder: Path) -> int:
     dup = 0
     for path in _games_files(folder):
@@ -179,7 +188,10 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
         deadline = time.monotonic() + rng.uniform(0.5, 15.0)
         while proc.poll() is None and _rows_written(out) < target and time.monotonic() < deadline:
             time.sleep(0.01)
-        if proc.poll() is None and (out / ".lock").exists():
+        if proc.poll() is None and _holder(out) == proc.pid:
+            # the kill's moment: the writer stops here, holding the lock, while a
+            # second writer tries the folder (its start takes longer than some runs)
+            proc.send_signal(signal.SIGSTOP)
             second = subprocess.run(
                 [sys.executable, "-m", "hotspot.cli", *args, "--out", str(out)],
                 env=C.child_env(),
@@ -187,18 +199,17 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
                 text=True,
                 timeout=600,
             )
-            if proc.poll() is None:
-                stats["second_writers"] += 1
-                if second.returncode == 2 and "another run is writing" in second.stderr:
-                    stats["refused"] += 1
-                else:
-                    stats["failures"].append(
-                        {
-                            "round": stats["rounds"],
-                            "command": name,
-                            "problem": f"second writer not refused: {second.stderr[-300:]}",
-                        }
-                    )
+            stats["second_writers"] += 1
+            if second.returncode == 2 and "another run is writing" in second.stderr:
+                stats["refused"] += 1
+            else:
+                stats["failures"].append(
+                    {
+                        "round": stats["rounds"],
+                        "command": name,
+                        "problem": f"second writer not refused: {second.stderr[-300:]}",
+                    }
+                )
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
             stats["kills"] += 1
