@@ -6,9 +6,9 @@ saving, loading and advancing at once against one ``hotspot serve``.
     python benchmarks/bench_web_load.py --tiny           # smoke sizes
 
 The server runs in its own process (``hotspot.human.web.make_server`` on a
-free port of 127.0.0.1, the server of ``hotspot serve``); the clients are
-threads of this process, each with its own connection, over the standard
-library's ``http.client``.  The app holds one game, shared by the clients, as
+free port of 127.0.0.1, the server of ``hotspot serve``); each client is a
+process of its own, as each browser is, with its own connection (HTTP/1.1,
+kept open), over the standard library's ``http.client``.  The app holds one game, shared by the clients, as
 a person's browser tabs would share it.  Each client repeats, at random:
 
 * **click** (the most common): read the state, click one of the hexes or
@@ -40,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -145,6 +146,18 @@ def check_loads(stats: dict) -> None:
             stats["errors"].append({"request": "load", "error": "the loaded game is not the state its save replays to"})
 
 
+def _client(port: int, seed: int, start_at: float, seconds: float) -> dict:
+    """One client's run (in its own process): its requests from ``start_at``
+    (wall clock) for ``seconds``; its stats."""
+    stats = {"latency": {}, "status": {}, "errors": [], "refused_own_saves": 0, "loaded": []}
+    client = Client(port, random.Random(seed), stats, threading.Lock())
+    time.sleep(max(0.0, start_at - time.time()))
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        client.step()
+    return stats
+
+
 def run(clients: int, seconds: float, seed: int) -> dict:
     server = subprocess.Popen([sys.executable, "-c", SERVER], stdout=subprocess.PIPE, text=True, env=C.child_env())
     try:
@@ -158,24 +171,35 @@ def run(clients: int, seconds: float, seed: int) -> dict:
             "refused_own_saves": 0,
             "loaded": [],
         }
-        lock = threading.Lock()
-        Client(port, random.Random(seed), stats, lock).request("new", "POST", "/api/new", dict(PERSONS, seed=seed))
-        stop = time.monotonic() + seconds
-
-        def work(i):
-            client = Client(port, random.Random(seed * 1000 + i + 1), stats, lock)
-            while time.monotonic() < stop:
-                client.step()
-
-        threads = [threading.Thread(target=work, args=(i,)) for i in range(clients)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        Client(port, random.Random(seed), stats, threading.Lock()).request(
+            "new", "POST", "/api/new", dict(PERSONS, seed=seed)
+        )
+        # each client its own process, as each browser is: the clients' own work
+        # does not wait for one interpreter's lock (GIL) and count as the server's
+        with ProcessPoolExecutor(clients) as pool:
+            start_at = time.time() + 2.0 + 0.2 * clients  # once every process has started
+            parts = list(
+                pool.map(
+                    _client,
+                    [port] * clients,
+                    [seed * 1000 + i + 1 for i in range(clients)],
+                    [start_at] * clients,
+                    [seconds] * clients,
+                )
+            )
         alive = server.poll() is None
     finally:
         server.kill()
         server.wait()
+    for part in parts:
+        for kind, ms in part["latency"].items():
+            stats["latency"].setdefault(kind, []).extend(ms)
+        for code, n in part["status"].items():
+            stats["status"][code] = stats["status"].get(code, 0) + n
+        stats["errors"] += part["errors"]
+        stats["refused_own_saves"] += part["refused_own_saves"]
+        stats["loaded"] += part["loaded"]
+        stats.setdefault("refused_saves", []).extend(part.get("refused_saves", []))
     stats["server_alive"] = alive
     check_loads(stats)
     return stats

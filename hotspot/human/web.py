@@ -230,11 +230,10 @@ class WebApp:
         max_turns = args.get("max_turns")
         if max_turns is not None:
             max_turns = _int(max_turns, "max_turns", 1, 10_000)
-        self.session = Session.new(
+        session = Session.new(
             technocrat=sides["technocrat"], ziegler=sides["ziegler"], scenario=scenario, seed=seed, max_turns=max_turns
         )
-        self._agents_move()
-        return self._state(args.get("view", "default"))
+        return self._install(session, args.get("view", "default"))
 
     def state(self, args) -> dict:
         return self._state(args.get("view", "default"))
@@ -308,9 +307,14 @@ class WebApp:
         return self._session().to_json()
 
     def load(self, args) -> dict:
-        self.session = Session.from_json(args)
+        return self._install(Session.from_json(args), "default")
+
+    def _install(self, session: Session, view) -> dict:
+        """Make ``session`` (new or loaded) the app's game, let its agents move
+        (in a game with a person), and return its state."""
+        self.session = session
         self._agents_move()
-        return self._state("default")
+        return self._state(view)
 
     # ------------------------------------------------------------ helpers
     def _session(self) -> Session:
