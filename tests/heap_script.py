@@ -16,11 +16,11 @@ from hotspot.human.session import Session, SessionError
 AGENTS = (
     "random",
     "scripted",
-    "mcts(simulations=4)",
-    "ismcts(iterations=16)",
+    "mcts(simulations=2,max_candidates=3)",
+    "ismcts(iterations=8)",
     "portfolio(horizon=1)",
     "learned",
-    "learned-ismcts",
+    "learned-ismcts(iterations=8)",
 )
 
 
