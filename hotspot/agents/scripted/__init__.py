@@ -94,7 +94,7 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_END_PHASE, A_END_PIECE, NUM_ACTIONS, current_player, legal_action_mask
-from hotspot.core.observation import observe
+from hotspot.core.observation import keep_alive, observe
 from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (
     PHASE_CONTROL,
@@ -176,21 +176,22 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     return random_choice(mask, rng, slot)
 
 
-@jit
+@jit(inline=True)
 def scripted_action_buf(s, mask, rng, slot, obs, wc, wu, bd, bp, bk, mo):
     """``scripted_action`` with caller-owned buffers (``obs``: a (1,) STATE_DTYPE array).
 
-    Never inlined: it takes the record ``obs[0]``, which does not keep
-    ``obs`` alive (numba#8051).  As a call, its caller holds ``obs`` until it
-    returns; inlined into a caller whose own ``obs`` it was, numba could free
-    ``obs`` after that last use and the player would read freed memory
-    (decisions that changed with the heap: ``tests/test_heap_independence.py``)."""
+    It reads the record ``obs[0]``, which does not keep ``obs`` alive
+    (numba#8051): inlined into a caller whose own ``obs`` it is, numba could
+    free ``obs`` after its last use as an array and the player would read
+    freed memory (decisions that changed with the heap), so it returns through
+    ``keep_alive(obs, ...)`` (``tests/test_heap_independence.py``)."""
     legal_action_mask(s, mask)
     side = current_player(s)  # the losing side while a loss it names is pending (D22)
     if side < 0:
         return -1
     observe(s, side, True, obs[0])
-    return scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+    a = scripted_decide(obs[0], mask, side, rng, slot, wc, wu, bd, bp, bk, mo)
+    return keep_alive(obs, a)
 
 
 @jit(inline=True)
