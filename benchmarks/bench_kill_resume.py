@@ -13,9 +13,9 @@ on a fresh folder, killed with SIGKILL after a random number of new games
 1 to 6 times, and finally run to its end.  At the kill's moment, when the
 first writer holds the folder's lock, it is stopped (SIGSTOP) while a second
 writer is started against the same folder, which must be refused (the
-folder's OS lock, ``hotspot.arena.folder``).  At the end of a round every games file of the folder must hold exactly the
-rows of the clean run: the same keys, the same results and actions, no
-duplicate line.  The JSON counts the kills survived, the refusals, and every
+folder's OS lock, ``hotspot.arena.folder``).  At the end of a round every
+games file of the folder must hold exactly the rows of the clean run: the
+same keys, the same results and actions, no duplicate line.  The JSON counts the kills survived, the refusals, and every
 failure with its round and command; it is written again after every round
 (``"complete": false`` until the last), so that a run stopped early still
 reports the kills it made.  ``--jobs N`` runs N rounds at once (each its own
@@ -39,7 +39,7 @@ from pathlib import Path
 
 import _common as C
 
-from hotspot.arena.folder import GAMES_FILE, read_rows
+from hotspot.arena.folder import GAMES_FILE, lock_holder, read_rows
 
 COMMANDS = {
     "arena": [
@@ -164,15 +164,6 @@ def _contents(folder: Path) -> dict[str, dict]:
     return out
 
 
-def _holder(folder: Path) -> int | None:
-    """The pid the folder's lock file names (its holder while that process lives)."""
-    try:
-        text = (folder / ".lock").read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() else None
-
-
 def _duplicates(folder: Path) -> int:
     dup = 0
     for path in _games_files(folder):
@@ -188,7 +179,7 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
         deadline = time.monotonic() + rng.uniform(0.5, 15.0)
         while proc.poll() is None and _rows_written(out) < target and time.monotonic() < deadline:
             time.sleep(0.01)
-        if proc.poll() is None and _holder(out) == proc.pid:
+        if proc.poll() is None and lock_holder(out) == proc.pid:
             # the kill's moment: the writer stops here, holding the lock, while a
             # second writer tries the folder (its start takes longer than some runs)
             proc.send_signal(signal.SIGSTOP)

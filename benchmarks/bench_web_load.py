@@ -8,8 +8,8 @@ saving, loading and advancing at once against one ``hotspot serve``.
 The server runs in its own process (``hotspot.human.web.make_server`` on a
 free port of 127.0.0.1, the server of ``hotspot serve``); each client is a
 process of its own, as each browser is, with its own connection (HTTP/1.1,
-kept open), over the standard library's ``http.client``.  The app holds one game, shared by the clients, as
-a person's browser tabs would share it.  Each client repeats, at random:
+kept open), over the standard library's ``http.client``.  The app holds one
+game, shared by the clients, as a person's browser tabs would share it.  Each client repeats, at random:
 
 * **click** (the most common): read the state, click one of the hexes or
   counters the state offers (``targets``, ``unitTargets``);

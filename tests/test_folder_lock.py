@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from hotspot.arena.folder import LOCK_FILE, FolderLockedError, read_rows, writer_lock
+from hotspot.arena.folder import LOCK_FILE, FolderLockedError, lock_holder, read_rows, writer_lock
 from hotspot.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,15 +227,6 @@ def _rows(out: Path) -> int:
         return 0
 
 
-def _lock_pid(folder: Path) -> int | None:
-    """The pid the folder's lock file names (its holder while that process lives)."""
-    try:
-        text = (folder / LOCK_FILE).read_text(encoding="ascii").strip()
-    except (OSError, UnicodeDecodeError):
-        return None
-    return int(text) if text.isdigit() else None
-
-
 def _run_cli(args, **kw):
     return subprocess.Popen(
         [sys.executable, "-m", "hotspot.cli", *args],
@@ -310,7 +301,7 @@ def test_killed_writers_resume_to_the_uninterrupted_rows(tmp_path, command):
         deadline = time.monotonic() + 300
         while proc.poll() is None and _rows(out) < target and time.monotonic() < deadline:
             time.sleep(0.02)
-        if proc.poll() is None and _lock_pid(out) == proc.pid:
+        if proc.poll() is None and lock_holder(out) == proc.pid:
             proc.send_signal(signal.SIGSTOP)  # the kill's moment: stopped, it still holds the lock
             try:
                 second = subprocess.run(

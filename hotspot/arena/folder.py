@@ -108,12 +108,14 @@ def _unlock(fd: int) -> None:
     fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-def _holder(lock_path: Path) -> str:
+def lock_holder(folder) -> int | None:
+    """The pid that ``folder``'s lock file names: the writer holding it while
+    that process lives (None when there is no lock file or no pid in it)."""
     try:
-        text = lock_path.read_text(encoding="ascii", errors="replace").strip()
+        text = (Path(folder) / LOCK_FILE).read_text(encoding="ascii", errors="replace").strip()
     except OSError:
-        text = ""
-    return f"pid {text}" if text.isdigit() else "pid unknown"
+        return None
+    return int(text) if text.isdigit() else None
 
 
 @contextmanager
@@ -142,7 +144,7 @@ def writer_lock(out_dir):
     if not _try_lock(fd):
         os.close(fd)
         raise FolderLockedError(
-            f"{path}: another run is writing this folder ({_holder(lock_path)}); "
+            f"{path}: another run is writing this folder (pid {lock_holder(path) or 'unknown'}); "
             f"nothing was changed: wait for it to end or choose another --out"
         )
     try:
