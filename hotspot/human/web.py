@@ -436,6 +436,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refused(self) -> bool:
         host = (self.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
         if self.hosts is not None and host not in self.hosts:
+            self._body_left_unread()
             self._answer(
                 *_json(421, {"error": f"this server answers for {', '.join(sorted(self.hosts))}, not {host[:60]!r}"})
             )
@@ -448,14 +449,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(*self.app.handle("GET", self.path))
 
     def do_POST(self):  # noqa: N802
-        if self.headers.get("Transfer-Encoding"):  # a body without a length is not read
-            self.close_connection = True
         if self._refused():
-            self.close_connection = True  # its body is not read
             return
+        if self.headers.get("Transfer-Encoding"):  # a body without a Content-Length is not read
+            self.close_connection = True
         ctype = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if ctype != "application/json":
-            self.close_connection = True
+            self._body_left_unread()
             self._answer(*_json(415, {"error": "a POST must send Content-Type: application/json"}))
             return
         try:
