@@ -200,6 +200,7 @@ def cmd_arena(args) -> int:
         aliases,
         available_agents,
         default_agents,
+        needs_parameters,
         registered_agents,
     )
     from .arena.tournament import parse_agents, parse_pairings, run_arena
@@ -207,7 +208,15 @@ def cmd_arena(args) -> int:
     if args.list_agents:
         avail, default, costs = set(available_agents()), set(default_agents()), agent_costs()
         for name, desc in registered_agents().items():
-            state = "default" if name in default else "available" if name in avail else "not available"
+            state = (
+                "default"
+                if name in default
+                else "available"
+                if name in avail
+                else "adapter"
+                if needs_parameters(name)
+                else "not available"
+            )
             cost = "?" if costs[name] is None else f"{costs[name]:g} s"
             print(f"{name:15s} {state:13s} {cost:>8s}/game  {desc}")
             if agent_parameters(name) != "no parameters":
@@ -217,7 +226,8 @@ def cmd_arena(args) -> int:
         print(
             f"(default: the round robin without --agents: every available agent whose games take at most "
             f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s; '?': not measured; an agent with parameters is named by a "
-            f"spec such as 'ismcts(iterations=256,think_ms=500)')"
+            f"spec such as 'ismcts(iterations=256,think_ms=500)'; an adapter with its file, 'sb3(path=model.zip)'; "
+            f"your own agent as module:attribute, e.g. 'mybots:Greedy' (docs/evaluate.md))"
         )
         return 0
     if args.pairings and args.agents:

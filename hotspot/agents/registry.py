@@ -26,6 +26,20 @@ agent is one line, here or at run time::
 
 Agents with a compiled policy (``agent.policy_id`` not None) play whole games
 in compiled code when both players have one (``hotspot.arena.match``).
+
+Agents from outside the package (``hotspot.agents.plugins``): a spec may name
+a factory in the user's own module, ``module:attribute`` or
+``module:attribute(KEY=VALUE, ...)``, and installed packages register agents
+through the ``hotspot.agents`` entry-point group.  Adapters take a model as
+a parameter: ``sb3(path=model.zip)`` plays a Stable-Baselines3 model
+(``hotspot.agents.sb3``).
+
+Naming a module or a file runs code (an SB3 model file holds pickles): every
+function here takes ``allow_code`` (default True, the Python API and the
+command line, where the person at the keyboard names it); with
+``allow_code=False`` (the web app's requests, a saved game's agents) a
+``module:attribute`` spec or a ``path`` parameter is refused with a
+:class:`CodeNotAllowedError` before anything is imported or read.
 """
 
 from __future__ import annotations
@@ -36,11 +50,27 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .base import Agent
-from .specs import Param, SpecError, canonical_spec, check_params, declare_params, describe_params, parse_spec
+from .plugins import entry_point_agents, factory_params, import_factory
+from .specs import (
+    MODULE_SPEC,
+    Param,
+    SpecError,
+    canonical_spec,
+    check_params,
+    declare_params,
+    describe_params,
+    params_of,
+    parse_spec,
+)
 
 
 class UnknownAgentError(SpecError):
     """An agent name that is not registered, or whose module cannot be imported."""
+
+
+class CodeNotAllowedError(SpecError):
+    """A spec that would import a module or read a file where only registered
+    agents may be named (``allow_code=False``)."""
 
 
 @dataclass
@@ -52,6 +82,33 @@ class _Entry:
 
 _REGISTRY: dict[str, _Entry] = {}
 _ALIASES: dict[str, tuple[str, str]] = {}  # alias -> (spec, description)
+_MODULE_FACTORIES: dict[str, Callable] = {}  # "module:attribute" -> its factory, once imported
+_plugins_loaded = False
+
+
+def _load_plugins() -> None:
+    """Register the agents of installed plugins (the ``hotspot.agents``
+    entry points), once; a plugin never replaces a registered name."""
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    for name, (target, description) in entry_point_agents().items():
+        if name in _REGISTRY or name in _ALIASES or not MODULE_SPEC.match(target):
+            continue
+        try:
+            register_agent(name, target, description, params=lambda t=target: factory_params(import_factory(t)))
+        except ValueError:  # not a plain word: left out
+            continue
+
+
+def is_code_spec(spec) -> bool:
+    """True if ``spec`` names a ``module:attribute`` factory (importing it runs code)."""
+    try:
+        name, _ = parse_spec(spec)
+    except SpecError:
+        return False
+    return bool(MODULE_SPEC.match(name))
 
 
 def register_agent(
@@ -118,9 +175,12 @@ def aliases() -> dict[str, str]:
     return {a: spec for a, (spec, _) in _ALIASES.items()}
 
 
-def resolve_spec(spec) -> tuple[str, dict]:
+def resolve_spec(spec, *, allow_code: bool = True) -> tuple[str, dict]:
     """``(agent name, checked parameters)`` of a spec (aliases resolved); an
-    :class:`UnknownAgentError` or :class:`SpecError` (one line) otherwise."""
+    :class:`UnknownAgentError` or :class:`SpecError` (one line) otherwise.
+    A ``module:attribute`` name is imported here (its parameters are its
+    factory's); ``allow_code=False`` refuses it, and any ``path`` parameter,
+    with a :class:`CodeNotAllowedError` before anything is imported."""
     name, params = parse_spec(spec)
     if name in _ALIASES:
         if params:
@@ -129,25 +189,56 @@ def resolve_spec(spec) -> tuple[str, dict]:
                 f"parameters; give that agent's spec instead"
             )
         name, params = parse_spec(_ALIASES[name][0])
-    if name not in _REGISTRY:
-        raise UnknownAgentError(
-            f"agent {name!r} is not available: unknown agent {name!r} (registered agents: "
-            f"{sorted(_REGISTRY)}; aliases: {sorted(_ALIASES)})"
-        )
+    if MODULE_SPEC.match(name):
+        if not allow_code:
+            raise CodeNotAllowedError(
+                f"agent {name!r}: a module:attribute agent runs the module's code; only registered agents "
+                f"may be named here"
+            )
+        _module_factory(name)
+    else:
+        if name not in _REGISTRY:
+            _load_plugins()
+        if name not in _REGISTRY:
+            raise UnknownAgentError(
+                f"agent {name!r} is not available: unknown agent {name!r} (registered agents: "
+                f"{sorted(_REGISTRY)}; aliases: {sorted(_ALIASES)}; or module:attribute for your own)"
+            )
+    if not allow_code:
+        declared = params_of(name)
+        for key in params:
+            if key in declared and declared[key].kind == "path":
+                raise CodeNotAllowedError(
+                    f"agent spec {spec!r}: {key}= names a file, which may hold code (a model file is a pickle); "
+                    f"only the command line may name one"
+                )
     return name, check_params(name, params)
 
 
-def canonical_agent(spec) -> str:
+def _module_factory(name: str) -> Callable:
+    """The factory of a ``module:attribute`` name, imported once (its
+    parameters declared from it, ``hotspot.agents.plugins.factory_params``)."""
+    factory = _MODULE_FACTORIES.get(name)
+    if factory is None:
+        factory = import_factory(name)
+        _MODULE_FACTORIES[name] = factory
+        declare_params(name, factory_params(factory))
+    return factory
+
+
+def canonical_agent(spec, *, allow_code: bool = True) -> str:
     """The one spelling of an agent spec (aliases resolved, keys sorted,
     defaults left out): the agent's identity in the arena's rows.  Raises
     like :func:`resolve_spec`, and :class:`UnknownAgentError` when the
     agent's module cannot be loaded here."""
-    name, params = resolve_spec(spec)
+    name, params = resolve_spec(spec, allow_code=allow_code)
     _resolve(name)
     return canonical_spec(name, params)
 
 
 def _resolve(name: str) -> Callable:
+    if MODULE_SPEC.match(name):
+        return _module_factory(name)
     entry = _REGISTRY.get(name)
     if entry is None:
         raise UnknownAgentError(
@@ -166,11 +257,12 @@ def _resolve(name: str) -> Callable:
     return factory
 
 
-def is_available(name: str) -> bool:
+def is_available(name: str, *, allow_code: bool = True) -> bool:
     """True if ``name`` (an agent name, alias or spec) is well formed,
-    registered, and its factory can be loaded."""
+    registered (or ``module:attribute`` when ``allow_code``), and its
+    factory can be loaded."""
     try:
-        canonical_agent(name)
+        canonical_agent(name, allow_code=allow_code)
     except SpecError:
         return False
     return True
@@ -195,7 +287,8 @@ def agent_cost(name: str) -> float | None:
     """The registered ``seconds_per_game`` of agent ``name`` at its default
     parameters (None: not measured, or a spec with parameters)."""
     base, params = resolve_spec(name)
-    return _REGISTRY[base].seconds_per_game if canonical_spec(base, params) == base else None
+    entry = _REGISTRY.get(base)  # a module:attribute agent has no measured cost
+    return entry.seconds_per_game if entry is not None and canonical_spec(base, params) == base else None
 
 
 def is_fast(name: str, max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME) -> bool:
@@ -212,12 +305,24 @@ def default_agents(max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME) -
 
 
 def available_agents() -> list[str]:
-    """The names of the registered agents that can be made now, in registration order."""
-    return [name for name in _REGISTRY if is_available(name)]
+    """The names of the registered agents (installed plugins included) that
+    can be made now by their name alone, in registration order (an adapter
+    that needs a file, such as ``sb3``, is named with it: ``sb3(path=...)``)."""
+    _load_plugins()
+    return [name for name in _REGISTRY if is_available(name) and not needs_parameters(name)]
+
+
+def needs_parameters(name: str) -> bool:
+    """True if agent ``name`` cannot be made without a parameter (a model file)."""
+    try:
+        return any(p.required for p in params_of(name).values())
+    except SpecError:
+        return False
 
 
 def registered_agents() -> dict[str, str]:
     """Every registered name with its description (available or not)."""
+    _load_plugins()
     return {name: entry.description for name, entry in _REGISTRY.items()}
 
 
@@ -231,23 +336,37 @@ def agent_costs() -> dict[str, float | None]:
     return {name: entry.seconds_per_game for name, entry in _REGISTRY.items()}
 
 
-def make_agent(name: str, seed: int | None = None) -> Agent:
+def make_agent(name: str, seed: int | None = None, *, allow_code: bool = True) -> Agent:
     """A new agent from ``name`` (a name, alias or spec such as
-    ``"ismcts(iterations=256)"``), reset with ``seed`` (its own randomness,
-    not the dice).  The agent's ``spec`` attribute is its canonical spec."""
-    base, params = resolve_spec(name)
+    ``"ismcts(iterations=256)"``, ``"mybots:Greedy(depth=2)"`` or
+    ``"sb3(path=model.zip)"``), reset with ``seed`` (its own randomness,
+    not the dice).  The agent's ``spec`` attribute is its canonical spec.
+    A factory that fails, or returns something that is not an
+    :class:`Agent`, is an :class:`UnknownAgentError` naming the spec (one
+    line); ``allow_code``: see :func:`resolve_spec`."""
+    base, params = resolve_spec(name, allow_code=allow_code)
     factory = _resolve(base)
     try:
         takes_seed = "seed" in inspect.signature(factory).parameters
     except (TypeError, ValueError):  # a builtin or odd callable: try the keyword
         takes_seed = True
-    if takes_seed:
-        agent = factory(seed=seed, **params)
-    else:
-        agent = factory(**params)
-        agent.reset(seed)
+    try:
+        if takes_seed:
+            agent = factory(seed=seed, **params)
+        else:
+            agent = factory(**params)
+            if isinstance(agent, Agent):
+                agent.reset(seed)
+    except SpecError:
+        raise
+    except (Exception, SystemExit) as exc:  # noqa: BLE001  (a factory's failure, e.g. a bad model file: one line)
+        text = " ".join(str(exc).split())[:300]
+        raise UnknownAgentError(f"agent {name!r}: {type(exc).__name__}: {text}") from None
     if not isinstance(agent, Agent):
-        raise UnknownAgentError(f"agent {name!r}: the factory returned {agent!r}, not a hotspot.agents.Agent")
+        raise UnknownAgentError(
+            f"agent {name!r}: the factory returned a {type(agent).__name__}, not a hotspot.agents.Agent "
+            f"(wrap a function (observation, mask) -> action in hotspot.agents.PolicyAgent)"
+        )
     agent.spec = canonical_spec(base, params)
     return agent
 
@@ -334,6 +453,12 @@ register_agent(
     params="hotspot.agents.portfolio:SPEC_PARAMS",
 )
 register_agent(
+    "sb3",
+    "hotspot.agents.sb3:SB3Agent",
+    "a Stable-Baselines3 / sb3-contrib model file, e.g. sb3(path=model.zip) (the train extra; the file is code)",
+    params="hotspot.agents.sb3:SPEC_PARAMS",
+)
+register_agent(
     "learned-ismcts",
     "hotspot.agents.ismcts:learned_ismcts_agent",
     "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
@@ -345,3 +470,32 @@ register_agent(
 # of the 2-core reference machine (docs/results.md, "Agents and their measured
 # strength"; BENCHMARKS.md): ``hotspot play --ziegler best``.
 register_alias("best", "portfolio(horizon=2)", "the strongest agent at <= 10 s a game on one core")
+
+# OpenSpiel's own bots as agents (the ``openspiel`` extra: without it they are
+# registered but unavailable).  They live with the OpenSpiel game in the
+# environments layer (``hotspot.env.openspiel``), loaded by name only when one
+# is made; their parameters are declared here, so that listing them needs no
+# OpenSpiel.
+_OPENSPIEL_PARAMS = {
+    "iterations": Param("int", 16, 1, 1_000_000, doc="simulations a decision"),
+    "uct_c": Param("float", 2.0, 0.0, 100.0, doc="UCT exploration"),
+    "rollouts": Param("int", 1, 1, 1000, doc="random rollouts to the end of the game a leaf"),
+    "rollout": Param(
+        "choice",
+        "compiled",
+        choices=("compiled", "python"),
+        doc="random rollouts in the core's compiled code, or OpenSpiel's RandomRolloutEvaluator",
+    ),
+}
+register_agent(
+    "openspiel-ismcts",
+    "hotspot.env.openspiel:OpenSpielISMCTSAgent",
+    "OpenSpiel's ISMCTSBot (Python, unmodified) from the information state; random rollouts",
+    params={**_OPENSPIEL_PARAMS, "think_ms": Param("int", 0, 0, 600_000, doc="time budget a decision (0: none)")},
+)
+register_agent(
+    "openspiel-mcts",
+    "hotspot.env.openspiel:OpenSpielMCTSAgent",
+    "OpenSpiel's MCTSBot (Python, unmodified) on one determinization of the information state",
+    params=_OPENSPIEL_PARAMS,
+)

@@ -5,7 +5,13 @@ game-string style.
 ('ismcts', {'iterations': 256, 'think_ms': 500})
 
 A spec is ``NAME`` or ``NAME(KEY=VALUE, ...)``: a value is an integer, a
-number, ``true``/``false`` or a word (letters, digits, ``_``, ``-``, ``.``).
+number, ``true``/``false``, a word (letters, digits and ``_ - . + / ~ :``,
+so that a file path is a word) or a quoted text (``'my runs/model.zip'``:
+anything but quotes, commas and parentheses).  ``NAME`` is a registered
+agent or alias (a word such as ``ismcts``), or ``module:attribute``, a
+factory in an importable Python module (``mymodule:MyAgent``, the
+``module:attribute`` form of Python's entry points; see
+``hotspot.agents.registry``).
 Each agent declares its parameters (:class:`Param`: a kind and a range, a
 default); :func:`check_params` refuses an unknown parameter or a value out of
 range with one line naming the agent's parameters and their ranges, and
@@ -26,7 +32,11 @@ import re
 from dataclasses import dataclass
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*\Z")
-_WORD = re.compile(r"[A-Za-z0-9_\-.+]+\Z")
+_IDENTS = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+#: ``module:attribute``: a factory in an importable module (dotted names both sides)
+MODULE_SPEC = re.compile(rf"({_IDENTS}):({_IDENTS})\Z")
+_WORD = re.compile(r"[A-Za-z0-9_\-.+/~:\\]+\Z")
+_QUOTED = re.compile(r"[^'\"(),]*\Z")
 _INT = re.compile(r"[+-]?[0-9]+\Z")
 _MAX_SPEC = 1000  # characters
 
@@ -38,9 +48,13 @@ class SpecError(ValueError):
 @dataclass(frozen=True)
 class Param:
     """One parameter of an agent: ``kind`` is ``"int"``, ``"float"``,
-    ``"bool"`` or ``"choice"``; ``low``/``high`` bound a number (inclusive),
-    ``choices`` name a choice's values; ``default`` is the value the agent
-    plays with when the spec leaves the parameter out."""
+    ``"bool"``, ``"choice"``, ``"str"`` (a word or quoted text), ``"path"``
+    (a file the agent reads: only the person at the command line may name
+    one, see ``hotspot.agents.registry``'s ``allow_code``) or ``"any"`` (a
+    value of any of the spec's forms, for a factory that does not say);
+    ``low``/``high`` bound a number (inclusive), ``choices`` name a choice's
+    values; ``default`` is the value the agent plays with when the spec leaves
+    the parameter out."""
 
     kind: str
     default: object
@@ -49,14 +63,23 @@ class Param:
     choices: tuple = ()
     doc: str = ""
 
+    @property
+    def required(self) -> bool:
+        """A ``path`` with no default: the agent cannot be made without it."""
+        return self.kind == "path" and self.default is None
+
     def describe(self, name: str) -> str:
         if self.kind == "choice":
             rng = "|".join(self.choices)
         elif self.kind == "bool":
             rng = "true|false"
+        elif self.kind in ("str", "path", "any"):
+            rng = {"str": "TEXT", "path": "PATH", "any": "VALUE"}[self.kind]
+        elif self.low is None and self.high is None:
+            rng = self.kind
         else:
             rng = f"{self.kind} {_fmt(self.low)}..{_fmt(self.high)}"
-        return f"{name}={rng} (default {_fmt(self.default)})"
+        return f"{name}={rng} (required)" if self.required else f"{name}={rng} (default {_fmt(self.default)})"
 
     def check(self, agent: str, name: str, value):
         """``value`` converted to this parameter's kind, or a :class:`SpecError`."""
@@ -72,6 +95,12 @@ class Param:
             if isinstance(value, str) and value in self.choices:
                 return value
             raise bad(f"is not one of {'|'.join(self.choices)}")
+        if self.kind == "any":
+            return value
+        if self.kind in ("str", "path"):
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                raise bad("is not a text")
+            return value if isinstance(value, str) else _fmt(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise bad("is not a number")
         if not math.isfinite(value):
@@ -87,15 +116,21 @@ class Param:
         return value
 
 
+#: the key of a :class:`Param` that takes every keyword no other names (a
+#: factory with ``**kwargs``)
+ANY_KEYWORD = "**"
+
 # the parameters declared by each agent name, filled by the registry: a dict,
-# or a lazy "module:attribute" naming one (loaded when first needed)
-_PARAMS: dict[str, dict[str, Param] | str] = {}
+# a lazy "module:attribute" naming one, or a callable returning one (loaded
+# when first needed)
+_PARAMS: dict = {}
 
 
 def declare_params(agent: str, params) -> None:
-    """Declare ``agent``'s parameters: a dict of :class:`Param` by name, or a
-    ``"module:attribute"`` string naming one (imported when first needed)."""
-    if isinstance(params, str):
+    """Declare ``agent``'s parameters: a dict of :class:`Param` by name, a
+    ``"module:attribute"`` string naming one, or a callable returning one
+    (either loaded when first needed)."""
+    if isinstance(params, str) or callable(params):
         _PARAMS[agent] = params
     else:
         _PARAMS[agent] = dict(params or {})
@@ -111,6 +146,9 @@ def params_of(agent: str) -> dict[str, Param]:
         except (ImportError, AttributeError) as exc:
             raise SpecError(f"agent {agent!r}: cannot load its parameters {ps!r} ({exc})") from None
         _PARAMS[agent] = ps
+    elif callable(ps):
+        ps = dict(ps())
+        _PARAMS[agent] = ps
     return dict(ps)
 
 
@@ -119,10 +157,17 @@ def describe_params(agent: str) -> str:
     ps = params_of(agent)
     if not ps:
         return "no parameters"
-    return ", ".join(p.describe(n) for n, p in sorted(ps.items()))
+    parts = [p.describe(n) for n, p in sorted(ps.items()) if n != ANY_KEYWORD]
+    if ANY_KEYWORD in ps:
+        parts.append("any other KEY=VALUE")
+    return ", ".join(parts)
 
 
 def _fmt(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, str) and not _WORD.match(v):
+        return f"'{v}'"
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float) and v.is_integer() and abs(v) < 1e15:
@@ -150,9 +195,13 @@ def _value(text: str, spec: str):
             raise SpecError(f"agent spec {spec!r}: {t!r} is not a finite number")
         return v
     if len(t) >= 2 and t[0] == t[-1] and t[0] in "'\"":
-        t = t[1:-1]
+        if not _QUOTED.match(t[1:-1]):
+            raise SpecError(
+                f"agent spec {spec!r}: bad value {t!r} (a quoted text holds no quotes, commas or parentheses)"
+            )
+        return t[1:-1]
     if not _WORD.match(t):
-        raise SpecError(f"agent spec {spec!r}: bad value {t!r} (a number, true/false or a word)")
+        raise SpecError(f"agent spec {spec!r}: bad value {t!r} (a number, true/false, a word or a 'quoted text')")
     return t
 
 
@@ -166,8 +215,11 @@ def parse_spec(spec) -> tuple[str, dict]:
         raise SpecError(f"agent spec {spec[:60]!r}: empty or longer than {_MAX_SPEC} characters")
     name, paren, rest = text.partition("(")
     name = name.strip()
-    if not _NAME.match(name):
-        raise SpecError(f"agent spec {spec!r}: {name!r} is not an agent name (a word such as ismcts)")
+    if not (_NAME.match(name) or MODULE_SPEC.match(name)):
+        raise SpecError(
+            f"agent spec {spec!r}: {name!r} is not an agent name (a word such as ismcts, or module:attribute "
+            f"naming a factory in a Python module)"
+        )
     params: dict = {}
     if not paren:
         if ")" in text:
@@ -196,10 +248,15 @@ def check_params(agent: str, params: dict) -> dict:
     declared = params_of(agent)
     out = {}
     for key, value in params.items():
-        p = declared.get(key)
+        p = declared.get(key, declared.get(ANY_KEYWORD))
         if p is None:
             raise SpecError(f"agent {agent!r} has no parameter {key!r}; {agent} takes {describe_params(agent)}")
         out[key] = p.check(agent, key, value)
+    for key, p in declared.items():
+        if p.required and key not in out:
+            raise SpecError(
+                f"agent {agent!r} needs {key}=..., e.g. {agent}({key}=model.zip); {agent} takes {describe_params(agent)}"
+            )
     return out
 
 

@@ -426,8 +426,14 @@ def _play_python(spec: GameSpec, agents, policies, rng, data=None):
     return game
 
 
-def run_task(specs) -> list[dict]:
-    """Play a chunk of games (one task of a worker) and return their rows, in order."""
+def run_task(specs, paths=()) -> list[dict]:
+    """Play a chunk of games (one task of a worker) and return their rows, in
+    order.  ``paths``: directories put on ``sys.path`` first, where a
+    ``module:attribute`` agent is looked for (a Ray worker does not inherit
+    the driver's ``sys.path``; a forked or spawned one does)."""
+    for path in reversed(paths):
+        if path not in sys.path:
+            sys.path.insert(0, path)
     cache: dict = {}
     return [play_game(spec, _make_side_agents(spec, cache)) for spec in specs]
 

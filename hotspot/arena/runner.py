@@ -346,9 +346,10 @@ def _run_ray(tasks, address, num_cpus, finished) -> None:
         ray.init(**kwargs)
         started = True
     remote = ray.remote(num_cpus=1)(run_task)
+    paths = [p for p in sys.path if p and os.path.isdir(p)]  # where module:attribute agents are found
     refs = {}
     try:
-        refs = {remote.remote(task): task for task in tasks}
+        refs = {remote.remote(task, paths): task for task in tasks}
         pending = list(refs)
         while pending:
             done, pending = ray.wait(pending, num_returns=1)

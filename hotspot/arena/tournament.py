@@ -96,16 +96,42 @@ def parse_agents(text: str) -> list[str]:
         raise ArenaError(f"agents: {exc}") from None
 
 
-def parse_pairings(text: str) -> list[tuple[str, str]]:
-    """``"a:b,c(k=1,j=2):d"`` -> [("a", "b"), ("c(k=1,j=2)", "d")]."""
-    out = []
-    for item in parse_agents(text):
-        parts = split_top(item, ":")
-        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+#: the separator of a pairing that names a ``module:attribute`` agent
+PAIRING_VS = " vs "
+
+
+def parse_pairing(item: str) -> tuple[str, str]:
+    """One pairing, ``TECHNOCRAT:ZIEGLER`` (``random:scripted``,
+    ``'ismcts(iterations=64):scripted'``) or ``TECHNOCRAT vs ZIEGLER``, the
+    spelling for a ``module:attribute`` agent, whose own colon would make
+    ``A:B`` ambiguous (``'mybots:Greedy vs scripted'``)."""
+    text = item.strip()
+    if PAIRING_VS in f" {text} ":
+        parts = [p.strip() for p in f" {text} ".split(PAIRING_VS)]
+        if len(parts) == 2 and all(parts):
+            return parts[0], parts[1]
+    else:
+        parts = [p.strip() for p in split_top(text, ":")]
+        if len(parts) == 2 and all(parts):
+            return parts[0], parts[1]
+        if len(parts) > 2:
             raise ArenaError(
-                f"pairing {item!r}: expected AGENT:AGENT, e.g. random:scripted or 'ismcts(iterations=64):scripted'"
+                f"pairing {item!r}: more than one ':' (a module:attribute agent has a colon of its own); "
+                f"write it TECHNOCRAT vs ZIEGLER, e.g. 'mybots:Greedy vs scripted'"
             )
-        out.append((parts[0].strip(), parts[1].strip()))
+    raise ArenaError(
+        f"pairing {item!r}: expected TECHNOCRAT:ZIEGLER or TECHNOCRAT vs ZIEGLER, e.g. random:scripted, "
+        f"'ismcts(iterations=64):scripted' or 'mybots:Greedy vs scripted'"
+    )
+
+
+def parse_pairings(text: str) -> list[tuple[str, str]]:
+    """``"a:b,c(k=1,j=2):d,m:X vs e"`` -> [("a", "b"), ("c(k=1,j=2)", "d"), ("m:X", "e")]:
+    a comma-separated list of pairings (:func:`parse_pairing`)."""
+    try:
+        out = [parse_pairing(item) for item in parse_agents(text)]
+    except SpecError as exc:
+        raise ArenaError(f"pairings: {exc}") from None
     if not out:
         raise ArenaError("no pairing given")
     return out

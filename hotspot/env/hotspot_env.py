@@ -121,13 +121,12 @@ from hotspot.core.state import STATE_DTYPE
 
 from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import encode, new_observation, scratch_state
+from hotspot.features.observations import OBSERVATION_MODES, observation_form, observation_space
 from hotspot.features.shaping import potential
 from .episodes import next_episode_seed, outcome, reset_game, step_game
 from .rendering import render_state
 from .templates import build_templates
 
-#: the forms of the observation (the ``observation`` argument of every env)
-OBSERVATION_MODES = ("full", "compact", "flat", "image")
 #: what an illegal action does (the ``illegal_action`` argument of every env)
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 RENDER_MODES = ["ansi", "rgb_array", "human"]
@@ -212,32 +211,6 @@ class LegalDiscrete(spaces.Discrete):
         if mask is None and probability is None and self.legal_mask.any():
             mask = self.legal_mask.astype(np.int8)
         return super().sample(mask=mask, probability=probability)
-
-
-def observation_space(bounds: ObservationBounds, mode: str = "full") -> spaces.Space:
-    """The observation space of form ``mode`` (``OBSERVATION_MODES``) with the entries' ``bounds``."""
-    if mode in ("full", "compact"):
-        names = ("board", "units", "pieces", "globals") if mode == "full" else ("units", "pieces", "globals")
-        return spaces.Dict(
-            {name: spaces.Box(bounds.low[name], bounds.high[name], dtype=bounds.dtypes[name]) for name in names}
-        )
-    if mode == "flat":
-        return spaces.Box(0.0, 1.0, shape=(bounds.flat_size,), dtype=np.float32)
-    return spaces.Dict(
-        {
-            "board": spaces.Box(0, 255, shape=bounds.image_shape, dtype=np.uint8),
-            "features": spaces.Box(0.0, 1.0, shape=(bounds.features_size,), dtype=np.float32),
-        }
-    )
-
-
-def observation_form(bounds: ObservationBounds, mode: str, obs: dict):
-    """Observation dict ``obs`` (one or a batch, as ``encode`` writes it) in form ``mode``."""
-    if mode == "flat":
-        return bounds.flat(obs)
-    if mode == "image":
-        return bounds.image(obs)
-    return obs
 
 
 def seed_to_episode(seed: int) -> np.uint64:
@@ -404,10 +377,6 @@ class HotspotEnv(gym.Env):
             o["pieces"],
             o["globals"],
         )
-        if self.observation == "compact":
-            return {k: o[k].copy() for k in ("units", "pieces", "globals")}
-        if self.observation == "full":
-            return {k: v.copy() for k, v in o.items()}
         return observation_form(self.bounds, self.observation, o)
 
     def _info(self) -> dict:

@@ -1,0 +1,111 @@
+"""Any function ``(observation, mask) -> action`` as an agent: a model trained
+on the environments enters the arena, ``hotspot evaluate`` and ``hotspot
+play`` through this.
+
+>>> from hotspot.agents import PolicyAgent
+>>> agent = PolicyAgent(lambda obs, mask: int(mask.nonzero()[0][0]), observation="flat")
+
+Each decision the agent builds the observation its side's environment would
+return for the position (``hotspot.features.observations.observe_info_state``,
+the function the environments use: the same form, the same normalisation,
+D20's fog), calls ``fn(observation, mask)`` with the legal-action mask (a
+bool array of the 578 actions) and plays what it returns.  An action that is
+not legal is refused with :class:`IllegalPolicyAction` naming it (the arena
+reports the game's task as failed; nothing is written for it).
+
+``setup="scripted"`` plays the set-up phases (3.2, 3.3, D21) by the scripted
+deployment plan instead of ``fn``, as the ``learned`` agent does and as an
+environment made with ``setup="scripted"`` does for its learner: use it for
+a model trained that way.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
+from hotspot.features.bounds import ObservationBounds
+from hotspot.features.observations import OBSERVATION_MODES, observe_info_state
+
+from .base import Agent, agent_generator, checked_act_arguments
+
+#: who plays a PolicyAgent's set-up phases (3.2, 3.3, D21)
+SETUP_MODES = ("policy", "scripted")
+
+
+class IllegalPolicyAction(ValueError):
+    """A policy chose an action that is not legal."""
+
+
+class PolicyAgent(Agent):
+    """``fn(observation, mask) -> action`` as an agent.
+
+    Args:
+        fn: a callable taking the observation (form ``observation``) and the
+            legal-action mask, returning an action index (an int or a numpy
+            integer).
+        observation: the environments' observation form the function was
+            trained on: ``"full"``, ``"compact"``, ``"flat"`` or ``"image"``.
+        bounds: the ``ObservationBounds`` of the environment trained on
+            (``env.unwrapped.bounds``); None takes them from each game's
+            first information state (the same for every scenario whose forces
+            are at most the rulebook's and the same ``max_turns``).
+        setup: ``"policy"`` (``fn`` plays the set-up phases too) or
+            ``"scripted"`` (the scripted deployment plan does, D21).
+        name: the agent's name in tables (default ``"policy"``).
+    """
+
+    policy_id = None
+
+    def __init__(self, fn, observation: str = "flat", *, bounds=None, setup: str = "policy", name: str = "policy"):
+        if not callable(fn):
+            raise TypeError(f"PolicyAgent needs a callable (observation, mask) -> action, got {type(fn).__name__}")
+        if observation not in OBSERVATION_MODES:
+            raise ValueError(f"observation must be one of {list(OBSERVATION_MODES)}, got {observation!r}")
+        if setup not in SETUP_MODES:
+            raise ValueError(f"setup must be one of {list(SETUP_MODES)}, got {setup!r}")
+        if bounds is not None and not isinstance(bounds, ObservationBounds):
+            raise TypeError("bounds must be an ObservationBounds (env.unwrapped.bounds) or None")
+        self.fn = fn
+        self.observation = observation
+        self.setup = setup
+        self.name = name
+        self._fixed_bounds = bounds
+        self._bounds = bounds
+        self._work = None
+        self.reset(None)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._setup_rng = agent_generator(seed)
+        self._bounds = self._fixed_bounds
+
+    def observe(self, info_state, side: int):
+        """The observation ``fn`` gets at ``side``'s information state (a
+        state record as ``Game.observation(side)`` gives it)."""
+        o = np.asarray(info_state).reshape(-1)
+        if self._bounds is None:
+            self._bounds = ObservationBounds(o)
+        return observe_info_state(o, side, self.observation, self._bounds)
+
+    def act(self, info_state, mask, side) -> int:
+        o, m = checked_act_arguments(info_state, mask, side)
+        if self.setup == "scripted" and int(o[0]["phase"]) in (PHASE_Z_SETUP, PHASE_T_SETUP):
+            from .scripted import make_work, scripted_decide
+
+            if self._work is None:
+                self._work = make_work()
+            return int(scripted_decide(o[0], m, int(side), self._setup_rng, 0, *self._work))
+        action = self.fn(self.observe(o, side), m.copy())
+        action = np.asarray(action).reshape(-1)
+        if action.size != 1 or not (np.issubdtype(action.dtype, np.integer) and action.dtype != np.bool_):
+            raise IllegalPolicyAction(f"{self.name}: the policy returned {action!r}, not one action index")
+        a = int(action[0])
+        if not (0 <= a < len(m)) or not m[a]:
+            raise IllegalPolicyAction(f"{self.name}: the policy chose action {a}, which is not legal here")
+        return a
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({getattr(self.fn, '__name__', type(self.fn).__name__)}, observation={self.observation!r})"
+
+
+__all__ = ["IllegalPolicyAction", "PolicyAgent", "SETUP_MODES"]

@@ -1,0 +1,185 @@
+"""A Stable-Baselines3 or sb3-contrib model file as an agent: ``sb3(path=model.zip)``.
+
+    hotspot evaluate "sb3(path=ppo_technocrat.zip)"
+    hotspot arena --pairings "sb3(path=ppo_technocrat.zip):scripted"
+    hotspot play --technocrat human --ziegler "sb3(path=ppo_ziegler.zip)"
+
+The adapter reads the model's own observation space and finds the
+environments' observation form it was trained on (``flat``, ``full``,
+``compact`` or ``image``, ``hotspot.features.observations``); a space that is
+none of them is refused in one line.  Each decision it builds that
+observation from the agent's information state (D20), as the environments
+do, and plays the best legal action by the model's own scores: the masked
+logits of a PPO, A2C or MaskablePPO policy, the masked Q-values of a DQN
+(``deterministic=false``: sampled from the masked policy with the agent's
+own seeded generator).
+
+Parameters (``sb3(path=..., setup=scripted, ...)``): ``path`` the model's
+``.zip``; ``algo`` the algorithm that saved it (``auto``: read from the file:
+MaskablePPO for sb3-contrib's maskable policies, DQN for a Q-network, else
+PPO, then A2C); ``setup`` ``policy`` (the model plays the set-up phases) or
+``scripted`` (the scripted deployment plan does, D21: for a model trained on
+an env with ``setup="scripted"``); ``deterministic``; ``threads`` torch's
+threads in this process (1: small networks run fastest on one thread of a
+busy machine).
+
+**A model file is code**: SB3's ``.zip`` holds pickles, which run when they
+are loaded.  Load only files you trust; the web app never loads one from a
+request (``allow_code``, ``hotspot.agents.registry``).  Needs the ``train``
+extra (``pip install "hotspot[train]"``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+
+import numpy as np
+
+from hotspot.core.actions import NUM_ACTIONS
+
+from .policy_agent import SETUP_MODES, PolicyAgent
+from .specs import Param, SpecError
+
+ALGOS = ("auto", "maskable_ppo", "ppo", "a2c", "dqn")
+
+SPEC_PARAMS = {
+    "path": Param("path", None, doc="the model file (.zip) saved by model.save()"),
+    "algo": Param("choice", "auto", choices=ALGOS, doc="the algorithm that saved it (auto: read from the file)"),
+    "setup": Param("choice", "policy", choices=SETUP_MODES, doc="who plays the set-up phases (3.2, 3.3, D21)"),
+    "deterministic": Param("bool", True, doc="the best legal action (false: sampled from the masked policy)"),
+    "threads": Param("int", 1, 0, 256, doc="torch threads of this process (0: leave torch's setting)"),
+}
+
+
+class ModelFileError(SpecError):
+    """A file that is not a usable model (one line)."""
+
+
+def _model_data(path: str) -> dict:
+    """The JSON ``data`` member of an SB3 model file, or a ModelFileError."""
+    if not os.path.isfile(path):
+        raise ModelFileError(f"sb3: no such model file {path!r}")
+    if not zipfile.is_zipfile(path):
+        raise ModelFileError(f"sb3: {path!r} is not a Stable-Baselines3 model (not a .zip archive)")
+    try:
+        with zipfile.ZipFile(path) as z:
+            return json.loads(z.read("data"))
+    except (KeyError, ValueError, OSError, zipfile.BadZipFile):
+        raise ModelFileError(f"sb3: {path!r} is not a Stable-Baselines3 model (no readable 'data' member)") from None
+
+
+def _algorithm(name: str, data: dict):
+    """The SB3 algorithm class of ``name`` (``auto``: from the file's policy class)."""
+    if name == "auto":
+        policy = data.get("policy_class") if isinstance(data, dict) else None
+        module = policy.get("__module__", "") if isinstance(policy, dict) else ""
+        name = "maskable_ppo" if "maskable" in module else "dqn" if ".dqn" in module else "ppo"
+    try:
+        if name == "maskable_ppo":
+            from sb3_contrib import MaskablePPO as algo
+        else:
+            import stable_baselines3 as sb3
+
+            algo = {"ppo": sb3.PPO, "a2c": sb3.A2C, "dqn": sb3.DQN}[name]
+    except ImportError as exc:
+        raise ModelFileError(
+            f"sb3: loading a model needs {exc.name or 'stable-baselines3'}: pip install 'hotspot[train]'"
+        ) from None
+    return name, algo
+
+
+def observation_mode_of(space) -> str:
+    """The environments' observation form whose space is ``space`` (shapes
+    compared), or a ModelFileError naming the space."""
+    from gymnasium import spaces
+
+    from hotspot.features.encoding import observation_shapes
+
+    shapes = {k: shape for k, (shape, _) in observation_shapes().items()}
+    flat = sum(int(np.prod(s)) for s in shapes.values())
+    if isinstance(space, spaces.Box) and space.shape == (flat,):
+        return "flat"
+    if isinstance(space, spaces.Dict):
+        got = {k: tuple(v.shape) for k, v in space.spaces.items()}
+        if got == shapes:
+            return "full"
+        if got == {k: v for k, v in shapes.items() if k != "board"}:
+            return "compact"
+        if set(got) == {"board", "features"} and got["features"] == (flat - int(np.prod(shapes["board"])),):
+            return "image"
+    raise ModelFileError(
+        f"sb3: the model's observation space {space} is none of hotspot's observation forms "
+        f"(flat is Box(0.0, 1.0, ({flat},), float32); full, compact and image are Dicts)"
+    )
+
+
+class SB3Agent(PolicyAgent):
+    """A Stable-Baselines3 model as an agent (see the module's docstring)."""
+
+    SPEC_PARAMS = SPEC_PARAMS
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        path: str | None = None,
+        algo: str = "auto",
+        setup: str = "policy",
+        deterministic: bool = True,
+        threads: int = 1,
+    ):
+        if not path:
+            raise ModelFileError("sb3: name the model file, e.g. sb3(path=model.zip)")
+        path = os.path.expanduser(str(path))
+        data = _model_data(path)
+        algo, cls = _algorithm(algo, data)
+        import torch
+
+        if threads:
+            torch.set_num_threads(int(threads))
+        try:
+            model = cls.load(path, device="cpu")
+        except Exception as exc:  # noqa: BLE001  (a damaged or foreign file: one line)
+            text = " ".join(str(exc).split())[:200]
+            raise ModelFileError(f"sb3: cannot load {path!r} as {algo}: {type(exc).__name__}: {text}") from None
+        n = getattr(model.action_space, "n", None)
+        if n is None or int(n) != NUM_ACTIONS:
+            raise ModelFileError(f"sb3: the model's action space {model.action_space} is not Discrete({NUM_ACTIONS})")
+        self.model = model
+        self.algo = algo
+        self.path = path
+        self.deterministic = bool(deterministic)
+        self._torch = torch
+        super().__init__(self._decide, observation_mode_of(model.observation_space), setup=setup, name=f"sb3:{path}")
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._rng = np.random.default_rng(seed)
+
+    def scores(self, observation) -> np.ndarray:
+        """The model's score of every action at ``observation`` (logits, or Q-values for DQN)."""
+        policy = self.model.policy
+        obs, _ = policy.obs_to_tensor(observation)
+        with self._torch.no_grad():
+            if self.algo == "dqn":
+                out = policy.q_net(obs)
+            else:
+                out = policy.get_distribution(obs).distribution.logits
+        return out.reshape(-1).cpu().numpy().astype(np.float64)
+
+    def _decide(self, observation, mask) -> int:
+        z = self.scores(observation)
+        legal = np.flatnonzero(mask)
+        zl = z[legal]
+        if self.deterministic or self.algo == "dqn":
+            return int(legal[int(np.argmax(zl))])
+        p = np.exp(zl - zl.max())
+        return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
+
+    def __repr__(self) -> str:
+        return f"SB3Agent(path={self.path!r}, algo={self.algo!r}, observation={self.observation!r})"
+
+
+__all__ = ["ALGOS", "ModelFileError", "SB3Agent", "SPEC_PARAMS", "observation_mode_of"]
