@@ -74,8 +74,8 @@ def cmd_play(args) -> int:
 
         if args.agent_seed is not None:
             raise ValueError("--agent-seed is for two random players; agents playing a person are seeded from --seed")
-        if args.load:
-            session = Session.load(args.load)
+        if args.load:  # the save's agents may run code only if the person names them here too
+            session = Session.load(args.load, allow_code={args.technocrat, args.ziegler})
         else:
             session = Session.new(
                 technocrat=args.technocrat,
@@ -176,8 +176,34 @@ def cmd_serve(args) -> int:
 
     if any(not str(path).strip() for path in args.games):
         raise ValueError("serve: a GAMES path is empty (give a record, a games.jsonl or a run folder)")
+    for item in args.agent:
+        _offer_agent(item)
     serve(args.games, host=args.host, port=args.port, open_browser=args.open)
     return 0
+
+
+def _offer_agent(item: str) -> None:
+    """``--agent NAME=SPEC`` of ``hotspot serve``: the person starting the
+    server offers agent SPEC (a module:attribute agent or a model file may
+    be one) under the plain name NAME, which the page's requests may name;
+    the requests themselves never name a module or a file."""
+    from .arena.registry import canonical_agent, make_agent, register_agent
+
+    name, eq, spec = item.partition("=")
+    name, spec = name.strip(), spec.strip()
+    if not eq or not name or not spec:
+        raise ValueError(f"--agent {item!r}: expected NAME=SPEC, e.g. mine=mybots:Greedy or 'ppo=sb3(path=model.zip)'")
+    canonical = canonical_agent(spec)  # checked (and imported) now: a bad spec is refused before the server starts
+    try:
+        register_agent(
+            name,
+            lambda seed=None: make_agent(canonical, seed=seed),
+            f"{canonical} (offered by the server's command line)",
+        )
+    except ValueError as exc:
+        raise ValueError(
+            f"--agent {item!r}: {name!r} cannot name it ({str(exc).split(' (')[0]}); choose another NAME"
+        ) from None
 
 
 def _parse_rules_options(items) -> dict:
@@ -604,6 +630,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network)",
     )
     srv.add_argument("--open", action="store_true", help="open the page in the default web browser")
+    srv.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="offer agent SPEC (your module:attribute, or sb3(path=model.zip)) on the page as NAME; repeatable "
+        "(the page's requests name agents only by registered names, never a module or a file)",
+    )
     srv.set_defaults(func=cmd_serve)
     scen = sub.add_parser("scenario", help="print or save a scenario")
     scen.add_argument("name")

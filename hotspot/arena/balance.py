@@ -56,10 +56,10 @@ from hotspot.core.rules_data import RulesOptions
 from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
-from .runner import GAMES_FILE, check_count, check_run_args, run_games, spec_max_turns
+from .runner import GAMES_FILE, check_count, check_run_args, run_in_steps, spec_max_turns
 from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
-from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings
+from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings, points
 
 CELL_FIELDS = [
     "cell",
@@ -629,59 +629,29 @@ def run_balance(
     check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     with writer_lock(out):  # one writer a folder, for the whole run
         by_cell = cell_specs(cells, specs)
-        rows: dict[str, dict] = {}
-        active = [c["cell"] for c in cells]
-        stopped: dict[int, str] = {}
-        played = remaining = 0
-        wall = warm = 0.0
-        dropped = []
-        result = None
-        n = 0
-        budget = max_games
-        while active:
-            n = min(games, n + step) if precision else games
-            todo = [s for c in active for s in by_cell[c][:n]]
-            result = run_games(
-                todo,
-                out,
-                workers=workers,
-                backend=backend,
-                address=address,
-                chunk=chunk,
-                max_games=budget,
-                progress=progress,
-                desc="balance" if not precision else f"balance {n}",
-                drop_damaged=drop_damaged,
-                config=config,
-                plan=specs,
-            )
-            drop_damaged = False  # dropped (and reported) once
-            dropped += result.dropped
-            for row in result.rows:
-                rows[row["key"]] = row
-            played += result.played
-            wall += result.wall_s
-            warm += result.warm_up_s
-            if result.remaining:
-                remaining = result.remaining
-                break
-            if budget is not None:
-                budget -= result.played
-            still = []
-            for c in active:
-                done = [rows[s.key] for s in by_cell[c][:n] if s.key in rows]
-                score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if is_draw(r) else 0.0 for r in done)
-                lo, hi = wilson_interval(score, len(done))
-                if n >= games:
-                    stopped[c] = "games"
-                elif precision and (hi - lo) / 2 <= precision:
-                    stopped[c] = "precision"
-                else:
-                    still.append(c)
-            active = still
-            if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
-                remaining = len(active) * (min(games, n + step) - n)
-                break
+
+        def enough(cell, done):
+            lo, hi = wilson_interval(sum(points(r, "technocrat", by="side") for r in done), len(done))
+            return (hi - lo) / 2 <= precision
+
+        run = run_in_steps(
+            {c["cell"]: [[s] for s in by_cell[c["cell"]]] for c in cells},
+            out,
+            games=games,
+            step=step if precision else None,
+            enough=enough,
+            plan=specs,
+            config=config,
+            max_games=max_games,
+            drop_damaged=drop_damaged,
+            desc="balance",
+            workers=workers,
+            backend=backend,
+            address=address,
+            chunk=chunk,
+            progress=progress,
+        )
+        rows, stopped, result, remaining = run.rows, run.stopped, run.last, run.remaining
         kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
         table = cell_table(kept, cells, specs, stopped)
         summary = {
@@ -705,12 +675,12 @@ def run_balance(
             },
             "games": len(kept),
             "planned": sum(t["games"] for t in table) + remaining,
-            "played_now": played,
-            "from_file": len(kept) - played,
+            "played_now": run.played,
+            "from_file": len(kept) - run.played,
             "remaining": remaining,
-            "wall_s": round(wall, 3),
-            "warm_up_s": round(warm, 3),
-            "dropped_lines": [d.line for d in dropped],
+            "wall_s": round(run.wall_s, 3),
+            "warm_up_s": round(run.warm_up_s, 3),
+            "dropped_lines": [d.line for d in run.dropped],
             "cells": table,
             "plot": None,
             "skill_plots": [],

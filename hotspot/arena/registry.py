@@ -3,6 +3,7 @@ below the environments, which name their opponents by spec too)."""
 
 from hotspot.agents.registry import (
     DEFAULT_MAX_SECONDS_PER_GAME,
+    CodeNotAllowedError,
     UnknownAgentError,
     agent_cost,
     agent_costs,
@@ -26,6 +27,7 @@ from hotspot.agents.specs import Param, SpecError, split_top
 
 __all__ = [
     "DEFAULT_MAX_SECONDS_PER_GAME",
+    "CodeNotAllowedError",
     "Param",
     "SpecError",
     "UnknownAgentError",

@@ -220,6 +220,89 @@ def run_games(
         )
 
 
+@dataclass
+class SteppedRun:
+    """What :func:`run_in_steps` did."""
+
+    rows: dict  # every finished row of the plan, by key
+    stopped: dict  # group -> "precision" (its rule said stop) or "games" (it played them all)
+    played: int = 0
+    remaining: int = 0  # games left for a rerun (a --max-games stop)
+    wall_s: float = 0.0
+    warm_up_s: float = 0.0
+    dropped: list = field(default_factory=list)
+    last: RunResult | None = None  # the last step's run_games result
+
+
+def run_in_steps(
+    groups: dict,
+    out_dir,
+    *,
+    games: int,
+    step: int | None,
+    enough,
+    plan: list[GameSpec],
+    config: dict | None,
+    max_games: int | None = None,
+    drop_damaged: bool = False,
+    desc: str = "games",
+    **run_kwargs,
+) -> SteppedRun:
+    """Sequential stopping over groups of games in one folder.
+
+    ``groups``: key -> the group's *units* in order, each unit a list of
+    game specs played together (a balance cell's game i; an evaluated
+    agent's game i as Technocrat and as Ziegler, on one seed).  Every active
+    group plays its first ``n`` units, ``n`` growing by ``step`` (None: all
+    ``games`` units at once); after each step a group stops when it has
+    played ``games`` units, or when ``enough(key, rows)`` says so (its rows
+    so far: its precision is reached).  ``max_games``: at most this many new
+    games in all (the rest is left for a rerun, which resumes); the other
+    arguments go to :func:`run_games`."""
+    out = SteppedRun(rows={}, stopped={})
+    active = list(groups)
+    n = 0
+    budget = max_games
+    while active:
+        n = min(games, n + step) if step else games
+        todo = [spec for key in active for unit in groups[key][:n] for spec in unit]
+        result = run_games(
+            todo,
+            out_dir,
+            max_games=budget,
+            desc=f"{desc} {n}" if step else desc,
+            drop_damaged=drop_damaged,
+            config=config,
+            plan=plan,
+            **run_kwargs,
+        )
+        drop_damaged = False  # dropped (and reported) once
+        out.last = result
+        out.dropped += result.dropped
+        out.rows.update((row["key"], row) for row in result.rows)
+        out.played += result.played
+        out.wall_s += result.wall_s
+        out.warm_up_s += result.warm_up_s
+        if result.remaining:
+            out.remaining = result.remaining
+            break
+        if budget is not None:
+            budget -= result.played
+        still = []
+        for key in active:
+            if n >= games:
+                out.stopped[key] = "games"
+            elif enough(key, [out.rows[s.key] for unit in groups[key][:n] for s in unit if s.key in out.rows]):
+                out.stopped[key] = "precision"
+            else:
+                still.append(key)
+        active = still
+        if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
+            out.remaining = sum(len(unit) for key in active for unit in groups[key][n : min(games, n + step)])
+            break
+    return out
+
+
 def _run_in_folder(
     specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc, config, drop_damaged, plan, t0
 ) -> RunResult:

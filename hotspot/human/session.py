@@ -58,7 +58,7 @@ import numpy as np
 
 from hotspot.agents.policies import policy_action
 from hotspot.arena.match import agent_seeds, setup_seed
-from hotspot.arena.registry import make_agent
+from hotspot.arena.registry import CodeNotAllowedError, make_agent
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import col_row
@@ -151,7 +151,7 @@ class _Agents:
     arena's game of its seed; any other agent by ``Agent.act`` on its side's
     information state (D20) and the legal actions."""
 
-    def __init__(self, controllers, seed: int):
+    def __init__(self, controllers, seed: int, allow_code=True):
         seeds = agent_seeds(seed)
         self.names = controllers
         self.rng = np.array(seeds, dtype=np.uint64)  # rng[side]: a compiled policy's generator
@@ -159,8 +159,14 @@ class _Agents:
         self.by_side = {}
         for side, name in enumerate(controllers):
             if name != HUMAN:
+                allowed = allow_code if isinstance(allow_code, bool) else name in allow_code
                 try:
-                    self.by_side[side] = make_agent(name, seed=seeds[side])
+                    self.by_side[side] = make_agent(name, seed=seeds[side], allow_code=allowed)
+                except CodeNotAllowedError as exc:
+                    raise SessionError(
+                        f"{SIDE_NAMES[side]}: {exc}; an agent that runs code from a module or file must be named "
+                        f"by the person who starts the game (hotspot play --{SIDE_NAMES[side]} {name})"
+                    ) from None
                 except (ValueError, ImportError, OSError) as exc:
                     raise SessionError(f"{SIDE_NAMES[side]}: {exc}") from None
 
@@ -179,10 +185,13 @@ class _Agents:
 class Session:
     """One game between people (``"human"``) and agents; see the module's docstring."""
 
-    def __init__(self, settings: dict, scenario: dict):
+    def __init__(self, settings: dict, scenario: dict, allow_code=True):
         """Use :meth:`new` or :meth:`load`."""
         self.settings = settings  # JSON-ready: technocrat, ziegler, scenario, seed, rules, max_turns
         self.scenario = scenario  # the scenario dict, rules merged: what the game starts from
+        # which agent specs may import a module or read a file (hotspot.agents.registry's allow_code):
+        # True, False, or a set of the specs the person named
+        self.allow_code = allow_code if isinstance(allow_code, bool) else frozenset(allow_code)
         self.controllers = (settings["ziegler"], settings["technocrat"])  # indexed by side
         self.game, self.agents, self.history = self._start()
         self.conceded: int | None = None  # the side that conceded (5.0), if one did
@@ -197,9 +206,13 @@ class Session:
         seed: int = 0,
         rules=None,
         max_turns: int | None = None,
+        *,
+        allow_code=True,
     ) -> "Session":
         """A new game.  ``technocrat`` / ``ziegler``: ``"human"`` or an agent of
-        ``hotspot.arena.registry``; ``scenario``: a built-in name (``standard``,
+        ``hotspot.arena.registry``; ``allow_code``: whether an agent may be a
+        ``module:attribute`` or read a model file (True, False, or the set of
+        specs that may; the web app's requests pass False); ``scenario``: a built-in name (``standard``,
         ``open``, ``random``, ``random:N``), a JSON path or a dict (``random``
         draws the set-up from the seed, as the arena does); ``rules``: rules
         option overrides; ``max_turns``: None (the rulebook: no limit, D19) or a
@@ -225,7 +238,7 @@ class Session:
             "rules": _rules_dict(rules),
             "max_turns": max_turns,
         }
-        return cls(settings, data)
+        return cls(settings, data, allow_code)
 
     def _start(self):
         """A fresh game, fresh agents (seeded as the arena seeds them) and an empty history."""
@@ -233,7 +246,7 @@ class Session:
             game = Game(self.scenario, seed=self.settings["seed"], max_turns=self.settings["max_turns"])
         except (ScenarioError, ValueError) as exc:
             raise SessionError(f"the game cannot start: {exc}") from None
-        agents = _Agents(self.controllers, self.settings["seed"])
+        agents = _Agents(self.controllers, self.settings["seed"], self.allow_code)
         return game, agents, []
 
     # ------------------------------------------------------------ queries
@@ -493,9 +506,12 @@ class Session:
         return path
 
     @classmethod
-    def load(cls, path) -> "Session":
+    def load(cls, path, *, allow_code=False) -> "Session":
         """The session saved in ``path``, replayed; a file that is not a save,
-        is damaged, was altered or does not replay is refused (``SessionError``)."""
+        is damaged, was altered or does not replay is refused (``SessionError``).
+        ``allow_code``: as in :meth:`new`; by default a saved game's agents
+        are registered ones only (the file, not the person, names them), or
+        the specs given in the set."""
         try:
             data = read_json(path)  # the one reader's limits (core.jsonfile)
         except OSError as exc:
@@ -505,13 +521,14 @@ class Session:
         except ValueError as exc:  # a name the OS cannot take
             raise SessionError(f"{path}: cannot read: {exc}") from None
         try:
-            return cls.from_json(data)
+            return cls.from_json(data, allow_code=allow_code)
         except SessionError as exc:
             raise SessionError(f"{path}: {exc}") from None
 
     @classmethod
-    def from_json(cls, data) -> "Session":
-        """The session of a save's JSON (see :meth:`to_json`), replayed."""
+    def from_json(cls, data, *, allow_code=False) -> "Session":
+        """The session of a save's JSON (see :meth:`to_json`), replayed
+        (``allow_code``: as in :meth:`load`)."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise SessionError(f'not a saved game (no "format": "{FORMAT}")')
         if data.get("version") != VERSION:
@@ -542,6 +559,7 @@ class Session:
             settings["seed"],
             settings["rules"] or None,
             settings["max_turns"],
+            allow_code=allow_code,
         )
         session.settings["scenario"] = settings["scenario"]
         session._rebuild(actions)

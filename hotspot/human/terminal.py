@@ -217,7 +217,7 @@ class Terminal:
 
     def _load(self, path) -> None:
         try:
-            session = Session.load(path)
+            session = Session.load(path, allow_code=self.session.allow_code)
         except SessionError as exc:
             self.say(f"Not loaded (this game goes on): {exc}")
             return

@@ -213,7 +213,9 @@ class WebApp:
         sides = {}
         for side in SIDE_NAMES:
             name = args.get(side, HUMAN)
-            if name not in self.agents and not (isinstance(name, str) and len(name) <= 200 and is_available(name)):
+            if name not in self.agents and not (
+                isinstance(name, str) and len(name) <= 200 and is_available(name, allow_code=False)
+            ):
                 raise RequestError(
                     400,
                     f"{side}: {json.dumps(name)[:40]} is not 'human' or an available agent "
@@ -231,7 +233,12 @@ class WebApp:
         if max_turns is not None:
             max_turns = _int(max_turns, "max_turns", 1, 10_000)
         session = Session.new(
-            technocrat=sides["technocrat"], ziegler=sides["ziegler"], scenario=scenario, seed=seed, max_turns=max_turns
+            technocrat=sides["technocrat"],
+            ziegler=sides["ziegler"],
+            scenario=scenario,
+            seed=seed,
+            max_turns=max_turns,
+            allow_code=False,  # a request never names a module or a file, whatever the server was started with
         )
         return self._install(session, args.get("view", "default"))
 
@@ -307,7 +314,7 @@ class WebApp:
         return self._session().to_json()
 
     def load(self, args) -> dict:
-        return self._install(Session.from_json(args), "default")
+        return self._install(Session.from_json(args, allow_code=False), "default")
 
     def _install(self, session: Session, view) -> dict:
         """Make ``session`` (new or loaded) the app's game, let its agents move
