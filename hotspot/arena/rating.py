@@ -1,0 +1,258 @@
+"""Ratings by seat on one Elo scale: the model behind ``hotspot evaluate``'s
+published scale and the arena's rating table.
+
+The Technocrat wins most games whoever plays (0.92 between two scripted
+players on ``open``), so one rating an agent, fitted on games as either
+side, mixes skill with the seat.  Here each agent has a rating **as
+Technocrat**, ``T``, and one **as Ziegler**, ``Z``; a game between ``i``
+(Technocrat) and ``j`` (Ziegler) gives the Technocrat the expected score
+
+    P = 1 / (1 + 10 ** (-(T_i - Z_j) / 400))
+
+(a draw, a game stopped by ``max_turns`` without a winner, D19 revised, is
+half a point: half a win and half a loss in the likelihood).  An agent's
+**overall** rating is the mean of its two, ``R = (T + Z) / 2``:
+``R_i - R_j`` is the mean of the two seats' logit advantages of ``i`` over
+``j``, so R ranks agents by their score over both seats.  Only differences
+``T - Z`` enter the model: one anchor fixes the scale's origin (``scripted``
+at 1000 on the published scale), 400 points are odds of 10 to 1.
+
+* :func:`fit_ratings`: every agent's ``(T, Z)`` by maximum likelihood on a
+  set of games, with ``prior`` virtual drawn games of each seat against the
+  anchor's other seat (as BayesElo's prior draws), so that an agent that
+  never wins, or never loses, keeps a finite estimate; agents in ``fixed``
+  are held at given ratings (the published scale).
+* :func:`rate` : one agent's ``T``, ``Z`` and ``R`` with 95%
+  likelihood-ratio intervals against opponents whose ratings are held
+  fixed, without any prior: an agent that never wins as a seat gets an
+  upper bound (``< 312``), one that never loses a lower bound, never an
+  interval blown up by a divergent estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Elo points per unit of the logistic model's natural log-odds
+SCALE = 400.0 / math.log(10.0)
+#: the rating of the anchor agent (``scripted`` on the published scale)
+ANCHOR_RATING = 1000.0
+#: the likelihood-ratio threshold of a 95% interval (chi-square, 1 df, / 2)
+LR_95 = 1.920729410347062
+#: ratings are searched on this grid (Elo points); an interval reaching its end is a bound
+GRID = np.arange(-4000.0, 6000.0 + 1e-9, 2.0)
+
+
+def technocrat_points(row) -> float:
+    """The Technocrat's points in a game row: 1 a win, 1/2 a draw (no winner), 0 a loss."""
+    winner = row.get("winner")
+    return 0.5 if winner is None else 1.0 if winner == "technocrat" else 0.0
+
+
+def seat_results(rows) -> dict[tuple[str, str], list[float]]:
+    """``{(technocrat agent, ziegler agent): [Technocrat points, games]}`` of game rows."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for row in rows:
+        cell = out.setdefault((row["technocrat"], row["ziegler"]), [0.0, 0])
+        cell[0] += technocrat_points(row)
+        cell[1] += 1
+    return out
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def fit_ratings(
+    results: dict,
+    *,
+    anchor: str | None = None,
+    anchor_rating: float = ANCHOR_RATING,
+    prior: float = 1.0,
+    fixed: dict | None = None,
+) -> dict[str, tuple[float, float]]:
+    """Every agent's ``(T, Z)`` rating (Elo points) by maximum likelihood.
+
+    ``results``: :func:`seat_results`.  ``fixed``: ``{agent: (T, Z)}`` held
+    at those ratings (the published scale); without it, ``anchor`` (default:
+    ``scripted`` if it played, else the first agent in sorted order) is put
+    at ``anchor_rating`` overall.  ``prior``: virtual drawn games, per
+    seat of every agent not fixed, against the anchor's other seat (its
+    rating as fitted or fixed); 0 is plain maximum likelihood, which
+    diverges for an agent that never wins or never loses."""
+    fixed = dict(fixed or {})
+    agents = sorted({a for pair in results for a in pair} | set(fixed))
+    if not agents:
+        return {}
+    if anchor is None or anchor not in agents:
+        anchor = next((a for a in ("scripted",) if a in agents), None)
+        if anchor is None:
+            anchor = next((a for a in agents if a in fixed), agents[0])
+    free = [a for a in agents if a not in fixed]
+    index = {a: i for i, a in enumerate(free)}
+    m = len(free)
+    pairs, points, games = [], [], []
+    for (t, z), (p, n) in results.items():
+        if n > 0:
+            pairs.append((t, z))
+            points.append(float(p))
+            games.append(float(n))
+    if prior > 0:  # virtual draws of each seat against the anchor's other seat
+        for a in free:
+            if a != anchor:
+                pairs += [(a, anchor), (anchor, a)]
+                points += [0.5 * prior, 0.5 * prior]
+                games += [prior, prior]
+    points, games = np.array(points), np.array(games)
+
+    def seat(agent, side):  # (fixed value in logits, or index into x)
+        if agent in fixed:
+            return fixed[agent][side] / SCALE, -1
+        return 0.0, index[agent] + side * m
+
+    t_val, z_val = np.zeros(len(pairs)), np.zeros(len(pairs))
+    t_idx, z_idx = np.zeros(len(pairs), int), np.zeros(len(pairs), int)
+    for g, (t, z) in enumerate(pairs):
+        t_val[g], t_idx[g] = seat(t, 0)
+        z_val[g], z_idx[g] = seat(z, 1)
+
+    def objective(x):
+        xt = np.where(t_idx >= 0, x[np.maximum(t_idx, 0)], t_val)
+        xz = np.where(z_idx >= 0, x[np.maximum(z_idx, 0)], z_val)
+        d = xt - xz
+        nll = float(np.sum(points * _softplus(-d) + (games - points) * _softplus(d)))
+        g = games / (1.0 + np.exp(-d)) - points  # d nll / d d
+        grad = np.zeros(2 * m)
+        np.add.at(grad, t_idx[t_idx >= 0], g[t_idx >= 0])
+        np.add.at(grad, z_idx[z_idx >= 0], -g[z_idx >= 0])
+        return nll, grad
+
+    x = np.zeros(2 * m)
+    if m:
+        from scipy.optimize import minimize
+
+        x = minimize(
+            objective, x, jac=True, method="L-BFGS-B", options={"maxiter": 20_000, "gtol": 1e-10, "ftol": 1e-15}
+        ).x
+    out = {a: (float(x[index[a]] * SCALE), float(x[index[a] + m] * SCALE)) for a in free}
+    if not fixed:  # the gauge: the anchor's overall rating
+        shift = anchor_rating - (out[anchor][0] + out[anchor][1]) / 2.0
+        out = {a: (t + shift, z + shift) for a, (t, z) in out.items()}
+    out.update({a: (float(t), float(z)) for a, (t, z) in fixed.items()})
+    return out
+
+
+@dataclass
+class Estimate:
+    """A rating with its 95% likelihood-ratio interval (Elo points).
+    ``value`` None: the estimate diverges (the agent never lost, or never
+    won); ``low`` None: unbounded below; ``high`` None: unbounded above."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    games: int
+
+    def text(self) -> str:
+        """``1234 [1180, 1290]``, ``< 420`` (an upper bound), ``> 2100``, or ``-`` (no games)."""
+        if self.games == 0:
+            return "-"
+        if self.low is None and self.high is None:
+            return "unbounded"
+        if self.low is None:
+            return f"< {self.high:.0f}"
+        if self.high is None:
+            return f"> {self.low:.0f}"
+        return f"{self.value:.0f} [{self.low:.0f}, {self.high:.0f}]"
+
+    def as_dict(self) -> dict:
+        return {"rating": self.value, "low": self.low, "high": self.high, "games": self.games, "text": self.text()}
+
+
+def seat_curve(opponents) -> np.ndarray:
+    """The log-likelihood over :data:`GRID` of one seat's rating, from
+    ``opponents``: ``(opponent's rating in the other seat, this seat's
+    points, games)`` triples (the other seats held fixed)."""
+    ll = np.zeros_like(GRID)
+    for rating, p, n in opponents:
+        d = (GRID - float(rating)) / SCALE
+        ll -= float(p) * _softplus(-d) + (float(n) - float(p)) * _softplus(d)
+    return ll
+
+
+def _estimate(ll: np.ndarray, grid: np.ndarray, games: int) -> Estimate:
+    if games == 0:
+        return Estimate(None, None, None, 0)
+    top = float(ll.max())
+    inside = np.flatnonzero(ll >= top - LR_95)
+    best = int(np.argmax(ll))
+    at_edge = best in (0, len(grid) - 1) or ll[0] >= top - 1e-9 or ll[-1] >= top - 1e-9
+    low = None if inside[0] == 0 else float(grid[inside[0]])
+    high = None if inside[-1] == len(grid) - 1 else float(grid[inside[-1]])
+    return Estimate(None if at_edge else float(grid[best]), low, high, int(games))
+
+
+def _max_plus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``c[k] = max_i a[i] + b[k - i]``: the log-likelihood of a sum of two
+    independent ratings on one grid (the profile of ``T + Z``)."""
+    n = len(a)
+    c = np.full(2 * n - 1, -np.inf)
+    for i in range(n):
+        np.maximum(c[i : i + n], a[i] + b, out=c[i : i + n])
+    return c
+
+
+def rate(agent_rows_t, agent_rows_z, ratings: dict) -> dict[str, Estimate]:
+    """One agent's ratings against opponents held at ``ratings``
+    (``{agent: (T, Z)}``, e.g. the published reference ratings): its
+    ``technocrat`` rating from its games as Technocrat (``agent_rows_t``:
+    ``(ziegler agent, Technocrat points, games)``), its ``ziegler`` rating
+    from its games as Ziegler (``(technocrat agent, Ziegler points,
+    games)``) and its ``overall`` rating ``(T + Z) / 2``, each with a 95%
+    likelihood-ratio interval (profile likelihood for the overall one), no
+    prior."""
+    t_ll = seat_curve([(ratings[z][1], p, n) for z, p, n in agent_rows_t])
+    z_ll = seat_curve([(ratings[t][0], p, n) for t, p, n in agent_rows_z])
+    nt = int(sum(n for _, _, n in agent_rows_t))
+    nz = int(sum(n for _, _, n in agent_rows_z))
+    out = {"technocrat": _estimate(t_ll, GRID, nt), "ziegler": _estimate(z_ll, GRID, nz)}
+    if nt and nz:
+        step = GRID[1] - GRID[0]
+        half_sums = GRID[0] + np.arange(2 * len(GRID) - 1) * step / 2.0  # (T + Z) / 2
+        overall = _estimate(_max_plus(t_ll, z_ll), half_sums, nt + nz)
+        t, z = out["technocrat"], out["ziegler"]  # a seat unbounded on the grid leaves the mean unbounded there
+        if t.value is None or z.value is None:
+            overall.value = None
+        if t.low is None or z.low is None:
+            overall.low = None
+        if t.high is None or z.high is None:
+            overall.high = None
+        out["overall"] = overall
+    else:
+        out["overall"] = Estimate(None, None, None, 0)
+    return out
+
+
+def rate_in(results: dict, agent: str, ratings: dict) -> dict[str, Estimate]:
+    """:func:`rate` of ``agent`` from :func:`seat_results` (its games against
+    other agents; games against itself are left out), the others held at
+    ``ratings``."""
+    as_t = [(z, p, n) for (t, z), (p, n) in results.items() if t == agent and z != agent]
+    as_z = [(t, n - p, n) for (t, z), (p, n) in results.items() if z == agent and t != agent]
+    return rate(as_t, as_z, ratings)
+
+
+__all__ = [
+    "ANCHOR_RATING",
+    "Estimate",
+    "SCALE",
+    "fit_ratings",
+    "rate",
+    "rate_in",
+    "seat_curve",
+    "seat_results",
+    "technocrat_points",
+]
