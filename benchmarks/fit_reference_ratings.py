@@ -58,6 +58,9 @@ def main(argv=None) -> int:
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--runs-dir", type=Path, default=Path("reference-runs"))
     p.add_argument("--no-write", action="store_true", help="do not replace the package's reference_ratings.json")
+    p.add_argument(
+        "--ratings-out", type=Path, default=None, help="write the ratings here instead of the package's file"
+    )
     args = p.parse_args(argv)
     if args.tiny:
         args.games, args.search_games = 4, 2
@@ -121,6 +124,10 @@ def main(argv=None) -> int:
             f"{agent:>22s}  T {e['technocrat']:7.1f}  Z {e['ziegler']:7.1f}  overall {e['overall']['text']}"
             f"  (T {e['technocrat_interval']['text']}, Z {e['ziegler_interval']['text']})"
         )
+    if args.ratings_out is not None:
+        args.ratings_out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {args.ratings_out}")
+        return 0
     if args.tiny or args.no_write:
         print("(tiny or --no-write: the package's reference_ratings.json is left as it is)")
         return 0

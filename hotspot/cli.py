@@ -17,6 +17,14 @@
                     [--finalists N] [--confirm-pair T:Z] [--confirm-games N] [--report]
     hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
+    hotspot evaluate AGENT [--opponents A,B,...] [--precision H] [--step N] [--games N] [--out DIR]
+                    [--workers N] [--max-games N] [--ratings FILE]   (the standard protocol: a result card)
+
+Wherever an agent is named it may be a registered name or alias, a spec with
+parameters (``ismcts(iterations=64)``), your own ``module:attribute``
+(``mybots:Greedy``; in ``--pairings`` write ``'mybots:Greedy vs scripted'``)
+or a model file (``sb3(path=model.zip)``): a module or a model file runs
+code, so only the command line names them (docs/evaluate.md).
 
 ``hotspot play`` with a ``human`` side is a game in the terminal
 (``hotspot.human.terminal``: the board with its key, the log, the legal
@@ -179,6 +187,38 @@ def cmd_serve(args) -> int:
     for item in args.agent:
         _offer_agent(item)
     serve(args.games, host=args.host, port=args.port, open_browser=args.open)
+    return 0
+
+
+def cmd_evaluate(args) -> int:
+    from .arena.evaluate import run_evaluate
+    from .arena.tournament import parse_agents
+
+    card = run_evaluate(
+        args.agent,
+        opponents=parse_agents(args.opponents) if args.opponents else None,
+        scenario=args.scenario,
+        seed=args.seed,
+        games=args.games,
+        precision=args.precision,
+        step=args.step,
+        max_turns=args.max_turns,
+        max_actions=args.max_actions,
+        out=args.out,
+        ratings=args.ratings,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        chunk=args.chunk,
+        max_games=args.max_games,
+        progress=not args.no_progress,
+        drop_damaged=args.drop_damaged,
+        plot=not args.no_plot,
+    )
+    print(card["text"])
+    print(
+        f"Card in {card['folder']}/ (card.txt, card.json{', card.png' if card.get('plot') else ''}; every game in games.jsonl)"
+    )
     return 0
 
 
@@ -454,12 +494,12 @@ def _count_arg(low: int):
 _positive = _count_arg(1)
 
 
-def _add_run_options(p, default_out: str) -> None:
+def _add_run_options(p, default_out: str, games_help: str | None = None) -> None:
     p.add_argument(
         "--games",
         type=_positive,
         default=100,
-        help="games per side of a pairing / per cell (default 100); a rerun may raise it",
+        help=games_help or "games per side of a pairing / per cell (default 100); a rerun may raise it",
     )
     p.add_argument("--seed", type=int, default=0, help="master seed: game i's seed derives from it (default 0)")
     p.add_argument(
@@ -824,6 +864,38 @@ def build_parser() -> argparse.ArgumentParser:
     dep.add_argument("--final-games", type=_positive, default=1000, help="games per finalist (default 1000)")
     _add_run_options(bal, "balance-results")
     bal.set_defaults(func=cmd_balance, games=None)  # 100, or 2000 with --precision
+    ev = sub.add_parser(
+        "evaluate",
+        help="rate any agent by the standard protocol: the reference ladder, both seats, a result card",
+        description="Plays AGENT against each agent of the reference ladder (random, scripted, ismcts, "
+        "portfolio, portfolio(horizon=2)) as Technocrat and as Ziegler on mirrored seeds, on open, until "
+        "each score's 95%% interval is within --precision, and prints a card: scores by opponent and seat, "
+        "and ratings on the published scale (scripted = 1000). Writes card.txt, card.json, card.png and "
+        "every game to --out; a rerun resumes. docs/evaluate.md",
+    )
+    ev.add_argument(
+        "agent",
+        metavar="AGENT",
+        help="the agent: a name or spec ('ismcts(iterations=64)'), your own module:attribute "
+        "('mybots:Greedy'), or a model file ('sb3(path=model.zip)')",
+    )
+    ev.add_argument(
+        "--opponents", default=None, metavar="A,B,...", help="a subset of the reference ladder (default: all of it)"
+    )
+    ev.add_argument(
+        "--scenario", default="open", help="the protocol's scenario (default open; another has no published ratings)"
+    )
+    ev.add_argument(
+        "--precision",
+        type=_precision_arg,
+        default=0.05,
+        help="stop an opponent when the score's 95%% interval has this half-width (default 0.05)",
+    )
+    ev.add_argument("--step", type=_positive, default=50, help="games a side between looks (default 50)")
+    ev.add_argument("--ratings", default=None, help="another reference ratings file (default: the published one)")
+    ev.add_argument("--no-plot", action="store_true", help="no card.png")
+    _add_run_options(ev, "evaluate-results/AGENT", "the most games a side against one opponent (default 1000)")
+    ev.set_defaults(func=cmd_evaluate, games=1000, out=None)
     return parser
 
 
@@ -838,7 +910,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command == "serve":
             return 0
-        if args.command in ("arena", "balance"):
+        if args.command in ("arena", "balance", "evaluate"):
             print(
                 "\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
                 "to resume (with --drop-damaged if it reports a line cut short)",

@@ -38,54 +38,26 @@ import json
 import re
 from pathlib import Path
 
-from hotspot.core.limits import DEFAULT_MAX_TURNS
-
 from .balance import check_precision
 from .folder import scenario_files, writer_lock
 from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
-from .rating import ANCHOR_RATING, rate_in, seat_results, technocrat_points
+from .rating import (
+    ANCHOR_RATING,
+    PROTOCOL,
+    RATINGS_FILE,
+    REFERENCE_LADDER,
+    load_reference,
+    rate_in,
+    seat_results,
+    technocrat_points,
+)
 from .runner import check_count, check_run_args, default_workers, run_in_steps, spec_max_turns
 from .stats import format_table, interval_text, json_safe, wilson_interval
 from .tournament import canonical_agents, plan_arena
 
-#: the reference ladder, weakest first, each agent by its canonical spec
-REFERENCE_LADDER = ("random", "scripted", "ismcts", "portfolio", "portfolio(horizon=2)")
-#: the protocol's settings (``hotspot evaluate``'s defaults)
-PROTOCOL = {"scenario": "open", "rules": {}, "max_turns": DEFAULT_MAX_TURNS, "seed": 0}
 DEFAULT_PRECISION = 0.05
 DEFAULT_STEP = 50
 DEFAULT_GAMES = 1000
-#: the published ratings of the reference ladder (``benchmarks/fit_reference_ratings.py`` writes it)
-RATINGS_FILE = Path(__file__).with_name("reference_ratings.json")
-
-
-def load_reference(path=None) -> dict:
-    """The published reference ratings (``path``: another such file, e.g.
-    one fitted for another scenario), checked; an :class:`ArenaError` in
-    one line otherwise."""
-    from hotspot.core.jsonfile import JSONInputError, read_json
-
-    path = Path(path) if path is not None else RATINGS_FILE
-    try:
-        data = read_json(path)
-    except (OSError, JSONInputError, ValueError) as exc:
-        raise ArenaError(f"reference ratings {path}: cannot read them ({exc})") from None
-    agents = data.get("agents") if isinstance(data, dict) else None
-    protocol = data.get("protocol") if isinstance(data, dict) else None
-    if (
-        data.get("format") != "hotspot-reference-ratings"
-        or not isinstance(agents, dict)
-        or not isinstance(protocol, dict)
-    ):
-        raise ArenaError(f"reference ratings {path}: not a hotspot-reference-ratings file")
-    for name, entry in agents.items():
-        ok = isinstance(entry, dict) and all(
-            isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool)
-            for k in ("technocrat", "ziegler")
-        )
-        if not ok:
-            raise ArenaError(f"reference ratings {path}: agent {name!r} lacks numeric technocrat/ziegler ratings")
-    return data
 
 
 def _slug(spec: str) -> str:
@@ -102,6 +74,7 @@ def run_evaluate(
     precision: float = DEFAULT_PRECISION,
     step: int = DEFAULT_STEP,
     max_turns: int | None = PROTOCOL["max_turns"],
+    max_actions: int | None = None,
     out=None,
     ratings=None,
     workers=None,
@@ -140,8 +113,10 @@ def run_evaluate(
     if backend == "local":
         begin_compiling(default_workers() if workers is None else workers)
     check_scenario(scenario, None)
-    specs = plan_arena([(agent, o) for o in ladder], games, scenario=scenario, seed=seed, max_turns=max_turns)
-    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games)
+    specs = plan_arena(
+        [(agent, o) for o in ladder], games, scenario=scenario, seed=seed, max_turns=max_turns, max_actions=max_actions
+    )
+    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     by_opponent = {o: {} for o in ladder}
     for spec in specs:
         opponent = spec.ziegler if spec.technocrat == agent else spec.technocrat
@@ -342,10 +317,15 @@ def card_text(card: dict) -> str:
 
 
 def _overall_text(entry) -> str:
-    overall = entry.get("overall")
-    if isinstance(overall, dict) and overall.get("text"):
-        return overall["text"]
-    return f"{(entry['technocrat'] + entry['ziegler']) / 2:.0f}"
+    """A reference agent's published overall rating (the fitted one, which the
+    scale uses), or its bound where its games alone give only one."""
+    overall = entry.get("overall") if isinstance(entry.get("overall"), dict) else {}
+    fitted = overall.get("fitted", (entry["technocrat"] + entry["ziegler"]) / 2)
+    if overall.get("low") is None and overall.get("high") is not None:
+        return f"{fitted:.0f} (games alone: < {overall['high']:.0f})"
+    if overall.get("high") is None and overall.get("low") is not None:
+        return f"{fitted:.0f} (games alone: > {overall['low']:.0f})"
+    return f"{fitted:.0f}"
 
 
 def _reference_order(item):

@@ -33,8 +33,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+
+from hotspot.core.limits import DEFAULT_MAX_TURNS
+
+from .match import ArenaError
 
 #: Elo points per unit of the logistic model's natural log-odds
 SCALE = 400.0 / math.log(10.0)
@@ -44,6 +49,61 @@ ANCHOR_RATING = 1000.0
 LR_95 = 1.920729410347062
 #: ratings are searched on this grid (Elo points); an interval reaching its end is a bound
 GRID = np.arange(-4000.0, 6000.0 + 1e-9, 2.0)
+
+
+#: the reference ladder, weakest first, each agent by its canonical spec
+REFERENCE_LADDER = ("random", "scripted", "ismcts", "portfolio", "portfolio(horizon=2)")
+#: the protocol's settings (``hotspot evaluate``'s defaults)
+PROTOCOL = {"scenario": "open", "rules": {}, "max_turns": DEFAULT_MAX_TURNS, "seed": 0}
+#: the published ratings of the reference ladder (``benchmarks/fit_reference_ratings.py`` writes it)
+RATINGS_FILE = Path(__file__).with_name("reference_ratings.json")
+
+
+def load_reference(path=None) -> dict:
+    """The published reference ratings (``path``: another such file, e.g.
+    one fitted for another scenario), checked; an :class:`ArenaError` in
+    one line otherwise."""
+    from hotspot.core.jsonfile import JSONInputError, read_json
+
+    path = Path(path) if path is not None else RATINGS_FILE
+    try:
+        data = read_json(path)
+    except (OSError, JSONInputError, ValueError) as exc:
+        raise ArenaError(f"reference ratings {path}: cannot read them ({exc})") from None
+    agents = data.get("agents") if isinstance(data, dict) else None
+    protocol = data.get("protocol") if isinstance(data, dict) else None
+    if (
+        data.get("format") != "hotspot-reference-ratings"
+        or not isinstance(agents, dict)
+        or not isinstance(protocol, dict)
+    ):
+        raise ArenaError(f"reference ratings {path}: not a hotspot-reference-ratings file")
+    for name, entry in agents.items():
+        ok = isinstance(entry, dict) and all(
+            isinstance(entry.get(k), (int, float)) and not isinstance(entry.get(k), bool)
+            for k in ("technocrat", "ziegler")
+        )
+        if not ok:
+            raise ArenaError(f"reference ratings {path}: agent {name!r} lacks numeric technocrat/ziegler ratings")
+    return data
+
+
+def on_published_scale(scenario, rules, max_turns) -> dict | None:
+    """The published reference ratings ``{agent: (T, Z)}`` when games on
+    ``scenario`` with ``rules`` and ``max_turns`` are on the published scale
+    (the protocol's settings), else None (also when the file is missing)."""
+    try:
+        reference = load_reference()
+    except ArenaError:
+        return None
+    protocol = reference["protocol"]
+    if (scenario, rules or {}, max_turns) != (
+        protocol.get("scenario"),
+        protocol.get("rules"),
+        protocol.get("max_turns"),
+    ):
+        return None
+    return {a: (e["technocrat"], e["ziegler"]) for a, e in reference["agents"].items()}
 
 
 def technocrat_points(row) -> float:
@@ -236,6 +296,43 @@ def rate(agent_rows_t, agent_rows_z, ratings: dict) -> dict[str, Estimate]:
     return out
 
 
+def ratings_by_seat(rows, agents=(), published: dict | None = None) -> tuple[list[dict], str]:
+    """Every agent's ratings from game ``rows`` (self-play included: it
+    tells a seat from the other), best first, and a sentence saying the
+    anchor and the scale.  With ``published`` (:func:`on_published_scale`),
+    the reference agents that played are held at their published ratings
+    and the others are rated on that scale; else ``scripted`` (or the first
+    agent) is 1000 overall.  Each entry: ``agent``, ``rating`` (overall,
+    fitted with the prior of :func:`fit_ratings`), ``technocrat``,
+    ``ziegler`` and ``overall`` (:class:`Estimate` dicts: the games' own
+    95% intervals or bounds, the other agents held at their ratings)."""
+    results = seat_results(rows)
+    names = sorted(set(agents) | {a for pair in results for a in pair})
+    fixed = {a: published[a] for a in names if published and a in published}
+    fitted = fit_ratings(results, fixed=fixed) if names else {}
+    if fixed:
+        anchor = f"on hotspot evaluate's published scale (scripted = {ANCHOR_RATING:g}; {', '.join(sorted(fixed))} held at their published ratings)"
+    else:
+        first = "scripted" if "scripted" in names else names[0] if names else "-"
+        anchor = f"{first} = {ANCHOR_RATING:g} overall"
+    table = []
+    for a in names:
+        t, z = fitted[a]
+        est = rate_in(results, a, fitted)
+        table.append(
+            {
+                "agent": a,
+                "rating": (t + z) / 2.0,
+                "technocrat_rating": t,
+                "ziegler_rating": z,
+                "fixed": a in fixed,
+                **{seat: e.as_dict() for seat, e in est.items()},
+            }
+        )
+    table.sort(key=lambda e: (-e["rating"], e["agent"]))
+    return table, anchor
+
+
 def rate_in(results: dict, agent: str, ratings: dict) -> dict[str, Estimate]:
     """:func:`rate` of ``agent`` from :func:`seat_results` (its games against
     other agents; games against itself are left out), the others held at
@@ -247,6 +344,12 @@ def rate_in(results: dict, agent: str, ratings: dict) -> dict[str, Estimate]:
 
 __all__ = [
     "ANCHOR_RATING",
+    "PROTOCOL",
+    "RATINGS_FILE",
+    "REFERENCE_LADDER",
+    "load_reference",
+    "on_published_scale",
+    "ratings_by_seat",
     "Estimate",
     "SCALE",
     "fit_ratings",

@@ -25,7 +25,8 @@ from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, canonical_agent, default_agents, split_top
 from .runner import GAMES_FILE, check_count, check_run_args, default_workers, run_games, spec_max_turns
-from .stats import bradley_terry, format_table, interval_text, json_safe, mean, wilson_interval, write_csv
+from .rating import on_published_scale, ratings_by_seat
+from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
 SIDE_FIELDS = [
     "pairing",
@@ -59,8 +60,12 @@ H2H_FIELDS = [
 ]
 RATING_FIELDS = [
     "agent",
-    "elo",
-    "elo_se",
+    "rating",
+    "technocrat_rating",
+    "ziegler_rating",
+    "rating_text",
+    "technocrat_text",
+    "ziegler_text",
     "games",
     "wins",
     "draws",
@@ -284,27 +289,26 @@ def head_to_head(rows, pairings) -> list[dict]:
     return out
 
 
-def ratings_table(rows, agents=None) -> list[dict]:
-    """Bradley-Terry ratings (Elo scale, "random" = 0 when it played) on every
-    game between different agents, with each agent's win rate by side (a
-    draw, a game stopped by max_turns, is half a win each way in the fit and
-    half a point in the rates)."""
+def ratings_table(rows, agents=None, config=None) -> list[dict]:
+    """Ratings by seat (``hotspot.arena.rating``: a rating as Technocrat and
+    one as Ziegler, overall their mean; Elo scale, 95% likelihood-ratio
+    intervals, a bound for a seat that never won or never lost), on
+    ``hotspot evaluate``'s published scale when the games were played by its
+    protocol (``config``'s scenario, rules and max_turns) and a reference
+    agent played, else with ``scripted`` (or the first agent) at 1000; with
+    each agent's games, score and win rate by side (a draw, a game stopped
+    by max_turns, is half a point)."""
+    config = config or {}
+    published = on_published_scale(config.get("scenario"), config.get("rules"), config.get("max_turns"))
+    table, anchor = ratings_by_seat(rows, agents or (), published)
     vs = [r for r in rows if r["technocrat"] != r["ziegler"]]
-    results = []
-    for r in vs:
-        if is_draw(r):
-            results += [(r["technocrat"], r["ziegler"], 0.5), (r["ziegler"], r["technocrat"], 0.5)]
-        else:
-            results.append((r["winner_agent"], r["loser_agent"]))
-    names = set(agents or []) | {r["technocrat"] for r in rows} | {r["ziegler"] for r in rows}
-    results += [(n, n) for n in names]  # agents with self-play only still get a row
-    anchor = "random" if "random" in names else None
-    table = bradley_terry(results, anchor=anchor)
     for entry in table:
         a = entry["agent"]
         mine = [r for r in vs if a in (r["technocrat"], r["ziegler"])]
         wins = sum(r["winner_agent"] == a for r in mine)
         draws = sum(is_draw(r) for r in mine)
+        t = [r for r in vs if r["technocrat"] == a]
+        z = [r for r in vs if r["ziegler"] == a]
         entry.update(
             {
                 "games": len(mine),
@@ -312,15 +316,16 @@ def ratings_table(rows, agents=None) -> list[dict]:
                 "draws": draws,
                 "losses": len(mine) - wins - draws,
                 "score": (wins + 0.5 * draws) / len(mine) if mine else math.nan,
+                "technocrat_games": len(t),
+                "technocrat_win_rate": mean(points(r, "technocrat", by="side") for r in t),
+                "ziegler_games": len(z),
+                "ziegler_win_rate": mean(points(r, "ziegler", by="side") for r in z),
+                "anchor": anchor,
+                "rating_text": _rating_text(entry, "overall", entry["rating"]),
+                "technocrat_text": _rating_text(entry, "technocrat", entry["technocrat_rating"]),
+                "ziegler_text": _rating_text(entry, "ziegler", entry["ziegler_rating"]),
             }
         )
-        t = [r for r in vs if r["technocrat"] == a]
-        z = [r for r in vs if r["ziegler"] == a]
-        entry["technocrat_games"] = len(t)
-        entry["technocrat_win_rate"] = mean(points(r, "technocrat", by="side") for r in t)
-        entry["ziegler_games"] = len(z)
-        entry["ziegler_win_rate"] = mean(points(r, "ziegler", by="side") for r in z)
-        entry["anchor"] = anchor
     return table
 
 
@@ -345,7 +350,7 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "draws": sum(is_draw(r) for r in rows),
         "sides": sides,
         "head_to_head": head_to_head(rows, pairings),
-        "ratings": ratings_table(rows, sorted({a for p in pairings for a in p})),
+        "ratings": ratings_table(rows, sorted({a for p in pairings for a in p}), config),
     }
     return summary
 
@@ -410,19 +415,20 @@ def report_text(summary: dict) -> str:
         )
     ratings = summary["ratings"]
     if ratings:
-        anchor = ratings[0].get("anchor")
         lines.append("")
         lines.append(
-            f"Ratings (Bradley-Terry on all games between different agents, Elo scale, "
-            f"{anchor + ' = 0' if anchor else 'mean = 0'}):"
+            f"Ratings by seat (Elo scale, 400 points = odds of 10 to 1; {ratings[0]['anchor']}; overall = the "
+            f"mean of the two seats; 95% likelihood-ratio intervals from each agent's games, the others held at "
+            f"their ratings; '<' or '>': a bound, for a seat that never won or never lost):"
         )
         lines.append(
             format_table(
                 ratings,
                 [
                     ("agent", "agent"),
-                    ("elo", "Elo", ".0f"),
-                    (lambda r: f"±{r['elo_se']:.0f}", "± s.e."),
+                    ("rating_text", "rating"),
+                    ("technocrat_text", "as Technocrat"),
+                    ("ziegler_text", "as Ziegler"),
                     ("games", "games"),
                     ("wins", "wins"),
                     ("draws", "draws"),
@@ -454,6 +460,14 @@ def report_text(summary: dict) -> str:
     if summary.get("remaining"):
         lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
     return "\n".join(lines)
+
+
+def _rating_text(entry: dict, seat: str, fitted: float) -> str:
+    """A rating as the table shows it: the published value of a reference
+    agent held fixed; else the games' own interval or bound."""
+    if entry.get("fixed"):
+        return f"{fitted:.0f} (published)"
+    return entry[seat]["text"]
 
 
 def dropped_text(summary: dict) -> list[str]:
