@@ -627,12 +627,13 @@ def test_draws_are_half_a_point_in_their_own_column():
     ratings = {r["agent"]: r for r in ratings_table(rows)}
     assert (ratings["a"]["wins"], ratings["a"]["draws"], ratings["a"]["losses"]) == (9, 6, 5)
     assert ratings["a"]["score"] == pytest.approx(0.6)
-    # Bradley-Terry fits a draw as half a win each way: the same fit as 12 wins to 8
-    fitted = {r["agent"]: r for r in bradley_terry([("a", "b", 12.0), ("b", "a", 8.0)], anchor=None)}
-    assert ratings["a"]["elo"] - ratings["b"]["elo"] == pytest.approx(fitted["a"]["elo"] - fitted["b"]["elo"])
-    # all draws: equal ratings
+    # the seat model fits a draw as half a win each way: a as Technocrat scored 7 of 10 against b as
+    # Ziegler, so its rating there is b's Ziegler rating + 400 log10(7/3) (on the 2-point grid)
+    a_t = ratings["a"]["technocrat"]["rating"]
+    assert a_t - ratings["b"]["ziegler_rating"] == pytest.approx(400 * math.log10(7 / 3), abs=2.0)
+    # all draws: each seat's rating equals the other side's
     even = {r["agent"]: r for r in ratings_table([_row("a", "b", None)] * 4)}
-    assert even["a"]["elo"] == pytest.approx(even["b"]["elo"], abs=1e-6)
+    assert even["a"]["technocrat_rating"] == pytest.approx(even["b"]["ziegler_rating"], abs=0.5)
 
 
 def test_wilson_interval_with_draws_is_the_score_interval_and_not_narrower():

@@ -147,7 +147,7 @@ def register_agent(
         ):
             raise ValueError(f"seconds_per_game must be a non-negative number or None, got {seconds_per_game!r}")
         seconds_per_game = float(seconds_per_game)
-    for key, p in ({} if isinstance(params, str) else params or {}).items():
+    for key, p in ({} if isinstance(params, str) or callable(params) else params or {}).items():
         if key == "seed" or not isinstance(p, Param):
             raise ValueError(f"agent {name!r}: parameter {key!r} must be a Param and not 'seed'")
     _REGISTRY[name] = _Entry(factory, description, seconds_per_game)
