@@ -397,3 +397,82 @@ def test_python_m_finds_a_module_in_a_subprocess(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "herebots:FirstLegal(offset=1)", done.stderr
+
+
+# ------------------------------------------------------------ Stable-Baselines3 model files
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A MaskablePPO model trained a few steps on the flat observation, saved as a .zip."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    env = HotspotEnv(side="technocrat", opponent="random", scenario="open", observation="flat", max_turns=2)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"net_arch": [8]})
+    model.learn(64)
+    path = tmp_path_factory.mktemp("models") / "tiny.zip"
+    model.save(path)
+    return path
+
+
+def test_a_model_file_plays_by_its_masked_prediction(tiny_model):
+    """``sb3(path=...)`` reads the model's observation space (flat here),
+    builds that observation as the env does and plays its best legal action:
+    the same action as the model's own masked prediction on the env's
+    observation."""
+    from sb3_contrib import MaskablePPO
+
+    agent = make_agent(f"sb3(path={tiny_model})", seed=0)
+    assert agent.observation == "flat" and agent.algo == "maskable_ppo"
+    model = MaskablePPO.load(tiny_model, device="cpu")
+    env = HotspotEnv(side="technocrat", opponent="random", scenario="open", observation="flat", max_turns=2)
+    obs, info = env.reset(seed=3)
+    for _ in range(40):
+        mine = agent.act(_info_state(env), info["action_mask"], env.unwrapped.side)
+        theirs, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        assert mine == int(theirs)
+        obs, _, terminated, truncated, info = env.step(mine)
+        if terminated or truncated:
+            break
+
+
+def test_a_model_with_another_observation_space_is_refused(tmp_path):
+    pytest.importorskip("stable_baselines3")
+    import gymnasium as gym
+    from stable_baselines3 import PPO
+
+    class Other(gym.Env):
+        observation_space = gym.spaces.Box(0.0, 1.0, (10,), dtype=np.float32)
+        action_space = gym.spaces.Discrete(578)
+
+        def reset(self, *, seed=None, options=None):
+            return np.zeros(10, np.float32), {}
+
+        def step(self, action):
+            return np.zeros(10, np.float32), 0.0, True, False, {}
+
+    PPO("MlpPolicy", Other(), n_steps=8, batch_size=8).save(tmp_path / "other.zip")
+    with pytest.raises(SpecError) as exc:
+        make_agent(f"sb3(path={tmp_path / 'other.zip'})")
+    assert "none of hotspot's observation forms" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_model_enters_the_arena_and_play_by_one_argument(tiny_model, tmp_path):
+    """The model by one CLI argument: ``hotspot arena --pairings
+    "sb3(path=...):scripted" --workers 2`` and ``hotspot play``."""
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, "-m", "hotspot", *args], cwd=tmp_path, capture_output=True, text=True, timeout=600
+        )
+
+    spec = f"sb3(path={tiny_model},setup=scripted)"
+    done = run("arena", "--pairings", f"{spec}:random", "--games", "2", "--max-turns", "2", "--workers", "2",
+               "--scenario", "open", "--out", "arena", "--no-progress")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "sb3(path=" in done.stdout
+    done = run("play", "--technocrat", spec, "--ziegler", "random", "--max-turns", "2", "--quiet")
+    assert done.returncode == 0 and "Result:" in done.stdout, done.stderr
