@@ -1,18 +1,30 @@
-"""The documentation's promises: every Python block of README.md and of the
-pages under docs/ runs to its end, every command of the ``hotspot`` command
-line is named in the README, and every relative link of those pages points
-at a file (and a heading) that exists.
+"""The documentation's promises: every Python block and every ```shell block
+of README.md and of the pages under docs/ runs to its end, every command of
+the ``hotspot`` command line is named in the README, and every relative link
+of those pages points at a file (and a heading) that exists.
 
 The blocks run in a child process (a fresh interpreter, a temporary folder as
 the working directory, this checkout first on the path), one after the other,
-each in its own namespace and its own sub-folder: one process for all of
-them, because loading the compiled game costs seconds and the blocks
-themselves well under that. A block that raises fails its own test, named by
-its file and the heading it stands under; a block that does not finish
-within ``BLOCK_TIMEOUT`` seconds is stopped (``faulthandler`` ends the child
-and prints where it was) and fails the same way, and the blocks after it run
-in a new child. Run as a script (``python tests/test_readme.py SPEC
-RESULTS``) this file is that child.
+each Python block in its own namespace, the blocks of one page in that page's
+own sub-folder (so a later block finds the file an earlier one wrote, as a
+reader's would): one process for all of them, because loading the compiled
+game costs seconds and the blocks themselves well under that. A ```shell
+block is a list of commands, one a line (``#`` lines are comments), each run
+in the page's folder (``hotspot`` and ``python`` as this interpreter's) and
+failing the block unless it exits 0; ```bash blocks (installs, long runs)
+are shown, not run.
+
+Sizes: a line that ends with ``# tests: X`` runs with X instead: in Python,
+``NAME = VALUE  # tests: X`` runs as ``NAME = X`` (an hour's training runs a
+few hundred steps); in a shell block, X is appended to the command
+(``--games 2``). The page shows both, so a reader sees what the tests run.
+
+A block that raises fails its own test, named by its file and the heading it
+stands under; a block that does not finish within ``BLOCK_TIMEOUT`` seconds
+is stopped (``faulthandler`` ends the child and prints where it was) and
+fails the same way, and the blocks after it run in a new child. Run as a
+script (``python tests/test_readme.py SPEC RESULTS``) this file is that
+child.
 """
 
 import argparse
@@ -20,6 +32,7 @@ import faulthandler
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import time
@@ -37,8 +50,11 @@ DOCUMENTS = [README, *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK_TIMEOUT = 600
 
 
-def python_blocks(text: str, name: str = "README.md") -> list[tuple[str, str]]:
-    """(heading, code) of every ```python block, with the heading it stands under."""
+RUN_KINDS = ("python", "shell")  # the fences whose blocks run
+
+
+def code_blocks(text: str, name: str = "README.md") -> list[tuple[str, str, str]]:
+    """(kind, heading, code) of every ```python and ```shell block, with the heading it stands under."""
     blocks, heading, fence, code = [], "(before any heading)", None, []
     for line in text.splitlines():
         if fence is None:
@@ -47,8 +63,8 @@ def python_blocks(text: str, name: str = "README.md") -> list[tuple[str, str]]:
             elif line.startswith("#"):
                 heading = line.lstrip("#").strip()
         elif line.startswith("```"):
-            if fence == "python":
-                blocks.append((heading, "\n".join(code) + "\n"))
+            if fence in RUN_KINDS:
+                blocks.append((fence, heading, "\n".join(code) + "\n"))
             fence = None
         else:
             code.append(line)
@@ -56,15 +72,50 @@ def python_blocks(text: str, name: str = "README.md") -> list[tuple[str, str]]:
     return blocks
 
 
+_TESTS_SIZE = re.compile(r"^(?P<head>.*?)\s*#\s*tests:\s*(?P<size>.+?)\s*$")
+
+
+def for_tests(kind: str, code: str) -> str:
+    """``code`` with each ``# tests: X`` line's size for the tests (see the module's docstring)."""
+    out = []
+    for line in code.splitlines():
+        m = _TESTS_SIZE.match(line)
+        if m and kind == "python":
+            target = re.match(r"^(\s*[A-Za-z_][A-Za-z0-9_]*\s*=\s*)", m["head"])
+            assert target, f"'# tests:' stands after an assignment in a Python block: {line!r}"
+            line = target.group(1) + m["size"]
+        elif m:
+            line = f"{m['head']} {m['size']}"
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def run_shell(code: str, timeout: float) -> None:
+    """Each command of a ```shell block, in the current folder; an error names the one that failed."""
+    for line in code.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        argv = shlex.split(line, comments=True)
+        if argv[0] == "hotspot":
+            argv = [sys.executable, "-m", "hotspot", *argv[1:]]
+        elif argv[0] == "python":
+            argv = [sys.executable, *argv[1:]]
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
+        if done.returncode != 0:
+            raise RuntimeError(
+                f"`{line.strip()}` exited {done.returncode}:\n{done.stderr[-3000:]}\n{done.stdout[-1500:]}"
+            )
+
+
 def document_name(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
 
-# (document, heading, code, number of the block in its document), in document order.
+# (document, heading, code, number of the block in its document, kind), in document order.
 BLOCKS = [
-    (document_name(path), heading, code, n + 1)
+    (document_name(path), heading, code, n + 1, kind)
     for path in DOCUMENTS
-    for n, (heading, code) in enumerate(python_blocks(path.read_text(encoding="utf-8"), path.name))
+    for n, (kind, heading, code) in enumerate(code_blocks(path.read_text(encoding="utf-8"), path.name))
 ]
 
 
@@ -73,7 +124,7 @@ def _slug(text: str) -> str:
 
 
 def block_id(index: int) -> str:
-    document, heading, _, number = BLOCKS[index]
+    document, heading, _, number, _ = BLOCKS[index]
     return f"{_slug(document.removesuffix('.md'))}-{number}-{_slug(heading)}"
 
 
@@ -91,15 +142,19 @@ def run_blocks(spec_path: str, results_path: str) -> None:
 
         for item in spec["blocks"]:
             index = item["index"]
-            folder = home / f"block{index + 1}"
+            folder = home / _slug(item["document"])
             folder.mkdir(exist_ok=True)
             os.chdir(folder)
             report(index=index, status="started")
             faulthandler.dump_traceback_later(spec["timeout"], exit=True)
             start = time.perf_counter()
             try:
-                code = compile(item["code"], f"{item['document']} block {item['number']} ({item['heading']})", "exec")
-                exec(code, {"__name__": "__main__"})
+                text = for_tests(item["kind"], item["code"])
+                if item["kind"] == "shell":
+                    run_shell(text, spec["timeout"])
+                else:
+                    code = compile(text, f"{item['document']} block {item['number']} ({item['heading']})", "exec")
+                    exec(code, {"__name__": "__main__"})
             except BaseException:  # a block's SystemExit or KeyboardInterrupt is its failure too
                 report(index=index, status="raised", error=traceback.format_exc())
             else:
@@ -131,6 +186,7 @@ def block_results(tmp_path_factory):
                     "heading": BLOCKS[i][1],
                     "code": BLOCKS[i][2],
                     "number": BLOCKS[i][3],
+                    "kind": BLOCKS[i][4],
                 }
                 for i in left
             ],
@@ -165,9 +221,9 @@ def block_results(tmp_path_factory):
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=block_id)
 def test_documented_python_block_runs_to_its_end(block_results, index):
     """The block under this heading runs in a fresh interpreter without an error and finishes."""
-    document, heading, _, number = BLOCKS[index]
+    document, heading, _, number, kind = BLOCKS[index]
     row = block_results[index]
-    where = f"{document} Python block {number} under '{heading}'"
+    where = f"{document} {kind} block {number} under '{heading}'"
     if row["status"] == "raised":
         pytest.fail(f"{where} raised:\n{row['error']}")
     if row["status"] == "started":
@@ -179,15 +235,20 @@ def test_documented_python_block_runs_to_its_end(block_results, index):
 
 
 def test_every_python_block_is_found():
-    """Each ```python fence of every page is one block the tests run (none is lost to the parser)."""
+    """Each ```python and ```shell fence of every page is one block the tests run (none is lost to the parser)."""
     for path in DOCUMENTS:
         text = path.read_text(encoding="utf-8")
         found = [b for b in BLOCKS if b[0] == document_name(path)]
-        assert len(found) == len(re.findall(r"^```python\s*$", text, re.M)), document_name(path)
-    readme = [heading for document, heading, _, _ in BLOCKS if document == "README.md"]
+        assert len(found) == len(re.findall(r"^```(?:python|shell)\s*$", text, re.M)), document_name(path)
+    readme = [heading for document, heading, _, _, _ in BLOCKS if document == "README.md"]
     assert len(readme) >= 3
     assert {"Using the core", "Environments"} <= set(readme)
     assert any(document.startswith("docs/") for document, *_ in BLOCKS)
+
+
+def test_sizes_for_the_tests_replace_an_assignment_or_extend_a_command():
+    assert for_tests("python", "steps = 300_000  # tests: 256\nx = 1\n") == "steps = 256\nx = 1\n"
+    assert for_tests("shell", "hotspot evaluate x  # tests: --games 2\n") == "hotspot evaluate x --games 2\n"
 
 
 def cli_commands() -> list[str]:
