@@ -198,28 +198,35 @@ def cmd_evaluate(args) -> int:
         args.agent,
         opponents=parse_agents(args.opponents) if args.opponents else None,
         scenario=args.scenario,
-        seed=args.seed,
         games=args.games,
         precision=args.precision,
         step=args.step,
-        max_turns=args.max_turns,
-        max_actions=args.max_actions,
-        out=args.out,
         ratings=args.ratings,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        chunk=args.chunk,
-        max_games=args.max_games,
-        progress=not args.no_progress,
-        drop_damaged=args.drop_damaged,
         plot=not args.no_plot,
+        **_run_kwargs(args),
     )
     print(card["text"])
     print(
         f"Card in {card['folder']}/ (card.txt, card.json{', card.png' if card.get('plot') else ''}; every game in games.jsonl)"
     )
     return 0
+
+
+def _run_kwargs(args) -> dict:
+    """The options every folder-writing command shares (``_add_run_options``), as keyword arguments."""
+    return {
+        "seed": args.seed,
+        "out": args.out,
+        "workers": args.workers,
+        "backend": args.backend,
+        "address": args.address,
+        "chunk": args.chunk,
+        "max_games": args.max_games,
+        "progress": not args.no_progress,
+        "max_actions": args.max_actions,
+        "max_turns": args.max_turns,
+        "drop_damaged": args.drop_damaged,
+    }
 
 
 def _offer_agent(item: str) -> None:
@@ -305,19 +312,9 @@ def cmd_arena(args) -> int:
         pairings=pairings,
         games=args.games,
         scenario=args.scenario,
-        seed=args.seed,
         rules=_parse_rules_options(args.option),
-        out=args.out,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        chunk=args.chunk,
-        max_games=args.max_games,
-        progress=not args.no_progress,
         self_play=not args.no_self_play,
-        max_actions=args.max_actions,
-        max_turns=args.max_turns,
-        drop_damaged=args.drop_damaged,
+        **_run_kwargs(args),
     )
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv, ratings.csv)")
@@ -353,18 +350,8 @@ def cmd_balance(args) -> int:
         probe_pairs=probe_pairs,
         report=args.report,
         games=args.games,
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        chunk=args.chunk,
-        max_games=args.max_games,
-        progress=not args.no_progress,
-        max_actions=args.max_actions,
         plot=not args.no_plot,
-        max_turns=args.max_turns,
-        drop_damaged=args.drop_damaged,
+        **_run_kwargs(args),
     )
     print(summary["text"])
     print(
