@@ -369,6 +369,14 @@ def test_the_command_line_names_a_module_agent_everywhere(bots, tmp_path):
     done = run("arena", "--pairings", "nosuchmodule_q:X vs random", "--out", "never", "--no-progress")
     assert done.returncode == 2 and "no module named 'nosuchmodule_q'" in done.stderr
     assert "Traceback" not in done.stderr and not (tmp_path / "never").exists()
+    # an agent that fails to build (a factory raising, a file that is not a model) is refused before the folder
+    (tmp_path / "notes.zip").write_text("not a model")
+    for pairing, words in ((f"{bots}:broken vs random", "RuntimeError"), ("sb3(path=notes.zip):random", "not a .zip")):
+        done = run("evaluate" if pairing.startswith("sb3") else "arena", *(
+            ["sb3(path=notes.zip)", "--opponents", "random"] if pairing.startswith("sb3") else ["--pairings", pairing]
+        ), "--out", "never", "--no-progress")  # fmt: skip
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert not (tmp_path / "never").exists()
 
 
 def test_a_module_agent_is_the_envs_opponent(bots):

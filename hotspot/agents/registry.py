@@ -83,6 +83,7 @@ class _Entry:
 _REGISTRY: dict[str, _Entry] = {}
 _ALIASES: dict[str, tuple[str, str]] = {}  # alias -> (spec, description)
 _MODULE_FACTORIES: dict[str, Callable] = {}  # "module:attribute" -> its factory, once imported
+_PLUGINS: set[str] = set()  # the names installed plugins registered
 _plugins_loaded = False
 
 
@@ -100,6 +101,7 @@ def _load_plugins() -> None:
             register_agent(name, target, description, params=lambda t=target: factory_params(import_factory(t)))
         except ValueError:  # not a plain word: left out
             continue
+        _PLUGINS.add(name)
 
 
 def is_code_spec(spec) -> bool:
@@ -224,6 +226,29 @@ def _module_factory(name: str) -> Callable:
         _MODULE_FACTORIES[name] = factory
         declare_params(name, factory_params(factory))
     return factory
+
+
+def is_outside_agent(spec) -> bool:
+    """True if ``spec`` names code from outside this package: a
+    ``module:attribute``, an installed plugin, or an adapter given a file
+    (``sb3(path=...)``): :func:`check_agent` makes one to be sure it loads."""
+    name, params = resolve_spec(spec)
+    declared = params_of(name)
+    return bool(MODULE_SPEC.match(name)) or name in _PLUGINS or any(
+        declared[k].kind == "path" for k in params if k in declared
+    )
+
+
+def check_agent(spec, *, allow_code: bool = True) -> str:
+    """The canonical spelling of ``spec`` (:func:`canonical_agent`), after
+    making the agent once when it comes from outside this package
+    (:func:`is_outside_agent`: a module may fail to build its agent, a file
+    may not be a model), so that a command refuses it in one line before it
+    writes anything."""
+    canonical = canonical_agent(spec, allow_code=allow_code)
+    if is_outside_agent(canonical):
+        make_agent(canonical, seed=0, allow_code=allow_code)
+    return canonical
 
 
 def canonical_agent(spec, *, allow_code: bool = True) -> str:

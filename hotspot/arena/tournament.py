@@ -23,7 +23,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
-from .registry import SpecError, UnknownAgentError, available_agents, canonical_agent, default_agents, split_top
+from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .runner import GAMES_FILE, check_count, check_run_args, default_workers, run_games, spec_max_turns
 from .rating import on_published_scale, ratings_by_seat
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
@@ -149,11 +149,14 @@ def round_robin(agents: list[str], self_play: bool = True) -> list[tuple[str, st
 
 def canonical_agents(names) -> list[str]:
     """The canonical spelling of each agent spec (``hotspot.agents.registry.canonical_agent``):
-    the agent's identity in the rows, run.json and resume keys."""
+    the agent's identity in the rows, run.json and resume keys.  An agent
+    from outside the package (a module, a plugin, a model file) is made once
+    here (``check_agent``), so that one that does not load is refused
+    before a folder is touched."""
     out = []
     for name in names:
         try:
-            out.append(canonical_agent(name))
+            out.append(check_agent(name))
         except UnknownAgentError as exc:
             raise ArenaError(f"{exc} (available now: {available_agents()})") from None
         except SpecError as exc:
