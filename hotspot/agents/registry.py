@@ -104,15 +104,6 @@ def _load_plugins() -> None:
         _PLUGINS.add(name)
 
 
-def is_code_spec(spec) -> bool:
-    """True if ``spec`` names a ``module:attribute`` factory (importing it runs code)."""
-    try:
-        name, _ = parse_spec(spec)
-    except SpecError:
-        return False
-    return bool(MODULE_SPEC.match(name))
-
-
 def register_agent(
     name: str,
     factory,
