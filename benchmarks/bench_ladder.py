@@ -22,9 +22,10 @@ what the issue's targets ask for.  ``--scenario`` takes one or more.
 
 Per ladder:
 
-* Bradley-Terry ratings on the Elo scale, ``random`` = 0 when it plays (else
-  the mean = 0), with 95% intervals ``elo -+ 1.96 elo_se``
-  (``hotspot.arena.stats``);
+* ratings by seat (``hotspot.arena.rating``, the arena's table: a rating as
+  Technocrat and as Ziegler, overall their mean; Elo scale, ``scripted`` =
+  1000 or the published scale on ``open``), each with its 95%
+  likelihood-ratio interval, a bound for a seat that never won or lost;
 * every pairing's head-to-head score (both sides together: wins + draws / 2
   over games; a game still going after turn ``--max-turns`` is a draw) with
   its 95% Wilson interval;
@@ -58,7 +59,7 @@ from pathlib import Path
 import _common as C
 
 from hotspot.arena.registry import agent_cost, canonical_agent, is_available, registered_agents
-from hotspot.arena.stats import json_safe, mean, normal_interval
+from hotspot.arena.stats import json_safe, mean
 from hotspot.arena.tournament import round_robin, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 
@@ -187,16 +188,17 @@ def ladder(summary: dict, agents: list[str], scenario: str) -> dict:
     rows = summary["result"].rows
     ratings = []
     for r in summary["ratings"]:
-        lo, hi = normal_interval(r["elo"], r["elo_se"])
         mine = [g for g in rows if r["agent"] in (g["technocrat"], g["ziegler"])]
         ratings.append(
             {
                 "scenario": scenario,
                 "agent": r["agent"],
-                "elo": r["elo"],
-                "elo_se": r["elo_se"],
-                "elo_low": lo,
-                "elo_high": hi,
+                "rating": r["rating"],
+                "rating_low": r["overall"]["low"],
+                "rating_high": r["overall"]["high"],
+                "rating_text": r["rating_text"],
+                "technocrat_text": r["technocrat_text"],
+                "ziegler_text": r["ziegler_text"],
                 "anchor": r.get("anchor"),
                 "games": r["games"],
                 "wins": r["wins"],
@@ -262,30 +264,24 @@ def markdown(doc: dict) -> str:
         lines.append("")
         lines.append("Not in the ladder: " + "; ".join(f"`{s['agent']}`: {s['why']}" for s in doc["skipped"]) + ".")
     for lad in doc["ladders"].values():
-        anchor = next((r["anchor"] for r in lad["ratings"] if r.get("anchor")), None)
+        anchor = next((r["anchor"] for r in lad["ratings"] if r.get("anchor")), "-")
         lines += [
             "",
             f"#### `{lad['scenario']}`",
             "",
-            f"| rank | agent | Elo ({anchor + ' = 0' if anchor else 'mean = 0'}) | 95% CI | games | score "
-            f"| win as Technocrat | win as Ziegler | s/game |",
-            "|---|---|---|---|---|---|---|---|---|",
+            f"Ratings by seat ({anchor}; overall the mean of the seats; 95% likelihood-ratio intervals, "
+            f"'<' / '>' a bound for a seat that never won / never lost):",
+            "",
+            "| rank | agent | rating | as Technocrat | as Ziegler | games | score "
+            "| win as Technocrat | win as Ziegler | s/game |",
+            "|---|---|---|---|---|---|---|---|---|---|",
         ]
         for i, r in enumerate(lad["ratings"], 1):
             lines.append(
-                f"| {i} | `{r['agent']}` | {r['elo']:.0f} | {_ci(r['elo_low'], r['elo_high'], '.0f')} | "
+                f"| {i} | `{r['agent']}` | {r['rating_text']} | {r['technocrat_text']} | {r['ziegler_text']} | "
                 f"{r['games']} | {_num(r['score'], '.3f')} | {_num(r['technocrat_win_rate'], '.3f')} | "
                 f"{_num(r['ziegler_win_rate'], '.3f')} | {_num(r['seconds_per_game'], '.2f')} |"
             )
-        sweeps = [p for p in lad["pairings"] if p["games"] and p["score"] in (0.0, 1.0)]
-        if sweeps:
-            lines += [
-                "",
-                "A pairing won every game ("
-                + ", ".join(f"`{p['agent']}` over `{p['opponent']}`" for p in sweeps)
-                + "): the gap between those ratings is set by the fit's small L2 penalty, not by the games "
-                "(hence its wide interval); the head-to-head interval below is what the games show.",
-            ]
         lines += [
             "",
             f"Expected order {lad['order']}: **{lad['order_verdict']}** "
@@ -322,14 +318,14 @@ def markdown(doc: dict) -> str:
 
 def print_ladder(lad: dict) -> None:
     C.print_table(
-        f"Ladder on {lad['scenario']} ({lad['games']} games; Elo with 95% intervals)",
-        ["agent", "Elo", "low", "high", "games", "score", "s/game"],
+        f"Ladder on {lad['scenario']} ({lad['games']} games; ratings by seat with 95% intervals or bounds)",
+        ["agent", "rating", "as Technocrat", "as Ziegler", "games", "score", "s/game"],
         [
             [
                 r["agent"],
-                round(r["elo"]),
-                round(r["elo_low"]),
-                round(r["elo_high"]),
+                r["rating_text"],
+                r["technocrat_text"],
+                r["ziegler_text"],
                 r["games"],
                 r["score"],
                 r["seconds_per_game"],

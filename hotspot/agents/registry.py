@@ -225,8 +225,10 @@ def is_outside_agent(spec) -> bool:
     (``sb3(path=...)``): :func:`check_agent` makes one to be sure it loads."""
     name, params = resolve_spec(spec)
     declared = params_of(name)
-    return bool(MODULE_SPEC.match(name)) or name in _PLUGINS or any(
-        declared[k].kind == "path" for k in params if k in declared
+    return (
+        bool(MODULE_SPEC.match(name))
+        or name in _PLUGINS
+        or any(declared[k].kind == "path" for k in params if k in declared)
     )
 
 
