@@ -15,6 +15,8 @@ def _register_envs() -> None:
             entry_point="hotspot.env.hotspot_env:HotspotEnv",
             vector_entry_point="hotspot.env.vector_env:HotspotVectorEnv",
         )
+    if "hotspot/HotspotLearner-v0" not in registry:
+        register(id="hotspot/HotspotLearner-v0", entry_point="hotspot.env.learner_env:LearnerEnv")
 
 
 _register_envs()

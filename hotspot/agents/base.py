@@ -31,6 +31,7 @@ class Agent:
 
     name = "agent"
     policy_id: int | None = None  # compiled policy (hotspot.agents.policies) if any
+    seats: tuple = (0, 1)  # the sides it can play (ZIEGLER, TECHNOCRAT); a one-side model plays one
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new game; ``seed`` fixes the agent's own randomness."""

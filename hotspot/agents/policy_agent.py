@@ -13,24 +13,32 @@ bool array of the 578 actions) and plays what it returns.  An action that is
 not legal is refused with :class:`IllegalPolicyAction` naming it (the arena
 reports the game's task as failed; nothing is written for it).
 
+``observation="learner"`` is the observation of ``hotspot.env.LearnerEnv``
+(``hotspot.features.learner``): ``fn`` gets that env's observation and
+mask (fixed unit and piece slots, pruned actions) and its action is mapped
+back through the same slots, as in the env.
+
 ``setup="scripted"`` plays the set-up phases (3.2, 3.3, D21) by the scripted
-deployment plan instead of ``fn``, as the ``learned`` agent does and as an
-environment made with ``setup="scripted"`` does for its learner: use it for
-a model trained that way.
+deployment plan instead of ``fn``, as the ``learned`` agent does and as
+``LearnerEnv`` does for its learner (the default there and here with
+``observation="learner"``); ``"policy"``: ``fn`` plays them.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
+from hotspot.core.rules_data import PHASE_CONTROL, PHASE_T_SETUP, PHASE_Z_SETUP
 from hotspot.features.bounds import ObservationBounds
+from hotspot.features.learner import SlotMap, learner_observation, prune_mask
 from hotspot.features.observations import OBSERVATION_MODES, observe_info_state
 
 from .base import Agent, agent_generator, checked_act_arguments
 
 #: who plays a PolicyAgent's set-up phases (3.2, 3.3, D21)
 SETUP_MODES = ("policy", "scripted")
+#: the observation forms a PolicyAgent builds: the environments' and LearnerEnv's
+POLICY_OBSERVATIONS = (*OBSERVATION_MODES, "learner")
 
 
 class IllegalPolicyAction(ValueError):
@@ -45,23 +53,28 @@ class PolicyAgent(Agent):
             legal-action mask, returning an action index (an int or a numpy
             integer).
         observation: the environments' observation form the function was
-            trained on: ``"full"``, ``"compact"``, ``"flat"`` or ``"image"``.
+            trained on: ``"full"``, ``"compact"``, ``"flat"``, ``"image"``
+            (``HotspotEnv``) or ``"learner"`` (``LearnerEnv``).
         bounds: the ``ObservationBounds`` of the environment trained on
             (``env.unwrapped.bounds``); None takes them from each game's
             first information state (the same for every scenario whose forces
             are at most the rulebook's and the same ``max_turns``).
         setup: ``"policy"`` (``fn`` plays the set-up phases too) or
-            ``"scripted"`` (the scripted deployment plan does, D21).
+            ``"scripted"`` (the scripted deployment plan does, D21); None
+            (the default): ``"scripted"`` for ``observation="learner"``,
+            else ``"policy"``.
         name: the agent's name in tables (default ``"policy"``).
     """
 
     policy_id = None
 
-    def __init__(self, fn, observation: str = "flat", *, bounds=None, setup: str = "policy", name: str = "policy"):
+    def __init__(self, fn, observation: str = "flat", *, bounds=None, setup: str | None = None, name: str = "policy"):
         if not callable(fn):
             raise TypeError(f"PolicyAgent needs a callable (observation, mask) -> action, got {type(fn).__name__}")
-        if observation not in OBSERVATION_MODES:
-            raise ValueError(f"observation must be one of {list(OBSERVATION_MODES)}, got {observation!r}")
+        if observation not in POLICY_OBSERVATIONS:
+            raise ValueError(f"observation must be one of {list(POLICY_OBSERVATIONS)}, got {observation!r}")
+        if setup is None:
+            setup = "scripted" if observation == "learner" else "policy"
         if setup not in SETUP_MODES:
             raise ValueError(f"setup must be one of {list(SETUP_MODES)}, got {setup!r}")
         if bounds is not None and not isinstance(bounds, ObservationBounds):
@@ -73,16 +86,26 @@ class PolicyAgent(Agent):
         self._fixed_bounds = bounds
         self._bounds = bounds
         self._work = None
+        self._slots = {}
         self.reset(None)
 
     def reset(self, seed: int | None = None) -> None:
         self._setup_rng = agent_generator(seed)
         self._bounds = self._fixed_bounds
+        for slots in self._slots.values():
+            slots.reset()
+
+    def _slot_map(self, side: int) -> SlotMap:
+        if side not in self._slots:
+            self._slots[side] = SlotMap(side)
+        return self._slots[side]
 
     def observe(self, info_state, side: int):
         """The observation ``fn`` gets at ``side``'s information state (a
         state record as ``Game.observation(side)`` gives it)."""
         o = np.asarray(info_state).reshape(-1)
+        if self.observation == "learner":
+            return learner_observation(o[0], side, self._slot_map(side))
         if self._bounds is None:
             self._bounds = ObservationBounds(o)
         return observe_info_state(o, side, self.observation, self._bounds)
@@ -95,11 +118,19 @@ class PolicyAgent(Agent):
             if self._work is None:
                 self._work = make_work()
             return int(scripted_decide(o[0], m, int(side), self._setup_rng, 0, *self._work))
-        action = self.fn(self.observe(o, side), m.copy())
+        slots = None
+        fn_mask = m.copy()
+        if self.observation == "learner" and int(o[0]["phase"]) <= PHASE_CONTROL:
+            slots = self._slot_map(int(side))
+            slots.update(o[0])
+            fn_mask = slots.mask(prune_mask(o[0], m))
+        action = self.fn(self.observe(o, side), fn_mask)
         action = np.asarray(action).reshape(-1)
         if action.size != 1 or not (np.issubdtype(action.dtype, np.integer) and action.dtype != np.bool_):
             raise IllegalPolicyAction(f"{self.name}: the policy returned {action!r}, not one action index")
         a = int(action[0])
+        if slots is not None and 0 <= a < len(m):
+            a = slots.to_core(a)
         if not (0 <= a < len(m)) or not m[a]:
             raise IllegalPolicyAction(f"{self.name}: the policy chose action {a}, which is not legal here")
         return a
@@ -108,4 +139,4 @@ class PolicyAgent(Agent):
         return f"PolicyAgent({getattr(self.fn, '__name__', type(self.fn).__name__)}, observation={self.observation!r})"
 
 
-__all__ = ["IllegalPolicyAction", "PolicyAgent", "SETUP_MODES"]
+__all__ = ["IllegalPolicyAction", "POLICY_OBSERVATIONS", "PolicyAgent", "SETUP_MODES"]

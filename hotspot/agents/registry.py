@@ -49,6 +49,8 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable
 
+from hotspot.core.rules_data import SIDE_NAMES, TECHNOCRAT, ZIEGLER
+
 from .base import Agent
 from .plugins import entry_point_agents, factory_params, import_factory
 from .specs import (
@@ -236,11 +238,17 @@ def check_agent(spec, *, allow_code: bool = True) -> str:
     """The canonical spelling of ``spec`` (:func:`canonical_agent`), after
     making the agent once when it comes from outside this package
     (:func:`is_outside_agent`: a module may fail to build its agent, a file
-    may not be a model), so that a command refuses it in one line before it
-    writes anything."""
+    may not be a model, a model may play one seat only), so that a command
+    that plays both seats refuses it in one line before it writes anything."""
     canonical = canonical_agent(spec, allow_code=allow_code)
     if is_outside_agent(canonical):
-        make_agent(canonical, seed=0, allow_code=allow_code)
+        agent = make_agent(canonical, seed=0, allow_code=allow_code)
+        missing = [SIDE_NAMES[side] for side in (TECHNOCRAT, ZIEGLER) if side not in getattr(agent, "seats", (0, 1))]
+        if missing:
+            raise SpecError(
+                f"agent {spec!r} cannot play the {' or the '.join(missing)} seat, and this command plays both "
+                f"(sb3: give that seat its own model, e.g. sb3(path=...,{missing[0]}=OTHER.zip))"
+            )
     return canonical
 
 

@@ -6,8 +6,11 @@
 
 The adapter reads the model's own observation space and finds the
 environments' observation form it was trained on (``flat``, ``full``,
-``compact`` or ``image``, ``hotspot.features.observations``); a space that is
-none of them is refused in one line.  Each decision it builds that
+``compact`` or ``image``, ``hotspot.features.observations``, or
+``LearnerEnv``'s ``learner`` observation of one side, 1202 floats for the
+Technocrat and 1778 for the Ziegler, ``hotspot.features.learner``: then the
+model plays through that env's unit and piece slots and pruned mask, and
+only that side); a space that is none of them is refused in one line.  Each decision it builds that
 observation from the agent's information state (D20), as the environments
 do, and plays the best legal action by the model's own scores: the masked
 logits of a PPO, A2C or MaskablePPO policy, the masked Q-values of a DQN
@@ -15,11 +18,14 @@ logits of a PPO, A2C or MaskablePPO policy, the masked Q-values of a DQN
 own seeded generator).
 
 Parameters (``sb3(path=..., setup=scripted, ...)``): ``path`` the model's
-``.zip``; ``algo`` the algorithm that saved it (``auto``: read from the file:
+``.zip``; ``technocrat`` / ``ziegler`` a seat's own model (default
+``path``): a ``LearnerEnv`` model plays only the side it was trained as, so
+``sb3(path=technocrat_ppo.zip,ziegler=ziegler_ppo.zip)`` plays both seats; ``algo`` the algorithm that saved it (``auto``: read from the file:
 MaskablePPO for sb3-contrib's maskable policies, DQN for a Q-network, else
-PPO, then A2C); ``setup`` ``policy`` (the model plays the set-up phases) or
-``scripted`` (the scripted deployment plan does, D21: for a model trained on
-an env with ``setup="scripted"``); ``deterministic``; ``threads`` torch's
+PPO, then A2C); ``setup`` ``policy`` (the model plays the set-up phases),
+``scripted`` (the scripted deployment plan does, D21, as ``LearnerEnv``
+does for its learner) or ``auto`` (the default: ``scripted`` for a
+``LearnerEnv`` model, else ``policy``); ``deterministic``; ``threads`` torch's
 threads in this process (1: small networks run fastest on one thread of a
 busy machine).
 
@@ -38,6 +44,7 @@ import zipfile
 import numpy as np
 
 from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.rules_data import SIDE_NAMES, TECHNOCRAT, ZIEGLER
 
 from .policy_agent import SETUP_MODES, PolicyAgent
 from .specs import Param, SpecError
@@ -47,9 +54,11 @@ ALGOS = ("auto", "maskable_ppo", "ppo", "a2c", "dqn")
 SPEC_PARAMS = {
     "path": Param("path", None, doc="the model file (.zip) saved by model.save()"),
     "algo": Param("choice", "auto", choices=ALGOS, doc="the algorithm that saved it (auto: read from the file)"),
-    "setup": Param("choice", "policy", choices=SETUP_MODES, doc="who plays the set-up phases (3.2, 3.3, D21)"),
+    "setup": Param("choice", "auto", choices=("auto", *SETUP_MODES), doc="who plays the set-up phases (3.2, 3.3, D21)"),
     "deterministic": Param("bool", True, doc="the best legal action (false: sampled from the masked policy)"),
     "threads": Param("int", 1, 0, 256, doc="torch threads of this process (0: leave torch's setting)"),
+    "technocrat": Param("path", "", doc="the Technocrat seat's own model file (default: path)"),
+    "ziegler": Param("path", "", doc="the Ziegler seat's own model file (default: path)"),
 }
 
 
@@ -90,47 +99,43 @@ def _algorithm(name: str, data: dict):
     return name, algo
 
 
-def observation_mode_of(space) -> str:
-    """The environments' observation form whose space is ``space`` (shapes
-    compared), or a ModelFileError naming the space."""
+def observation_mode_of(space) -> tuple[str, int | None]:
+    """``(form, side)``: the environments' observation form whose space is
+    ``space`` (shapes compared) and, for ``LearnerEnv``'s ``learner`` form,
+    the side it observes (else None); or a ModelFileError naming the space."""
     from gymnasium import spaces
 
     from hotspot.features.encoding import observation_shapes
+    from hotspot.features.learner import LEARNER_SIZE
+
+    if isinstance(space, spaces.Box) and len(space.shape) == 1:
+        for side, n in LEARNER_SIZE.items():
+            if space.shape == (n,):
+                return "learner", side
 
     shapes = {k: shape for k, (shape, _) in observation_shapes().items()}
     flat = sum(int(np.prod(s)) for s in shapes.values())
     if isinstance(space, spaces.Box) and space.shape == (flat,):
-        return "flat"
+        return "flat", None
     if isinstance(space, spaces.Dict):
         got = {k: tuple(v.shape) for k, v in space.spaces.items()}
         if got == shapes:
-            return "full"
+            return "full", None
         if got == {k: v for k, v in shapes.items() if k != "board"}:
-            return "compact"
+            return "compact", None
         if set(got) == {"board", "features"} and got["features"] == (flat - int(np.prod(shapes["board"])),):
-            return "image"
+            return "image", None
     raise ModelFileError(
         f"sb3: the model's observation space {space} is none of hotspot's observation forms "
-        f"(flat is Box(0.0, 1.0, ({flat},), float32); full, compact and image are Dicts)"
+        f"(flat is Box(0.0, 1.0, ({flat},), float32); full, compact and image are Dicts; "
+        f"LearnerEnv's is Box(-5.0, 5.0, (n,), float32), n {LEARNER_SIZE[1]} or {LEARNER_SIZE[0]})"
     )
 
 
-class SB3Agent(PolicyAgent):
-    """A Stable-Baselines3 model as an agent (see the module's docstring)."""
+class Model:
+    """One loaded model file: its algorithm, observation form and (``LearnerEnv``) side."""
 
-    SPEC_PARAMS = SPEC_PARAMS
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        path: str | None = None,
-        algo: str = "auto",
-        setup: str = "policy",
-        deterministic: bool = True,
-        threads: int = 1,
-    ):
-        if not path:
-            raise ModelFileError("sb3: name the model file, e.g. sb3(path=model.zip)")
+    def __init__(self, path: str, algo: str, threads: int):
         path = os.path.expanduser(str(path))
         data = _model_data(path)
         algo, cls = _algorithm(algo, data)
@@ -146,17 +151,8 @@ class SB3Agent(PolicyAgent):
         n = getattr(model.action_space, "n", None)
         if n is None or int(n) != NUM_ACTIONS:
             raise ModelFileError(f"sb3: the model's action space {model.action_space} is not Discrete({NUM_ACTIONS})")
-        self.model = model
-        self.algo = algo
-        self.path = path
-        self.deterministic = bool(deterministic)
-        self._torch = torch
-        super().__init__(self._decide, observation_mode_of(model.observation_space), setup=setup, name=f"sb3:{path}")
-        self.reset(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self._rng = np.random.default_rng(seed)
+        self.model, self.algo, self.path, self._torch = model, algo, path, torch
+        self.observation, self.side = observation_mode_of(model.observation_space)
 
     def scores(self, observation) -> np.ndarray:
         """The model's score of every action at ``observation`` (logits, or Q-values for DQN)."""
@@ -169,11 +165,75 @@ class SB3Agent(PolicyAgent):
                 out = policy.get_distribution(obs).distribution.logits
         return out.reshape(-1).cpu().numpy().astype(np.float64)
 
+
+class SB3Agent(PolicyAgent):
+    """A Stable-Baselines3 model (or one a seat) as an agent (see the module's docstring)."""
+
+    SPEC_PARAMS = SPEC_PARAMS
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        path: str | None = None,
+        algo: str = "auto",
+        setup: str = "auto",
+        deterministic: bool = True,
+        threads: int = 1,
+        technocrat: str = "",
+        ziegler: str = "",
+    ):
+        if not path:
+            raise ModelFileError("sb3: name the model file, e.g. sb3(path=model.zip)")
+        model = Model(path, algo, threads)
+        self.models = {}
+        for side, seat_path in ((TECHNOCRAT, technocrat), (ZIEGLER, ziegler)):
+            m = Model(seat_path, algo, threads) if seat_path else model
+            if m.side is not None and m.side != side:
+                if seat_path:
+                    raise ModelFileError(
+                        f"sb3: {SIDE_NAMES[side]}={seat_path} is a {SIDE_NAMES[m.side]} model (LearnerEnv); "
+                        f"it cannot play the {SIDE_NAMES[side]}"
+                    )
+                continue  # a LearnerEnv model of one side: that seat only (``seats``)
+            self.models[side] = m
+        self.seats = tuple(sorted(self.models))
+        forms = {m.observation for m in self.models.values()} or {model.observation}
+        if len(forms) > 1:
+            raise ModelFileError(f"sb3: the two seats' models observe different forms {sorted(forms)}; use one form")
+        mode = forms.pop()
+        self.model, self.algo, self.path = model.model, model.algo, model.path
+        self.deterministic = bool(deterministic)
+        if setup == "auto":
+            setup = "scripted" if mode == "learner" else "policy"
+        self._acting = TECHNOCRAT
+        super().__init__(self._decide, mode, setup=setup, name=f"sb3:{model.path}")
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, info_state, mask, side) -> int:
+        if int(side) not in self.models:
+            other = SIDE_NAMES[int(side)]
+            raise ModelFileError(
+                f"sb3: {self.path!r} was trained as the {SIDE_NAMES[1 - int(side)]} (LearnerEnv) and cannot play the "
+                f"{other}: give that seat its own model, e.g. sb3(path={os.path.basename(self.path)},{other}=OTHER.zip)"
+            )
+        self._acting = int(side)
+        return super().act(info_state, mask, side)
+
+    def scores(self, observation, side: int | None = None) -> np.ndarray:
+        """The score of every action at ``observation`` by the model of ``side``
+        (default: the seat acting now): logits, or Q-values for DQN."""
+        return self.models[self._acting if side is None else int(side)].scores(observation)
+
     def _decide(self, observation, mask) -> int:
-        z = self.scores(observation)
+        model = self.models[self._acting]
+        z = model.scores(observation)
         legal = np.flatnonzero(mask)
         zl = z[legal]
-        if self.deterministic or self.algo == "dqn":
+        if self.deterministic or model.algo == "dqn":
             return int(legal[int(np.argmax(zl))])
         p = np.exp(zl - zl.max())
         return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
@@ -182,4 +242,4 @@ class SB3Agent(PolicyAgent):
         return f"SB3Agent(path={self.path!r}, algo={self.algo!r}, observation={self.observation!r})"
 
 
-__all__ = ["ALGOS", "ModelFileError", "SB3Agent", "SPEC_PARAMS", "observation_mode_of"]
+__all__ = ["ALGOS", "Model", "ModelFileError", "SB3Agent", "SPEC_PARAMS", "observation_mode_of"]

@@ -96,6 +96,7 @@ COMPILED_MODULES = (
     "hotspot.features.actions",
     "hotspot.features.decision",
     "hotspot.features.encoding",
+    "hotspot.features.learner",
     "hotspot.features.position",
     "hotspot.agents.action_policy",
     "hotspot.agents.base",

@@ -21,7 +21,10 @@ engineers
 
 ``Phi`` for the Ziegler player is ``-Phi`` of the Technocrat: the game is
 zero-sum.  Units still in a set-up pool (3.2, 3.3, D21) do not count yet.
-The potential reads the true state, hidden information included (D20): it
+The learner's environment (``hotspot.env.LearnerEnv``) may add two more
+potentials (``progress``, ``central``): the engineers' way to the Central
+Crustal, which the material term does not see.
+The potentials read the true state, hidden information included (D20): it
 is part of the reward, which the learner does not observe before it is paid.
 """
 
@@ -29,7 +32,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core.rules_data import CENTRAL, NO_PIECE, PLATFORM, T_ENGINEER, TECHNOCRAT, UNIT_SIDE
+from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL
+from hotspot.core.rules_data import (
+    CENTRAL,
+    NO_PIECE,
+    PLATFORM,
+    T_ENGINEER,
+    T_INFANTRY,
+    TECHNOCRAT,
+    UNIT_SIDE,
+    Z_HOVERCRAFT,
+    Z_INFANTRY,
+)
+
+_DISTANCE = np.asarray(DISTANCE_TO_CENTRAL, np.float64)
+_MAX_DISTANCE = 13.0  # the largest distance of an on-map hex to the Central Crustal
 
 
 def potential(states, side: int):
@@ -57,4 +74,50 @@ def potential(states, side: int):
     return float(phi) if np.ndim(phi) == 0 else phi
 
 
-__all__ = ["potential"]
+def progress(s, side: int) -> float:
+    """How near the Technocrat's engineers are to winning (15.5, 5.0), in [-1, 1], for ``side``.
+
+    Each engineer squad on the map counts ``1 - d / 13`` (``d`` its hex's
+    distance to the Central Crustal; a squad on a platform is at the
+    platform's hex), half as much when it stands on a crustal with no other
+    Technocrat combat unit (12.3: engineers alone are eliminated by any
+    attack), nothing on a platform from the turn the platforms break up
+    (14.5); the sum (at most 3) is mapped to [-1, 1].  -1 with no engineer
+    squad left (5.0)."""
+    types = s["unit_type"].astype(np.int64)
+    cells = s["unit_cell"].astype(np.int64)
+    engineers = (types == T_ENGINEER) & (cells >= 0)
+    if not engineers.any():
+        phi = -1.0
+    else:
+        at = np.maximum(cells, 0)
+        weight = s["unit_squads"] * (1.0 - np.minimum(_DISTANCE[at], _MAX_DISTANCE) / _MAX_DISTANCE)
+        piece = s["board"][at]
+        on_platform = (piece >= 0) & (s["piece_kind"][np.maximum(piece, 0)] == PLATFORM)
+        if int(s["turn"]) >= int(s["rules"]["platform_turns"]):
+            weight = np.where(on_platform, 0.0, weight)
+        guards = (types >= T_INFANTRY) & (types != T_ENGINEER) & (cells >= 0)
+        guarded = np.isin(cells, cells[guards])
+        weight = np.where(on_platform | guarded, weight, 0.5 * weight)
+        phi = 2.0 * min(float(weight[engineers].sum()), 3.0) / 3.0 - 1.0
+    return phi if side == TECHNOCRAT else -phi
+
+
+def central(s, side: int) -> float:
+    """The race for the Central Crustal (15.5), in [-1, 1], for ``side``:
+    the Technocrat's engineer squads on it (0.5 each, up to 1) less the
+    Ziegler combat units on it (0.1 each, up to 1)."""
+    types = s["unit_type"].astype(np.int64)
+    cells = s["unit_cell"].astype(np.int64)
+    on = (cells >= 0) & (s["board"][np.maximum(cells, 0)] == 0)
+    engineer_squads = float(s["unit_squads"][on & (types == T_ENGINEER)].sum())
+    defenders = int((on & ((types == Z_INFANTRY) | (types == Z_HOVERCRAFT))).sum())
+    phi = min(0.5 * engineer_squads, 1.0) - min(0.1 * defenders, 1.0)
+    return phi if side == TECHNOCRAT else -phi
+
+
+#: the potentials a learner's shaping may weigh (``hotspot.env.LearnerEnv``'s ``shaping``)
+POTENTIALS = {"material": potential, "progress": progress, "central": central}
+
+
+__all__ = ["POTENTIALS", "central", "potential", "progress"]
