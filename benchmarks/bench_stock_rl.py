@@ -22,7 +22,8 @@ A run is ``LEARNER:SIDE:OPPONENT`` (``--runs``, default all eight):
     ``--shaping 0.5 --threads 1``, its own evaluation every 10 updates.
 
 Each run trains for ``--minutes`` of wall time (evaluation not counted for
-``stock``; the project's script counts it).  Every curve point is written to
+``stock``; the project's script counts it); the stock models are saved in
+``--work`` (``stock-SIDE-OPPONENT.zip``, for ``sb3(path=...)``).  Every curve point is written to
 ``--out`` (JSON: the machine, the command, each run's rows) and the plot to
 ``--plot`` (docs/stock_rl.png).
 """
@@ -184,7 +185,8 @@ def main(argv=None) -> int:
     if args.run:
         learner, side, opponent = args.run.split(":")
         if learner == "stock":
-            rows = run_stock(side, opponent, args.minutes, args.eval_every, args.eval_games, args.seed)
+            save = args.work / f"stock-{side}-{opponent}.zip"
+            rows = run_stock(side, opponent, args.minutes, args.eval_every, args.eval_games, args.seed, save)
         else:
             rows = run_project(side, opponent, args.minutes, args.eval_games, args.seed, args.tiny, args.work)
         (args.work / f"{learner}-{side}-{opponent}.json").write_text(json.dumps(rows))
