@@ -423,7 +423,11 @@ def test_bench_ladder(tmp_path):
         games = (tmp_path / "runs" / scenario / "games.jsonl").read_text().splitlines()
         assert len(games) == 4 and all("seed" in json.loads(g) for g in games)
     md = out.with_suffix(".md").read_text()
-    assert "#### `standard`" in md and "#### `open`" in md and "| rank | agent | rating | as Technocrat | as Ziegler |" in md
+    assert (
+        "#### `standard`" in md
+        and "#### `open`" in md
+        and "| rank | agent | rating | as Technocrat | as Ziegler |" in md
+    )
     assert "`random` < `scripted`" in md and "not played" in md
     again = run(args)  # resumes: nothing left to play
     assert "0 game(s) played now" in again.stdout

@@ -73,7 +73,7 @@ def test_the_pruned_mask_leaves_out_splits_combines_and_steps_into_molten_rock()
     hovercraft stepping onto molten rock or off the map is destroyed: not offered)."""
     env = LearnerEnv(side="technocrat", opponent="random")
     seen_steps = 0
-    for obs, _, term, trunc, info in (step for seed in range(10) for step in play(env, seed, random_choice)):
+    for _, _, term, trunc, _ in (step for seed in range(10) for step in play(env, seed, random_choice)):
         if term or trunc:
             continue
         s, mask = env.state, env.action_masks()

@@ -19,6 +19,10 @@ Sizes: a line that ends with ``# tests: X`` runs with X instead: in Python,
 few hundred steps); in a shell block, X is appended to the command
 (``--games 2``). The page shows both, so a reader sees what the tests run.
 
+A block whose first line is ``# needs: MODULE[, MODULE]`` uses an extra
+(``sb3_contrib`` of the ``train`` extra): it runs where those modules are
+installed (CI installs them) and is skipped, saying so, where they are not.
+
 A block that raises fails its own test, named by its file and the heading it
 stands under; a block that does not finish within ``BLOCK_TIMEOUT`` seconds
 is stopped (``faulthandler`` ends the child and prints where it was) and
@@ -29,6 +33,7 @@ child.
 
 import argparse
 import faulthandler
+import importlib.util
 import json
 import os
 import re
@@ -51,6 +56,17 @@ BLOCK_TIMEOUT = 600
 
 
 RUN_KINDS = ("python", "shell")  # the fences whose blocks run
+_NEEDS = re.compile(r"^#\s*needs:\s*(?P<modules>[\w., ]+?)\s*$")
+
+
+def missing_modules(code: str) -> list[str]:
+    """The modules a block's ``# needs:`` first line names that are not installed here."""
+    first = code.lstrip("\n").splitlines()[0] if code.strip() else ""
+    m = _NEEDS.match(first)
+    if not m:
+        return []
+    names = [n.strip() for n in m["modules"].split(",") if n.strip()]
+    return [n for n in names if importlib.util.find_spec(n) is None]
 
 
 def code_blocks(text: str, name: str = "README.md") -> list[tuple[str, str, str]]:
@@ -145,6 +161,10 @@ def run_blocks(spec_path: str, results_path: str) -> None:
             folder = home / _slug(item["document"])
             folder.mkdir(exist_ok=True)
             os.chdir(folder)
+            if missing_modules(item["code"]):
+                report(index=index, status="skipped")
+                os.chdir(home)
+                continue
             report(index=index, status="started")
             faulthandler.dump_traceback_later(spec["timeout"], exit=True)
             start = time.perf_counter()
@@ -221,7 +241,10 @@ def block_results(tmp_path_factory):
 @pytest.mark.parametrize("index", range(len(BLOCKS)), ids=block_id)
 def test_documented_python_block_runs_to_its_end(block_results, index):
     """The block under this heading runs in a fresh interpreter without an error and finishes."""
-    document, heading, _, number, kind = BLOCKS[index]
+    document, heading, code, number, kind = BLOCKS[index]
+    missing = missing_modules(code)
+    if missing:
+        pytest.skip(f"{document} {kind} block {number} needs {', '.join(missing)} (an extra not installed here)")
     row = block_results[index]
     where = f"{document} {kind} block {number} under '{heading}'"
     if row["status"] == "raised":
@@ -246,9 +269,11 @@ def test_every_python_block_is_found():
     assert any(document.startswith("docs/") for document, *_ in BLOCKS)
 
 
-def test_sizes_for_the_tests_replace_an_assignment_or_extend_a_command():
+def test_sizes_for_the_tests_replace_an_assignment_or_extend_a_command_and_needs_names_an_extra():
     assert for_tests("python", "steps = 300_000  # tests: 256\nx = 1\n") == "steps = 256\nx = 1\n"
     assert for_tests("shell", "hotspot evaluate x  # tests: --games 2\n") == "hotspot evaluate x --games 2\n"
+    assert missing_modules("# needs: json, no_such_module_here\nimport json\n") == ["no_such_module_here"]
+    assert missing_modules("import json  # needs: nothing\n") == []
 
 
 def cli_commands() -> list[str]:
