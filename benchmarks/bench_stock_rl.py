@@ -150,7 +150,9 @@ def plot(result: dict, png: Path) -> None:
                 label = f"{run['learner']}, trained and evaluated against {run['opponent']}"
                 ax.plot(xs, ys, styles[run["opponent"]], color=colours[run["learner"]], label=label, marker=".")
             ax.set_title(f"as {side.capitalize()}")
-            ax.set_xlabel("env steps (learner decisions)" if x == "env_steps" else "training minutes (two-core machine)")
+            ax.set_xlabel(
+                "env steps (learner decisions)" if x == "env_steps" else "training minutes (two-core machine)"
+            )
             ax.set_ylim(-0.02, 1.02)
             ax.grid(alpha=0.3)
             if c == 0:

@@ -860,3 +860,28 @@ def test_bench_web_load(tiny):
     assert doc["summary"]["server_alive"] and doc["summary"]["requests"] > 0
     assert doc["summary"]["loads_checked"] > 0
     assert not any(code.startswith("5") for code in doc["summary"]["status"])
+
+
+@pytest.mark.skipif(importlib.util.find_spec("sb3_contrib") is None, reason="needs sb3-contrib (the train extra)")
+def test_stock_rl_curves_smoke(tmp_path):
+    """bench_stock_rl.py at tiny sizes: a stock MaskablePPO run and a run of
+    the project's PPO write their curves (win rates in [0, 1]), the plot, and
+    a stock model that enters the arena by name for the seat it learned."""
+    from hotspot.agents.registry import make_agent
+
+    out, png = tmp_path / "stock_rl.json", tmp_path / "stock_rl.png"
+    runs = "stock:technocrat:random,project:ziegler:scripted"
+    run([BENCH / "bench_stock_rl.py", "--tiny", "--runs", runs, "--work", tmp_path, "--out", out, "--plot", png])
+    doc = json.loads(out.read_text())
+    assert [(r["learner"], r["side"], r["opponent"]) for r in doc["runs"]] == [
+        ("stock", "technocrat", "random"),
+        ("project", "ziegler", "scripted"),
+    ]
+    for r in doc["runs"]:
+        assert r["rows"], r
+        for row in r["rows"]:
+            assert row["env_steps"] >= 0 and row["wall_s"] >= 0
+            assert all(0.0 <= row[f"{o}_win"] <= 1.0 for o in ("random", "scripted")), row
+    assert png.stat().st_size > 0
+    agent = make_agent(f"sb3(path={tmp_path / 'stock-technocrat-random.zip'})", seed=0)
+    assert agent.seats == (1,)  # a LearnerEnv model of the Technocrat plays that seat only
