@@ -29,6 +29,7 @@ from hotspot.agents.registry import (
 from hotspot.agents.specs import SpecError, parse_spec
 from hotspot.arena import ArenaError
 from hotspot.arena.tournament import parse_pairings, run_arena
+from hotspot.core.actions import legal_action_mask
 from hotspot.core.game import Game
 from hotspot.core.observation import observe
 from hotspot.core.state import STATE_DTYPE
@@ -484,3 +485,77 @@ def test_a_model_enters_the_arena_and_play_by_one_argument(tiny_model, tmp_path)
     assert "sb3(path=" in done.stdout
     done = run("play", "--technocrat", spec, "--ziegler", "random", "--max-turns", "2", "--quiet")
     assert done.returncode == 0 and "Result:" in done.stdout, done.stderr
+
+
+@pytest.fixture(scope="module")
+def learner_models(tmp_path_factory):
+    """A MaskablePPO model of LearnerEnv for each side (a few steps), saved as .zip files."""
+    pytest.importorskip("sb3_contrib")
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from hotspot.env import LearnerEnv
+
+    torch.set_num_threads(1)
+    folder = tmp_path_factory.mktemp("learner_models")
+    paths = {}
+    for side in ("technocrat", "ziegler"):
+        env = LearnerEnv(side=side, opponent="random", max_turns=3)
+        model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, seed=0, policy_kwargs={"net_arch": [8]})
+        model.learn(32)
+        paths[side] = folder / f"{side}.zip"
+        model.save(paths[side])
+    return paths
+
+
+def test_a_learner_env_model_plays_through_the_envs_slots(learner_models):
+    """A LearnerEnv model: the adapter rebuilds that env's observation and
+    pruned, slot-mapped mask, and plays the model's own masked prediction,
+    mapped back to the game's action."""
+    from sb3_contrib import MaskablePPO
+
+    from hotspot.env import LearnerEnv
+
+    agent = make_agent(f"sb3(path={learner_models['technocrat']})", seed=0)
+    assert agent.observation == "learner" and agent.setup == "scripted" and agent.seats == (1,)
+    model = MaskablePPO.load(learner_models["technocrat"], device="cpu")
+    env = LearnerEnv(side="technocrat", opponent="random")
+    obs, info = env.reset(seed=4)
+    core = np.zeros(578, np.bool_)
+    for _ in range(60):
+        theirs, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+        legal_action_mask(env.state, core)
+        mine = agent.act(env._info_now().reshape(1).copy(), core.copy(), env.side)
+        assert mine == env.slots.to_core(int(theirs))
+        obs, _, terminated, truncated, info = env.step(int(theirs))
+        if terminated or truncated:
+            break
+
+
+def test_a_one_seat_model_is_refused_where_it_cannot_play(learner_models):
+    """A LearnerEnv model plays the side it learned: a command that plays
+    both seats, an env that needs the other side, a game that seats it
+    wrongly and a seat given a model of the other side are one-line errors;
+    one model a seat plays both."""
+    from hotspot.agents.registry import check_agent
+    from hotspot.human.session import Session, SessionError
+
+    t, z = learner_models["technocrat"], learner_models["ziegler"]
+    with pytest.raises(SpecError) as exc:
+        check_agent(f"sb3(path={t})")
+    assert "cannot play the ziegler seat" in str(exc.value) and "\n" not in str(exc.value)
+    with pytest.raises(ValueError, match="cannot play the other side"):
+        HotspotEnv(side="technocrat", opponent=f"sb3(path={t})")
+    with pytest.raises(SessionError, match="cannot play the ziegler"):
+        Session.new(technocrat="random", ziegler=f"sb3(path={t})", scenario="open", seed=0)
+    with pytest.raises(SpecError, match="is a ziegler model"):
+        make_agent(f"sb3(path={t},technocrat={z})")
+    both = make_agent(f"sb3(path={t},ziegler={z})", seed=0)
+    assert both.seats == (0, 1)
+    assert check_agent(f"sb3(path={t},ziegler={z})").startswith("sb3(")
+    env = HotspotEnv(side="technocrat", opponent=both, scenario="open", max_turns=3)
+    obs, info = env.reset(seed=1)
+    while True:
+        obs, _, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        if terminated or truncated:
+            break

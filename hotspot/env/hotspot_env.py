@@ -245,6 +245,8 @@ class HotspotEnv(gym.Env):
         self.reward_shaping, self.shaping_gamma = check_shaping(reward_shaping, shaping_gamma)
         self.side = side_index(side)
         self.policy, self.agent = resolve_opponent(opponent)
+        if self.agent is not None and 1 - self.side not in getattr(self.agent, "seats", (0, 1)):
+            raise ValueError(f"opponent {short_repr(opponent)} cannot play the other side (a model of one seat)")
         self.fog = bool(fog)
         self.render_mode = render_mode
         self.templates = build_templates(scenario, rules, random_pool, max_turns)

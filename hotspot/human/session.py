@@ -169,6 +169,11 @@ class _Agents:
                     ) from None
                 except (ValueError, ImportError, OSError) as exc:
                     raise SessionError(f"{SIDE_NAMES[side]}: {exc}") from None
+                if side not in getattr(self.by_side[side], "seats", (0, 1)):
+                    raise SessionError(
+                        f"{SIDE_NAMES[side]}: agent {name!r} cannot play the {SIDE_NAMES[side]} "
+                        f"(a model trained for the other seat)"
+                    )
 
     def decide(self, game: Game, side: int) -> int:
         agent = self.by_side[side]
