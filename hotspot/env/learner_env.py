@@ -5,7 +5,7 @@ A stock ``MaskablePPO("MlpPolicy")`` learns nothing on ``HotspotEnv``'s
 Technocrat never wins on ``open`` (0 of 100 games against a random Ziegler),
 so the learner starts with no win to learn from.  ``LearnerEnv`` is the same
 game with the four changes that made the difference in the measurements
-(docs/results.md "Stock RL"); every action it takes is a legal move of the
+(docs/training.md "Stock RL"); every action it takes is a legal move of the
 rulebook's game, played by the core's one legality check.
 
     >>> from hotspot.env import LearnerEnv
