@@ -812,7 +812,7 @@ def build_parser() -> argparse.ArgumentParser:
         "deployment search (3.2, 3.3, D21)",
         "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
         "successive halving over sampled deployments (--games is the first round's games per candidate), "
-        "then --final-games games for each finalist with 95%% intervals; writes best.json (a scenario) to --out "
+        "then --final-games games for each finalist with 95% intervals; writes best.json (a scenario) to --out "
         "(default deployment-search)",
     )
     dep.add_argument(
@@ -856,7 +856,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="rate any agent by the standard protocol: the reference ladder, both seats, a result card",
         description="Plays AGENT against each agent of the reference ladder (random, scripted, ismcts, "
         "portfolio, portfolio(horizon=2)) as Technocrat and as Ziegler on mirrored seeds, on open, until "
-        "each score's 95%% interval is within --precision, and prints a card: scores by opponent and seat, "
+        "each score's 95% interval is within --precision, and prints a card: scores by opponent and seat, "
         "and ratings on the published scale (scripted = 1000). Writes card.txt, card.json, card.png and "
         "every game to --out; a rerun resumes. docs/evaluate.md",
     )
