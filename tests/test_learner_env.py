@@ -165,3 +165,13 @@ def test_registered_with_gymnasium():
     env = gym.make("hotspot/HotspotLearner-v0", side="ziegler", opponent="scripted")
     obs, info = env.reset(seed=0)
     assert obs.shape == (LEARNER_SIZE[ZIEGLER],) and info["action_mask"].any()
+
+
+def test_an_empty_slot_is_an_illegal_action_that_says_so():
+    """illegal_action="lose" as in HotspotEnv: the learner loses, and the reason names the empty slot."""
+    env = LearnerEnv(side="technocrat", opponent="random")
+    env.reset(seed=0)
+    empty = int(np.flatnonzero(env.slots.unit_of < 0)[0])
+    _, _, terminated, _, info = env.step(A_SELECT_UNIT + empty)
+    assert terminated and info["illegal_action"] and "empty unit slot" in info["illegal_reason"]
+    assert info["outcome"] == -1.0 and not env.action_masks().any()

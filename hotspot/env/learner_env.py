@@ -155,10 +155,12 @@ class LearnerEnv(HotspotEnv):
         return self._learner_observation(), info
 
     def step(self, action):
-        a = action_index(action) if self._started else action
+        a = chosen = action_index(action) if self._started else action
         if 0 <= a < NUM_ACTIONS and int(self.states[0]["phase"]) <= PHASE_CONTROL:
-            a = self.slots.to_core(a)
+            a = self.slots.to_core(a)  # -1 for an empty slot: an illegal action
         _, reward, terminated, truncated, info = super().step(a)
+        if info.get("illegal_action") and a == -1:
+            info["illegal_reason"] = f"action {chosen} names an empty unit slot of LearnerEnv"
         info, more, terminated2, truncated2 = self._advance(info)
         reward += more
         terminated, truncated = terminated or terminated2, truncated or truncated2
