@@ -1,8 +1,8 @@
 """The learner's view: fixed slots, features an MLP can use, and fewer actions.
 
-A stock learner (sb3-contrib's ``MaskablePPO("MlpPolicy")``, CleanRL's PPO)
-learns nothing from the environments' ``flat`` observation in an hour of
-two cores (docs/training.md "Stock RL"): the atomic actions address units
+A stock learner (sb3-contrib's ``MaskablePPO("MlpPolicy")``) won no game
+as Technocrat against ``random`` after ten minutes (238,000 decisions) on
+the environments' ``flat`` observation (docs/training.md "Stock RL"): the atomic actions address units
 and pieces by their table slot (``hotspot.core.actions``: select unit u,
 combine with unit v, select piece k), the set-up puts the same counter in a
 different slot from game to game, and the 7,458 normalised entries say
