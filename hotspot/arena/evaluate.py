@@ -342,8 +342,11 @@ def plot_card(card: dict, path) -> Path | None:
         from matplotlib.figure import Figure
     except ImportError:
         return None
-    fig = Figure(figsize=(10, 4.2))
+    import textwrap
+
+    fig = Figure(figsize=(10, 4.6))
     FigureCanvasAgg(fig)
+    fig.suptitle("\n".join(textwrap.wrap(f"Evaluation of {card['agent']}", 110)), fontsize=10)
     ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     ops = card["opponents"]
     xs = range(len(ops))
@@ -359,10 +362,10 @@ def plot_card(card: dict, path) -> Path | None:
     ax.set_ylim(-0.03, 1.03)
     ax.axhline(0.5, color="#aaa", lw=0.8, ls=":")
     ax.set_ylabel("score (draw = 1/2)")
-    ax.set_title(f"{card['agent']}: score by opponent and seat (95% CI)", fontsize=9)
+    ax.set_title("score by opponent and seat (95% CI)", fontsize=9)
     ax.legend(fontsize=8, loc="best")
     ref = sorted(card["scale"]["reference"].items(), key=_reference_order)
-    names = [a for a, _ in ref] + [card["agent"]]
+    names = [a for a, _ in ref] + ["this agent"]
     ax2.set_title("overall rating, published scale", fontsize=9)
     for i, (_, e) in enumerate(ref):
         ax2.plot([(e["technocrat"] + e["ziegler"]) / 2], [i], "s", color="#888")
@@ -376,7 +379,8 @@ def plot_card(card: dict, path) -> Path | None:
         ax2.plot([a, b], [y, y], color="#06c", lw=2)
         if r["rating"] is not None:
             ax2.plot([r["rating"]], [y], "o", color="#06c")
-        ax2.text(b, y + 0.25, r["text"], fontsize=8, ha="right")
+        ax2.text((a + b) / 2, y + 0.3, r["text"], fontsize=8, ha="center")
+        ax2.set_ylim(-0.5, y + 0.9)
     ax2.set_yticks(range(len(names)), names, fontsize=8)
     ax2.set_xlabel(f"rating ({card['scale']['anchor']['agent']} = {card['scale']['anchor']['rating']:g})")
     fig.tight_layout()
