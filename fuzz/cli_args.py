@@ -121,6 +121,7 @@ CLI_TAIL = {
     "serve": ["--port", "0"],  # a free port: examples never collide
     "arena": ["--workers", "1", "--no-progress", "--max-turns", "1"],
     "balance": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"],
+    "evaluate": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"],
 }
 
 
@@ -240,8 +241,10 @@ def cli_strategy(ctx):
         if draw(s.integers(0, 9)) == 0:
             args.insert(draw(s.integers(0, len(args))), draw(s.sampled_from(CLI_JUNK)))
         tail = list(CLI_TAIL.get(command, []))
-        if command in ("arena", "balance") and "--games" not in args:
-            tail += ["--games", "1"]  # not the default 100 a pairing or cell
+        if command in ("arena", "balance", "evaluate") and "--games" not in args:
+            tail += ["--games", "1"]  # not the default 100 a pairing or cell (evaluate: 1000 an opponent)
+        if command == "evaluate" and "--step" not in args:
+            tail += ["--step", "1"]
         if command == "balance" and "--search-deployment" in args:
             tail += SEARCH_TAIL
         return args + tail
