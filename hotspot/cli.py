@@ -666,9 +666,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(the page's requests name agents only by registered names, never a module or a file)",
     )
     srv.set_defaults(func=cmd_serve)
-    scen = sub.add_parser("scenario", help="print or save a scenario")
-    scen.add_argument("name")
-    scen.add_argument("--out", default=None)
+    scen = sub.add_parser(
+        "scenario",
+        help="print or save a scenario",
+        description="Prints a scenario as JSON, or writes it to --out: a file to edit and play with "
+        "--scenario FILE (docs/rules.md).",
+    )
+    scen.add_argument(
+        "name",
+        help="a built-in scenario (standard, open, balanced), random or random:N (a random set-up, N its "
+        "seed), or a scenario JSON file",
+    )
+    scen.add_argument("--out", default=None, help="write the scenario to this JSON file instead of printing it")
     scen.set_defaults(func=cmd_scenario)
     arena = sub.add_parser(
         "arena",
@@ -720,7 +729,8 @@ def build_parser() -> argparse.ArgumentParser:
     bal.add_argument(
         "--scenarios",
         default="standard",
-        help="comma-separated: standard, random (a setup per game), random:SEED, JSON paths",
+        help="comma-separated: standard, open, balanced, random (a set-up per game), random:SEED, JSON paths "
+        "(default: standard)",
     )
     bal.add_argument(
         "--option",
