@@ -69,8 +69,8 @@ def test_slot_zero_is_an_engineer_in_every_game():
 
 
 def test_the_pruned_mask_leaves_out_splits_combines_and_steps_into_molten_rock():
-    """9.0, 10.0 (no split or combine offered) and 8.2 (a unit other than a
-    hovercraft stepping onto molten rock or off the map is destroyed: not offered)."""
+    """9.0, 10.0 (no split or combine offered) and 8.2 (a unit stepping onto
+    molten rock is destroyed: not offered; off the map is illegal, D3)."""
     env = LearnerEnv(side="technocrat", opponent="random")
     seen_steps = 0
     for _, _, term, trunc, _ in (step for seed in range(10) for step in play(env, seed, random_choice)):
@@ -79,7 +79,7 @@ def test_the_pruned_mask_leaves_out_splits_combines_and_steps_into_molten_rock()
         s, mask = env.state, env.action_masks()
         assert not mask[A_SPLIT] and not mask[A_SELECT_UNIT + 96 : A_MANEUVER].any()
         u = int(s["sel_unit"])
-        if u >= 0 and int(s["unit_type"][u]) != Z_HOVERCRAFT and int(s["unit_cell"][u]) >= 0:
+        if u >= 0 and int(s["unit_cell"][u]) >= 0:
             for d in range(6):
                 if mask[A_MANEUVER + d]:
                     seen_steps += 1

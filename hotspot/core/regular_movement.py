@@ -55,6 +55,13 @@ def step_error(s, u, d):
 
 
 @jit
+def step_destroys(s, u, d):
+    """True if unit u stepping in direction d enters a molten hex and is destroyed (8.2)."""
+    target = NEIGHBOUR[s["unit_cell"][u], d]
+    return target >= 0 and ON_MAP[target] and s["board"][target] < 0
+
+
+@jit
 def finish_unit(s, u):
     """End unit u's move; in a hex with enemy units it is now attacking (8.3)."""
     s["unit_flags"][u] |= UF_DONE
@@ -83,7 +90,7 @@ def step_unit(s, u, d, ev, ev_n):
         if not close_infantry_assault(s, u, ev, ev_n):
             return
     log_event(ev, ev_n, EV_UNIT_MOVE, u, here, target, 0, 0)
-    if s["board"][target] < 0:  # 8.2
+    if step_destroys(s, u, d):  # 8.2
         eliminate_unit(s, u, ELIM_MOLTEN, ev, ev_n)
         return
     place_at(s, u, target)

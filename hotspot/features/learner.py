@@ -25,8 +25,8 @@ built from the acting side's information state only (D20):
     left): splitting and combining (9.0, 10.0); selecting another unit or
     piece while the selected one has not started its move (a counter left
     unmoved is skipped by the rules, R8.1, so the choice is kept by ending
-    the move); a step of a unit other than a hovercraft onto molten rock or
-    off the map (8.2: the unit is destroyed).  A pruned policy still plays
+    the move); a step onto molten rock (8.2: the unit is destroyed,
+    ``hotspot.core.regular_movement.step_destroys``).  A pruned policy still plays
     the rulebook's game: every action it takes is legal.
 :func:`learner_observation`
     ``LEARNER_SIZE[side]`` floats: the 46 decision features
@@ -52,6 +52,7 @@ import numpy as np
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_COMBINE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT
 from hotspot.core.hexgrid import CENTRAL_CELLS, DISTANCE_TO_CENTRAL, NEIGHBOUR, ON_MAP
+from hotspot.core.regular_movement import step_destroys
 from hotspot.core.rules_data import (
     PHASE_CONTROL,
     PHASE_T_CRUSTAL,
@@ -183,13 +184,10 @@ def prune_mask(o, mask: np.ndarray) -> np.ndarray:
         m[A_SELECT_UNIT:A_COMBINE] = False
     if phase in (PHASE_Z_CRUSTAL, PHASE_T_CRUSTAL) and k >= 0 and not int(o["piece_flags"][k]) & PF_STARTED:
         m[A_SELECT_PIECE:A_SELECT_UNIT] = False
-    if movement and u >= 0 and int(o["unit_type"][u]) != Z_HOVERCRAFT:
-        c = int(o["unit_cell"][u])
-        if c >= 0:
-            for d in range(6):
-                n = _NB[c, d]
-                if not _ONMAP[n] or o["board"][n] < 0:  # 8.2: molten rock destroys the unit
-                    m[A_MANEUVER + d] = False
+    if movement and u >= 0 and int(o["unit_cell"][u]) >= 0:
+        for d in range(6):
+            if m[A_MANEUVER + d] and step_destroys(o, u, d):  # 8.2: the unit is destroyed
+                m[A_MANEUVER + d] = False
     return m if m.any() else np.array(mask, dtype=np.bool_)
 
 
