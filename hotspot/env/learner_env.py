@@ -216,7 +216,8 @@ class LearnerEnv(HotspotEnv):
         return info, reward, terminated, truncated
 
     def _learner_observation(self):
-        return learner_observation(self._info_now(), self.side, self.slots)
+        # the information state _advance read last (after the last action of reset or step): not observed twice
+        return learner_observation(self._info_state[0], self.side, self.slots)
 
     def _potential_now(self) -> float:
         s = self.states[0]
