@@ -1,4 +1,4 @@
-"""Shared plumbing of the benchmark scripts (issue 4).
+"""Shared plumbing of the benchmark scripts.
 
 Every script in this folder:
 
@@ -7,7 +7,7 @@ Every script in this folder:
 * writes a JSON document (``--out``, default ``benchmarks/results/<name>.json``)
   holding the machine, the command, the configuration, the rows of the table
   and a ``summary`` of the figures that ``run_all.py`` checks against the
-  targets of issue 4;
+  performance targets;
 * has ``--tiny``: sizes small enough for CI to smoke-run it in seconds
   (``tests/test_benchmarks_smoke.py``); the numbers of a tiny run mean nothing.
 

@@ -1,4 +1,4 @@
-"""The balance of the game (issue 9): scripted vs scripted on ``standard`` and
+"""The balance of the game: scripted vs scripted on ``standard`` and
 ``open`` under the default rules and each disputed reading of D22, and the
 best deployment found by the deployment search.
 

@@ -1,4 +1,4 @@
-"""Compilation: the first-call cost of the compiled core, and the cache (issue 4).
+"""Compilation: the first-call cost of the compiled core, and the cache.
 
 Starts ``_compile_worker.py`` in fresh processes that share one numba cache
 directory (``NUMBA_CACHE_DIR``, a new empty temporary directory, so the
@@ -43,7 +43,7 @@ import time
 import _common as C
 
 NAME = "compile"
-TARGET_SECOND_START_S = 1.0  # a second process's first step, in every run (issue 23; issue 4: 2 s)
+TARGET_SECOND_START_S = 1.0  # a second process's first step, in every run (once 2 s)
 TARGET_ARENA_COLD_S = 30.0  # the first `hotspot arena` table from an empty cache, two cores
 TARGET_ENV_COLD_S = 30.0  # the first HotspotEnv().step from an empty cache
 ENV_SNIPPET = (

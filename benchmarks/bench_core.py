@@ -1,4 +1,4 @@
-"""Core throughput: random legal play over a batch of games (issue 4).
+"""Core throughput: random legal play over a batch of games.
 
 Measures atomic actions per second of ``hotspot.core.rollout.play_random_batch``
 (one compiled call, ``prange`` over the games) on batches of 1, 64, 1024 and

@@ -1,4 +1,4 @@
-"""How long a person waits for an agent (issue 22): the wall time of each of
+"""How long a person waits for an agent: the wall time of each of
 an agent's decisions, and of its whole games, playing ``scripted`` on one
 core, as ``hotspot play --technocrat human --ziegler best`` would make a
 person wait.
@@ -33,7 +33,7 @@ from hotspot.arena.registry import canonical_agent, make_agent
 from hotspot.core.game import Game
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
-#: the targets of issue 22
+#: the targets: a decision within 2 s, a whole game within 10 s
 MAX_DECISION_S = 2.0
 MAX_GAME_S = 10.0
 

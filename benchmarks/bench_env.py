@@ -1,4 +1,4 @@
-"""Environment throughput against the core alone (issue 4).
+"""Environment throughput against the core alone.
 
 * ``HotspotEnv``: one game, a Python loop of ``env.step`` picking a random
   legal action from ``info["action_mask"]`` (``np.flatnonzero`` and
@@ -23,7 +23,7 @@ actions.  The state's ``n_actions`` field counts atomic actions; its change
 over each step (for a game reset by the step: its count from the starting
 position, which holds the opponent's opening moves) gives the env's atomic
 actions per second, the figure to hold against the core's.  The target of
-issue 4: HotspotVectorEnv at batch 1024 runs at least half the core's rate
+The target: HotspotVectorEnv at batch 1024 runs at least half the core's rate
 (atomic actions/s through the vector env, all threads, over the core's random
 play, all threads).
 

@@ -1,4 +1,4 @@
-"""Game lengths with no turn limit (issue 9, D19 revised): the measurement
+"""Game lengths with no turn limit (D19 revised): the measurement
 behind the harnesses' default ``max_turns`` (``hotspot.core.limits``).
 
     python benchmarks/bench_game_lengths.py                # 1,000 games a cell (a few minutes)

@@ -1,4 +1,4 @@
-"""The ladder of every agent (issue 12): a round robin of the agents, each
+"""The ladder of every agent: a round robin of the agents, each
 pairing played as both sides, rated with Bradley-Terry, checked against the
 expected order random < scripted < ismcts < learned-ismcts.
 

@@ -1,7 +1,7 @@
-"""Memory: bytes per game state and the peak memory of a big batch (issue 4).
+"""Memory: bytes per game state and the peak memory of a big batch.
 
 * ``STATE_BYTES``: the size of one game's state record (``STATE_DTYPE``); the
-  target of issue 4 is at most 4 KiB.
+  target is at most 4 KiB.
 * The peak memory of a batch of 100,000 games (``--games``): a fresh worker
   process of this script loads the compiled core (a one-game warm-up), then
   builds the batch with ``hotspot.core.init("standard", seeds=range(n))`` and

@@ -1,4 +1,4 @@
-"""The same work without compilation: what numba buys (issue 4).
+"""The same work without compilation: what numba buys.
 
 Runs the identical random-play workload of ``bench_core.py``
 (``play_random_batch`` over a few fresh standard games, each capped at

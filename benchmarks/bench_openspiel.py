@@ -1,4 +1,4 @@
-"""A peer in the same run: OpenSpiel's random play, driven from Python (issue 4).
+"""A peer in the same run: OpenSpiel's random play, driven from Python.
 
 Plays whole random games of chess and backgammon through ``pyspiel`` the way
 a Python user of OpenSpiel would: ``state.legal_actions()`` and a uniform
@@ -10,7 +10,7 @@ per second, and actions per game.
 
 Against it, in the same run: the core's random play at batch 1024 on one
 thread (as ``bench_core``; its random player computes the legal mask before
-every action, as OpenSpiel's ``legal_actions``).  The target of issue 4: the
+every action, as OpenSpiel's ``legal_actions``).  The target: the
 core at batch 1024 on one thread makes at least 15x the actions per second of
 OpenSpiel chess.
 

@@ -43,7 +43,7 @@ import _common as C
 
 NAME = "playout"
 REFERENCE = "e727776"
-TARGET_RATIO = 3.0  # issue 23: scripted play-outs and ISMCTS decisions >= 3x the reference
+TARGET_RATIO = 3.0  # the target: scripted play-outs and ISMCTS decisions >= 3x the reference
 
 
 def worker(args) -> dict:

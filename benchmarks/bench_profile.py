@@ -1,4 +1,4 @@
-"""Where an atomic action's time goes, and why two threads do not give 2x (issue 11).
+"""Where an atomic action's time goes, and why two threads do not give 2x.
 
 **Profile.**  Random play of a batch of standard games on one thread is
 split into its parts by replaying the same games three ways (the same

@@ -1,4 +1,4 @@
-"""What the set-up search alone is worth (issue 12; 3.2, 3.3, D21).
+"""What the set-up search alone is worth (3.2, 3.3, D21).
 
     python benchmarks/bench_setup_search.py               # 1,000 paired games a side (about 45 min on 2 cores)
     python benchmarks/bench_setup_search.py --games 200   # fewer

@@ -1,15 +1,15 @@
-"""Agent strength (issue 5): the head-to-head results behind docs/results.md's
+"""Agent strength: the head-to-head results behind docs/results.md's
 strength table, each pairing played as both sides with independent seeds.
 
     python benchmarks/bench_strength.py                  # 1,000 games per side, every claim
     python benchmarks/bench_strength.py --only learned   # one claim
     python benchmarks/bench_strength.py --tiny           # smoke sizes (the numbers mean nothing)
 
-The claims of issue 5 and where each is measured:
+The claims and where each is measured:
 
 * ``scripted``: scripted beats random on both sides (standard scenario).
 * ``learned``: learned beats random on both sides (standard scenario).
-* ``learned-scripted``, ``learned-scripted-standard`` (issue 12): learned,
+* ``learned-scripted``, ``learned-scripted-standard``: learned,
   without search, beats scripted: score over both sides on ``open`` and on
   ``standard``, ``scripted:scripted`` on the same seeds the baseline.
 * ``search``: search beats scripted.  Measured on random setups
@@ -19,28 +19,28 @@ The claims of issue 5 and where each is measured:
   search beats scripted when its score against scripted is above 0.5, i.e.
   it wins more as either side than scripted does in its seat.
 
-* ``ismcts-open``, ``ismcts-standard`` (issue 12): ISMCTS beats scripted,
+* ``ismcts-open``, ``ismcts-standard``: ISMCTS beats scripted,
   score over both sides against scripted on ``open`` (the rulebook game, both
   deployments by the players) and on ``standard``; ``scripted:scripted`` on
   the same seeds is the baseline.
 * ``learned-ismcts``: the search with the learned value beats plain ISMCTS;
   ``learned-ismcts-scripted``: it beats scripted (``open``).
-* ``portfolio-open`` (issue 22): the portfolio search at its defaults
+* ``portfolio-open``: the portfolio search at its defaults
   against scripted on ``open``.
-* ``best-open``, ``best-standard`` (issue 22): ``best`` (the alias of the
+* ``best-open``, ``best-standard``: ``best`` (the alias of the
   strongest agent at <= 10 s a game; its spec is what is played and kept in
   the rows) against scripted, score over both sides and per seat, on
   ``open`` and ``standard``; ``scripted:scripted`` on the same seeds the
   baseline of each seat.
-* ``guided-ismcts`` (issue 24): ``ismcts(guide=true,iterations=4)`` (the
+* ``guided-ismcts``: ``ismcts(guide=true,iterations=4)`` (the
   learned per-action policy names the root's default) against plain
   ``ismcts`` at 16 iterations, score over both sides (0.5 between equals on
   the same seeds).
 * ``learned``, ``learned-scripted*`` measure the agent named ``learned`` at
-  the time (issue 24: the per-action policy; before it, the flat MLP cloned
+  the time (the per-action policy; before it, the flat MLP cloned
   from the scripted player, whose results were replaced by the rerun).
-* ``expert-policy``, ``expert-policy-scripted``, ``expert-ismcts`` (issue
-  12, expert iteration): measured, then retired with their agents (issue 22:
+* ``expert-policy``, ``expert-policy-scripted``, ``expert-ismcts`` (expert
+  iteration): measured, then retired with their agents (each
   weaker than a simpler agent in both seats); their results stay in the JSON
   file.
 
@@ -81,7 +81,7 @@ BEST = canonical_agent("best")
 CLAIMS = {
     "scripted": ([("scripted", "random")], "standard", "scripted beats random on both sides", "each side"),
     "learned": ([("learned", "random")], "standard", "learned beats random on both sides", "each side"),
-    # issue 12: the learned agent without search against scripted, on both scenarios
+    # the learned agent without search against scripted, on both scenarios
     "learned-scripted": (
         [("learned", "scripted"), ("scripted", "scripted")],
         "open",
@@ -100,7 +100,7 @@ CLAIMS = {
         "search beats scripted",
         "score",
     ),
-    # issue 12: the tree search and the learned value
+    # the tree search and the learned value
     "ismcts-open": (
         [("ismcts", "scripted"), ("scripted", "scripted")],
         "open",
@@ -120,7 +120,7 @@ CLAIMS = {
         "learned+search beats scripted (open)",
         "score",
     ),
-    # issue 22: the portfolio search at its defaults, and the strongest agent (the alias ``best``,
+    # the portfolio search at its defaults, and the strongest agent (the alias ``best``,
     # resolved to its spec) against scripted
     "portfolio-open": (
         [("portfolio", "scripted"), ("scripted", "scripted")],
@@ -135,7 +135,7 @@ CLAIMS = {
         "best beats scripted (standard)",
         "score",
     ),
-    # issue 24: the per-action policy as the search's root default, at a quarter of the budget
+    # the per-action policy as the search's root default, at a quarter of the budget
     "guided-ismcts": (
         [("ismcts(guide=true,iterations=4)", "ismcts")],
         "open",

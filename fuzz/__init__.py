@@ -1,4 +1,4 @@
-"""Fuzzing (issue 10): hypothesis-drawn hostile input at every entry point.
+"""Fuzzing: hypothesis-drawn hostile input at every entry point.
 
 Run from the repository's root (results go to ``benchmarks/results/fuzz.json``):
 

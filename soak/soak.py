@@ -1,4 +1,4 @@
-"""Soak (issue 10): play many games and check every invariant of the state
+"""Soak: play many games and check every invariant of the state
 after every action.
 
     python soak/soak.py                                   # 10^6 random + 10^4 scripted games (hours)

@@ -1,4 +1,4 @@
-"""Golden games of the scripted player (issue 12: the scripted player on the
+"""Golden games of the scripted player (the scripted player moved onto the
 core's own functions must play the same games on the same seeds).
 
 ``golden_games()`` plays a fixed set of whole games with the compiled

@@ -1,4 +1,4 @@
-"""The per-action policy (issue 24): action features from the acting side's
+"""The per-action policy: action features from the acting side's
 information state (D20), one shared network scoring every legal action, its
 checked weight files, labelled decisions from recorded games and DAgger.
 

@@ -1,4 +1,4 @@
-"""Agent specs (issue 22): an agent named with its parameters wherever an
+"""Agent specs: an agent named with its parameters wherever an
 agent is named (``ismcts(iterations=256)``), one canonical spelling that is
 the agent's identity in the arena's rows and resume keys, a one-line error
 naming the agent's parameters and ranges for a bad spec, the ``best`` alias,

@@ -1,4 +1,4 @@
-"""Expert iteration's policy head (issue 12): the search's visit counts as
+"""Expert iteration's policy head: the search's visit counts as
 policy targets, the masked-softmax head trained on them with numpy, the head
 as the search's root prior (``ismcts.P_POLICY``) and as the search-free
 ``expert-policy`` agent, and its checked weight files.

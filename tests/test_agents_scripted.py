@@ -166,7 +166,7 @@ def test_deterministic_under_seeds():
 
 
 def test_same_games_as_before_the_refactor():
-    """Issue 12: the scripted player moved onto the core's functions plays the
+    """The scripted player moved onto the core's functions plays the
     very same games on the same seeds (tests/scripted_golden.py wrote the
     fixture from the player before the refactor)."""
     import json

@@ -1,4 +1,4 @@
-"""One test suite for every agent (issues 5, 12): only legal actions,
+"""One test suite for every agent: only legal actions,
 deterministic under a seed, no hidden state read (D20): two true states that
 differ only in what the agent's side may not see give the same action; and
 deployments legal: each agent sets up both sides of ``open`` (3.2, 3.3, D21)

@@ -1,4 +1,4 @@
-"""The package's shape (issue 11): layers that import only downward, no import
+"""The package's shape: layers that import only downward, no import
 cycles, no private names imported across modules.
 
 Layers, lowest first (docs/architecture.md):

@@ -1,4 +1,4 @@
-"""The arena (issue 5): agents by name, games between agents (compiled and
+"""The arena: agents by name, games between agents (compiled and
 Python paths agree and replay), Wilson intervals and Bradley-Terry ratings on
 known inputs, ``hotspot arena`` end to end, resume after an interruption,
 ``hotspot balance`` and its plot, and the Ray backend on a local instance."""
@@ -305,7 +305,7 @@ def test_resume_gives_the_totals_of_an_uninterrupted_run(tmp_path):
     assert first["games"] == 4 and first["remaining"] == 6
     with open(part / "games.jsonl", "a") as f:  # a kill in the middle of writing a row
         f.write('{"key": "[\\"random:random\\", \\"ran')
-    with pytest.raises(ArenaError, match="line 5: not valid JSON"):  # reported, not skipped (issue 10)
+    with pytest.raises(ArenaError, match="line 5: not valid JSON"):  # reported, not skipped
         run_arena(out=part, **kwargs)
     second = run_arena(out=part, drop_damaged=True, **kwargs)
     assert second["result"].played == 6 and second["result"].reused == 4 and second["remaining"] == 0
@@ -683,7 +683,7 @@ def test_arena_reports_draws_and_max_turns(tmp_path, capsys):
 
 
 def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
-    """D21, issue 9: the deployment search improves one side's set-up by batch
+    """D21: the deployment search improves one side's set-up by batch
     simulation: candidates are that side's deployments (the opponent's part
     still left to the opponent), successive rounds keep the better half, the
     finalists play fresh seeds, and the best is a scenario file that plays."""
@@ -737,7 +737,7 @@ def test_deployment_search_refuses_bad_arguments(tmp_path):
 def test_random_seed_too_long_to_read_is_refused_by_name(tmp_path, capsys):
     """A scenario 'random:SEED' whose seed has more digits than Python reads
     (4300) is refused with a message saying so, in the arena and the balance
-    grid, before any game (found by the fuzzer, fuzz/, issue 10)."""
+    grid, before any game (found by the fuzzer, fuzz/)."""
     name = "random:" + "9" * 5000
     with pytest.raises(ArenaError, match="more than 4300 digits"):
         run_arena(agents=["random"], games=1, scenario=name, out=tmp_path / "a", workers=1, progress=False)

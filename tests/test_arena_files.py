@@ -1,4 +1,4 @@
-"""Arena folders (issue 10, "Arena files"): nothing in an arena folder is
+"""Arena folders: nothing in an arena folder is
 skipped, lost or mixed without a word.
 
 * a damaged games.jsonl line is reported with its line number, and a run

@@ -1,4 +1,4 @@
-"""Smoke runs of the benchmark suite (benchmarks/, issue 4), the soak
+"""Smoke runs of the benchmark suite (benchmarks/), the soak
 (soak/soak.py), the fuzzer (fuzz/) and expert iteration (training/train_expert.py).
 
 Each script runs once with ``--tiny`` in a subprocess (seconds each once the
@@ -218,7 +218,7 @@ def test_bench_compile(tiny):
 
 
 def test_bench_profile(tiny):
-    """Issue 11: where an action's time goes (mask, apply, choice) and the
+    """Where an action's time goes (mask, apply, choice) and the
     measurements behind the two-thread scaling."""
     doc, stdout = tiny("profile")
     check_doc(
@@ -253,7 +253,7 @@ def test_bench_profile(tiny):
     }
     assert s["static_imbalance"] >= 1.0
     assert "Where an atomic action's time goes" in stdout
-    # issue 23: the scripted play-out profile, by phase class (timings at tiny sizes are noise)
+    # the scripted play-out profile, by phase class (timings at tiny sizes are noise)
     sp = s["scripted"]
     assert sp["decisions"] > 100 and sp["games"] == 2
     assert {r["class"] for r in sp["by_class"]} <= {
@@ -269,7 +269,7 @@ def test_bench_profile(tiny):
 
 
 def test_bench_playout(tiny):
-    """Issue 23: the play-out players against a reference, the same games on
+    """The play-out players against a reference, the same games on
     the same seeds (the tiny run: this tree against itself)."""
     doc, stdout = tiny("playout")
     check_doc(
@@ -285,7 +285,7 @@ def test_bench_playout(tiny):
 
 
 def test_bench_legality(tiny):
-    """Issue 23: the fast legal-action list agrees with action_error before
+    """The fast legal-action list agrees with action_error before
     every action of random and scripted games (the run fails otherwise)."""
     doc, stdout = tiny("legality")
     check_doc(
@@ -319,7 +319,7 @@ def test_run_all_report(tiny):
 
 
 def test_bench_strength(tmp_path):
-    """The strength script (issue 5) plays every claim's pairings as both sides
+    """The strength script plays every claim's pairings as both sides
     (one game each when tiny), rates each side with a Wilson interval and a
     verdict, and keeps every game in its arena folder and, by seed, winner and
     turns, in the JSON file (a clone has the games behind every claim)."""
@@ -362,7 +362,7 @@ def test_bench_strength(tmp_path):
 
 
 def test_bench_ladder(tmp_path):
-    """The ladder script (issue 12): a round robin of the agents on each
+    """The ladder script: a round robin of the agents on each
     scenario (two games a side when tiny), Bradley-Terry ratings with 95%
     intervals, each pairing's Wilson interval, the expected order's rungs
     judged, an unavailable agent left out with a note; ladder.json and
@@ -434,7 +434,7 @@ def test_bench_ladder(tmp_path):
 
 
 def test_bench_game_lengths(tmp_path):
-    """The game-length script (issue 9, D19 revised: the measurement behind the
+    """The game-length script (D19 revised: the measurement behind the
     harnesses' default max_turns) plays every cell to its end or the cap and
     writes the distribution, the share each candidate limit would truncate and
     every game's raw turns and result."""
@@ -502,7 +502,7 @@ def test_measured_game_lengths_back_the_default_max_turns():
 
 
 def test_bench_balance(tmp_path):
-    """The balance script (issue 9) plays scripted vs scripted on standard and
+    """The balance script plays scripted vs scripted on standard and
     open under the defaults and each D22 reading, keeps every game's seed and
     result, and runs the deployment search for both sides."""
     out = tmp_path / "balance.json"
@@ -527,7 +527,7 @@ def test_bench_balance(tmp_path):
 
 
 def test_soak(tmp_path):
-    """The soak (issue 10) plays random and scripted games checking every
+    """The soak plays random and scripted games checking every
     invariant after every action (integrity.state_fault) and reports every
     violation with its seed; a tiny run finds none."""
     out = tmp_path / "soak.json"
@@ -547,7 +547,7 @@ def test_soak(tmp_path):
 
 
 def test_committed_soak_meets_the_issue():
-    """Issue 10: the committed soak played 10^6 random and 10^4 scripted games
+    """The committed soak played 10^6 random and 10^4 scripted games
     with every invariant checked after every action, with zero violations, and
     random games again under NUMBA_BOUNDSCHECK=1 with no out-of-bounds access."""
     doc = json.loads((BENCH / "results" / "soak.json").read_text())
@@ -558,7 +558,7 @@ def test_committed_soak_meets_the_issue():
 
 
 def test_fuzz_tiny(tmp_path):
-    """The fuzzer (issue 10; ``python -m fuzz``, the package fuzz/) runs every
+    """The fuzzer (``python -m fuzz``, the package fuzz/) runs every
     target in a child process of its own (two at a time here) and writes one
     row per target: examples, outcomes by kind, failures with their inputs; a
     tiny run of the current library has no failure."""
@@ -618,7 +618,7 @@ def test_rewriting_benchmarks_md_keeps_the_hand_written_part():
 
 
 def test_committed_long_fuzz_run_meets_the_issue():
-    """Issue 10: the long fuzz run in benchmarks/results/fuzz.json (the one
+    """The long fuzz run in benchmarks/results/fuzz.json (the one
     BENCHMARKS.md reports) covers every target of that run (the fuzzer's
     targets but the later saved_game and play_load) with 100,000 examples and
     found no failure."""
@@ -642,7 +642,7 @@ def test_committed_long_fuzz_run_meets_the_issue():
 
 
 def test_train_expert(tmp_path):
-    """Expert iteration (issue 12) at smoke sizes: generation 0 from compiled
+    """Expert iteration at smoke sizes: generation 0 from compiled
     games, one search generation (value and policy heads) rated against it,
     every generation's network written and loadable, the JSON rows with the
     fits (the policy's held-out cross-entropy and top-1) and the rating."""
@@ -678,7 +678,7 @@ def test_train_expert(tmp_path):
 
 
 def test_bench_setup_search(tmp_path):
-    """The set-up search ablation (issue 12; 3.2, 3.3, D21) plays every game
+    """The set-up search ablation (3.2, 3.3, D21) plays every game
     twice, the side's plan and the search's choice, and reports both scores,
     their paired difference with its interval, and keeps every game."""
     out = tmp_path / "setup_search.json"
@@ -808,7 +808,7 @@ def test_bench_skill_ladder(tmp_path):
 
 
 def test_bench_decision_time(tiny):
-    """The decision-time script (issue 22): the wall time of each of the
+    """The decision-time script: the wall time of each of the
     agent's decisions against scripted, as each side, with the targets (a
     decision <= 2 s, a game <= 10 s) judged in the summary; ``best`` is
     resolved to its spec."""

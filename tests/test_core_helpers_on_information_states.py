@@ -1,4 +1,4 @@
-"""The core helpers the scripted player plays by (issue 12), on states and on
+"""The core helpers the scripted player plays by, on states and on
 information states (D20: a hidden counter has type UNKNOWN_UNIT and squads
 UNKNOWN_SQUADS, piece damage -1):
 

@@ -1,6 +1,6 @@
 """Determinism: the same seed gives the same game alone, in a batch, in another
 process, replayed from a record, and with compilation disabled (numba's
-``NUMBA_DISABLE_JIT``) -- the brief's determinism standard and issue 2's tests."""
+``NUMBA_DISABLE_JIT``) -- the brief's determinism standard."""
 
 import json
 import os

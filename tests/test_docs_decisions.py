@@ -1,4 +1,4 @@
-"""Every decision id cited is explained in docs/rules.md (issue 13).
+"""Every decision id cited is explained in docs/rules.md.
 
 The project's gap decisions have ids D1, D2, ... (the decisions sheet beside
 the rulebook); code, tests and documents cite them as they cite rule numbers.

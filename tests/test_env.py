@@ -1,4 +1,4 @@
-"""The environments (issue 3): Gymnasium's env checker, registration, the
+"""The environments: Gymnasium's env checker, registration, the
 vector env agreeing game for game with single envs, 10,000 random steps
 through each environment checked against the core, and bad input."""
 
@@ -426,7 +426,7 @@ def test_vector_env_on_open_agrees_with_the_core():
 def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer():
     """reset(seed=...) takes a non-negative integer of any size (a numpy integer
     too); anything else is a ValueError raised before anything changes, not
-    gymnasium's own error (issue 10, found by the fuzzer, fuzz/)."""
+    gymnasium's own error (found by the fuzzer, fuzz/)."""
     env = HotspotEnv()
     obs, info = env.reset(seed=3)
     before = env.states.tobytes()
@@ -442,8 +442,8 @@ def test_reset_refuses_a_seed_that_is_not_a_non_negative_integer():
 def test_vector_env_seed_lists_and_bad_seeds():
     """reset(seed=[s0, s1]) seeds each game as HotspotEnv.reset(seed=si) would; a
     seed list of the wrong length or holding a bad seed, or a bad seed, is a
-    ValueError and no game changes (issue 10: seed lists reached gymnasium,
-    which refused them)."""
+    ValueError and no game changes (found by the fuzzer: seed lists reached
+    gymnasium, which refused them)."""
     venv = HotspotVectorEnv(num_envs=2)
     obs, _ = venv.reset(seed=[11, 5])
     for i, seed in enumerate((11, 5)):
@@ -458,7 +458,7 @@ def test_vector_env_seed_lists_and_bad_seeds():
 
 def test_vector_env_step_refuses_ragged_actions_with_value_error():
     """Actions numpy cannot make an array of (a ragged list) are a ValueError
-    naming the expected shape, and no game changes (issue 10)."""
+    naming the expected shape, and no game changes (found by the fuzzer)."""
     venv = HotspotVectorEnv(num_envs=2)
     venv.reset(seed=0)
     before = venv.states.tobytes()
@@ -473,7 +473,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
     is a TypeError (a float or a string was truncated or parsed), an integer
     outside the action space at any size is an IllegalActionError (it reached
     the compiled check and raised numba's or numpy's errors), and the game is
-    unchanged (issue 10, found by the fuzzer, fuzz/)."""
+    unchanged (found by the fuzzer, fuzz/)."""
     from hotspot.env.pettingzoo import HotspotAECEnv
 
     env = HotspotAECEnv(illegal_action="raise")
@@ -492,7 +492,7 @@ def test_pettingzoo_step_refuses_non_integers_and_any_out_of_range_int():
 
 
 def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
-    """Issue 11: no per-step copy of the observation batch unless asked
+    """No per-step copy of the observation batch unless asked
     (``copy=True``); both give the same values step for step."""
     fast, safe = HotspotVectorEnv(4, copy=False), HotspotVectorEnv(4, copy=True)
     obs_f, info_f = fast.reset(seed=5)
@@ -519,7 +519,7 @@ def test_vector_env_copy_false_returns_its_buffers_and_copy_true_fresh_arrays():
 
 
 def test_vector_env_compact_observation_is_the_full_one_without_the_planes():
-    """Issue 11: ``observation="compact"`` returns the unit, piece and global
+    """``observation="compact"`` returns the unit, piece and global
     tables of the full observation (the same values), without ``board``."""
     full, compact = HotspotVectorEnv(3, side="ziegler"), HotspotVectorEnv(3, side="ziegler", observation="compact")
     assert set(compact.single_observation_space.spaces) == {"units", "pieces", "globals"}

@@ -1,4 +1,4 @@
-"""The environments follow the RL ecosystem's conventions (issue 13):
+"""The environments follow the RL ecosystem's conventions:
 
 * the default env passes Gymnasium's ``check_env`` (render checks included)
   on many seeds, both sides, both scenarios, and what Stable-Baselines3's

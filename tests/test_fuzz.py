@@ -1,4 +1,4 @@
-"""Fuzzing every entry point (issue 10): hostile input never crashes the
+"""Fuzzing every entry point: hostile input never crashes the
 interpreter, never leaks an undocumented exception and never changes a game it
 was refused for.
 

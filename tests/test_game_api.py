@@ -1,4 +1,4 @@
-"""The Python facade (issue 2, item 7) and bad input (brief: clear errors, nothing lost)."""
+"""The Python facade (``hotspot.Game``) and bad input (brief: clear errors, nothing lost)."""
 
 import numpy as np
 import pytest
@@ -313,7 +313,7 @@ def test_hostile_actions_and_files_get_the_documented_errors(tmp_path):
 
 def test_integers_too_long_to_print_get_their_documented_errors():
     """Python cannot print an int of over 4300 digits; a refusal's message must
-    not need to (issue 10, found by the fuzzer, fuzz/): such an action is an
+    not need to (found by the fuzzer, fuzz/): such an action is an
     IllegalActionError, a list holding one a TypeError, and the game is unchanged."""
     game = Game("standard", seed=1)
     before = game.to_bytes()
@@ -328,7 +328,7 @@ def test_integers_too_long_to_print_get_their_documented_errors():
 
 
 def test_game_from_bytes_refuses_a_batch_with_state_error():
-    """Game.from_bytes takes the bytes of one state: a batch is a StateError (issue 10)."""
+    """Game.from_bytes takes the bytes of one state: a batch is a StateError."""
     from hotspot.core.state import StateError
 
     data = Game("standard", seed=1).to_bytes()
@@ -339,7 +339,7 @@ def test_game_from_bytes_refuses_a_batch_with_state_error():
 def test_seeds_are_non_negative_integers_a_record_can_save():
     """A dice seed is a non-negative integer that a game record can write as JSON
     (at most 4300 digits): others are ScenarioErrors naming the seed, as is a
-    'random:SEED' name whose seed is too long to read (issue 10)."""
+    'random:SEED' name whose seed is too long to read."""
     from hotspot.core.scenario import ScenarioError, load_scenario
 
     for seed in (10**5000, -(10**5000), -1, 1.5, "7", True):
@@ -354,7 +354,7 @@ def test_seeds_are_non_negative_integers_a_record_can_save():
 def test_record_fields_of_the_wrong_type_are_record_errors():
     """A record's scenario is an object (or null when it has an initial_state);
     replaying a hand-built record with an action too long to print is a
-    RecordError (issue 10)."""
+    RecordError."""
     game = Game.from_bytes(Game("standard", seed=2).to_bytes())
     data = game.record.to_dict()
     data["scenario"] = 5
@@ -366,14 +366,14 @@ def test_record_fields_of_the_wrong_type_are_record_errors():
 
 
 def test_cli_play_refuses_a_negative_agent_seed(capsys):
-    """hotspot play --agent-seed -1 exits 2 with a message naming the option (issue 10)."""
+    """hotspot play --agent-seed -1 exits 2 with a message naming the option."""
     assert cli_main(["play", "--agent-seed", "-1", "--max-turns", "1"]) == 2
     assert "--agent-seed must be a non-negative integer" in capsys.readouterr().err
 
 
 def test_file_names_with_a_nul_are_refused_by_the_loaders(tmp_path):
     """A path the OS cannot take (a NUL character) is the loader's documented
-    error naming it, not Python's ValueError (issue 10, found by the fuzzer, fuzz/)."""
+    error naming it, not Python's ValueError (found by the fuzzer, fuzz/)."""
     from hotspot.core.scenario import ScenarioError, load_scenario
 
     with pytest.raises(ScenarioError, match="not a usable file name"):

@@ -1,4 +1,4 @@
-"""A person's game session (hotspot/human/session.py, issue 13): whole games
+"""A person's game session (hotspot/human/session.py): whole games
 against the scripted agent (the set-up of ``open`` by the person included,
 3.2, 3.3, D21), illegal and unknown moves refused with the rule's reason and
 the game unchanged, undo of the person's own last decision only while no die

@@ -1,5 +1,5 @@
 """Playing in the terminal (hotspot/human/terminal.py, ``hotspot play`` with a
-human side, ``hotspot replay --step / --moves``; issue 13): a person plays a
+human side, ``hotspot replay --step / --moves``): a person plays a
 whole game against the scripted agent by typed lines, the set-up of ``open``
 included (3.2, 3.3, D21); refused lines change nothing; save, quit and
 ``--load`` continue the same game; a damaged save is refused and the game

@@ -1,4 +1,4 @@
-"""The state's invariants (docs/state-layout.md) and validated loading (issue 10).
+"""The state's invariants (docs/state-layout.md) and validated loading.
 
 ``hotspot.core.integrity.state_fault`` is the one check of every invariant;
 ``hotspot.core.from_bytes`` (and so ``Game.from_bytes`` and a record's
@@ -329,7 +329,7 @@ def test_action_count_leaves_room_to_count_a_game(sound):
     """n_actions (int32) is at most 2**30 in state bytes from outside, so that a
     game goes on counting without the counter wrapping: a count near 2**31 - 1
     was accepted and wrapped negative two actions later, breaking the
-    invariant it had passed (found by the fuzzer, fuzz/, issue 10)."""
+    invariant it had passed (found by the fuzzer, fuzz/)."""
     states = sound[0].copy()
     states[0]["n_actions"] = 2**30
     game = Game.from_bytes(to_bytes(states))

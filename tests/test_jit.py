@@ -70,7 +70,7 @@ def test_inline_wrapper_works_compiled_and_from_python():
     assert thin_wrapper(3, 4) == 70
 
 
-# ----------------------------------------------------------------- the cache (issue 10)
+# ----------------------------------------------------------------- the cache
 CACHE_PROBE = """
 import json, sys
 from pathlib import Path
@@ -150,7 +150,7 @@ def test_importing_and_compiling_writes_nothing_into_the_package(tmp_path):
     assert cache_files() == before
 
 
-# ----------------------------------------------------------------- numba's private API (issue 11)
+# ----------------------------------------------------------------- numba's private API
 FALLBACK_PROBE = """
 import json
 import numpy as np
@@ -210,7 +210,7 @@ def test_the_hook_is_installed_only_on_checked_numba_versions(monkeypatch):
 
 
 def test_private_numba_attributes_are_read_only_in_the_jit_module():
-    """Issue 11: no module but core/_jit.py touches numba's private attributes."""
+    """No module but core/_jit.py touches numba's private attributes."""
     import re
     from pathlib import Path
 
@@ -226,7 +226,7 @@ def test_private_numba_attributes_are_read_only_in_the_jit_module():
     assert offenders == []
 
 
-# ----------------------------------------------------------------- the cache key: what is compiled (issue 26)
+# ----------------------------------------------------------------- the cache key: what is compiled
 def _hotspot_modules():
     """Every module of the package, imported (``__main__`` aside; a module
     whose optional dependency is missing is left out)."""

@@ -1,4 +1,4 @@
-"""The layout by job (issue 26, item 4): each moved function is reached through
+"""The layout by job: each moved function is reached through
 its new module, and its old import path still gives the very same object.
 
 What this file checks:

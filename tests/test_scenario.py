@@ -652,7 +652,7 @@ def test_version_1_file_with_turn_limit_still_loads(tmp_path):
 def test_integers_too_long_to_print_are_scenario_errors(where, sign):
     """A scenario dict holding an int of over 4300 digits (which Python cannot
     print) is refused with a ScenarioError naming the entry, not a ValueError
-    from building the message (issue 10, found by the fuzzer, fuzz/)."""
+    from building the message (found by the fuzzer, fuzz/)."""
     data = copy.deepcopy(load_scenario("standard"))
     target = data
     *path, last = where.split(".")

@@ -1,4 +1,4 @@
-"""The training recipes (issue 24) end to end at tiny sizes: each stage of
+"""The training recipes of the per-action policy end to end at tiny sizes: each stage of
 ``training/train_policy.py`` (the expert's games, labelled decisions, the
 torch fit, the compiled evaluation, shipping to a chosen file) and
 ``training/train_ppo.py`` (PPO with masks on HotspotVectorEnv).  Torch is the

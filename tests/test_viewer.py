@@ -1,4 +1,4 @@
-"""The HTML replay viewer (issue 3, item 4; readable, issue 13), tested in
+"""The HTML replay viewer (``hotspot replay --html``), tested in
 headless Chromium: the page loads without console errors, stepping changes the
 board, the view switch shows what each side saw (D20)."""
 

@@ -1,4 +1,4 @@
-"""The browser app's JSON API (``hotspot serve``, issue 13), without a browser:
+"""The browser app's JSON API (``hotspot serve``), without a browser:
 clicks map to the legal actions, a refused click names the rule, every bad
 request is a 4xx with a message and leaves the game as it was, undo / save /
 load, watching agents, the games given on the command line, and the HTTP
@@ -363,7 +363,7 @@ def test_any_click_is_answered_and_set_up_is_clickable(app):
 
 
 def test_new_game_takes_an_agent_spec_and_the_best_alias():
-    """``/api/new`` takes an agent by spec (issue 22) and lists the alias
+    """``/api/new`` takes an agent by spec (``ismcts(n=16)``) and lists the alias
     ``best``; a bad spec is refused with a 400 naming the problem, and the
     game in progress is kept."""
     fresh = WebApp()

@@ -1,4 +1,4 @@
-"""The browser app (``hotspot serve``, issue 13) end to end in headless
+"""The browser app (``hotspot serve``) end to end in headless
 Chromium: a person plays a whole game against the random agent by clicking
 hexes and counters (the list of legal actions for the rest) and sees the
 result; a refused click shows the rule that refuses it."""

@@ -1,4 +1,4 @@
-"""Expert iteration (issue 12): the search's value head and policy head, the
+"""Expert iteration: the search's value head and policy head, the
 learned parts of ``learned-ismcts``, ``expert-ismcts`` and ``expert-policy``.
 numpy only (no torch): runs on the core install.
 

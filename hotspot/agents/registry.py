@@ -431,7 +431,7 @@ def policy_id_of(name: str) -> int | None:
 #   default.
 # An agent whose module cannot be imported is registered but unavailable; an
 # agent not measured yet has no cost and stays out of the default round robin.
-# Retired (issue 22; git keeps them), each weaker than a simpler agent in both
+# Retired (git keeps them), each weaker than a simpler agent in both
 # seats on open (docs/results.md, "Agents and their measured strength"):
 # expert-policy (against scripted 0.001 as Technocrat and 0.013 as Ziegler,
 # where scripted itself scores 0.921 and 0.079; 1,000 games a side),
