@@ -331,9 +331,9 @@ def test_a_saved_game_runs_its_module_agent_only_when_named_again(bots, tmp_path
 def test_serve_offers_a_module_agent_under_a_plain_name(bots):
     """``hotspot serve --agent mine=bots:X``: the person who starts the
     server names the module; the page's requests name ``mine``."""
-    from hotspot.cli import _offer_agent
+    from hotspot.cli.serve import offer_agent
 
-    _offer_agent(f"mine_{bots}={bots}:FirstLegal(offset=1)")
+    offer_agent(f"mine_{bots}={bots}:FirstLegal(offset=1)")
     try:
         app = WebApp()
         status, _, info = app.handle("GET", "/api/info", None)
@@ -343,9 +343,9 @@ def test_serve_offers_a_module_agent_under_a_plain_name(bots):
         )
         assert status == 200
         with pytest.raises(ValueError, match="choose another NAME"):
-            _offer_agent(f"scripted={bots}:FirstLegal")
+            offer_agent(f"scripted={bots}:FirstLegal")
         with pytest.raises(ValueError, match="expected NAME=SPEC"):
-            _offer_agent("mine")
+            offer_agent("mine")
     finally:
         registry.unregister_agent(f"mine_{bots}")
 

@@ -1,0 +1,284 @@
+"""``hotspot balance``: the Technocrat's score over a grid of set-ups and rules options; the
+calibration (``--calibrate``) and the deployment search (``--search-deployment``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .common import add_run_options, count_arg, positive, precision_arg, run_kwargs
+
+
+def add_parser(sub) -> None:
+    """The ``hotspot balance`` subcommand's parser, added to ``sub``."""
+    bal = sub.add_parser(
+        "balance",
+        help="Technocrat win rate over a grid of setups and rules options",
+        description="Plays --games games in every cell (scenario x rules options x agent pair) "
+        "and reports the Technocrat win rate with 95% Wilson intervals, as a table "
+        "and a plot (balance.png in --out); a rerun resumes.",
+    )
+    bal.add_argument(
+        "--scenarios",
+        default="standard",
+        help="comma-separated: standard, open, balanced, random (a set-up per game), random:SEED, JSON paths "
+        "(default: standard)",
+    )
+    bal.add_argument(
+        "--option",
+        action="append",
+        default=None,
+        metavar="NAME=V1,V2,...",
+        help="a rules option and its values, e.g. combat_table=d13,diagonal or "
+        "platform_turns=3,4,5 (repeatable: the grid is every combination; names and values as "
+        "RulesOptions.describe())",
+    )
+    bal.add_argument(
+        "--pair",
+        action="append",
+        default=None,
+        metavar="TECHNOCRAT:ZIEGLER",
+        help="agent pair(s), Technocrat first (repeatable or comma-separated; default "
+        "scripted:scripted, or random:random without the scripted agent)",
+    )
+    bal.add_argument(
+        "--technocrat",
+        default=None,
+        metavar="A,B,...",
+        help="skill grid: the Technocrat's agents (every one plays every --ziegler agent; "
+        "one list alone is used for both sides)",
+    )
+    bal.add_argument("--ziegler", default=None, metavar="A,B,...", help="skill grid: the Ziegler's agents")
+    bal.add_argument(
+        "--precision",
+        type=precision_arg,
+        default=None,
+        metavar="H",
+        help="sequential stopping: play each cell in steps of --step games until its 95%% interval's "
+        "half-width is <= H (e.g. 0.03) or it has played --games games (default 2000 then)",
+    )
+    bal.add_argument("--step", type=positive, default=100, help="games a cell plays between looks (default 100)")
+    bal.add_argument(
+        "--probe",
+        action="append",
+        default=None,
+        metavar="NAME",
+        help="restricted-play probe(s), comma-separated or repeated: fog-technocrat, fog-ziegler "
+        "(that side sees through the fog, R9.5b), no-hover-second-move, no-close-assaults, or "
+        "NAME=VALUE of a rules option; each is played with the base cell's agents and seeds",
+    )
+    bal.add_argument(
+        "--probe-pair",
+        action="append",
+        default=None,
+        metavar="TECHNOCRAT:ZIEGLER",
+        help="the pairs the probes play (default: the grid's agents against themselves)",
+    )
+    bal.add_argument(
+        "--report",
+        action="store_true",
+        help="write report.html (and its PNGs) in --out: grid, probes, calibration, game lengths, draws",
+    )
+    bal.add_argument("--no-plot", action="store_true", help="no balance.png")
+    cal = bal.add_argument_group(
+        "calibration",
+        "--calibrate NAME=LOW..HIGH (repeatable) searches the knobs' values that bring the Technocrat's score to "
+        "--target with optuna (TPE): --trials trials of --games games (mirrored seeds) at --pair (cheap pairs); "
+        "the --finalists best settings replayed with --confirm-games games, the nearest chosen and confirmed at "
+        "--confirm-pair; writes calibrated.json (a scenario), trials.csv and calibration.json to --out",
+    )
+    cal.add_argument(
+        "--calibrate",
+        action="append",
+        default=None,
+        metavar="NAME=LOW..HIGH",
+        help="a knob and its integer range: a numeric rules option (platform_turns=3..6), a counter "
+        "factor (attack.technocrat_crawler=1..4, D5) or a force (forces.ziegler.hovercraft=3..9)",
+    )
+    cal.add_argument("--target", type=float, default=0.5, help="the Technocrat score sought (default 0.5)")
+    cal.add_argument("--trials", type=positive, default=20, help="optuna trials (default 20)")
+    cal.add_argument(
+        "--confirm-pair",
+        action="append",
+        default=None,
+        metavar="TECHNOCRAT:ZIEGLER",
+        help="the pair(s) that confirm the best setting (default: the --pair)",
+    )
+    cal.add_argument(
+        "--confirm-games",
+        type=positive,
+        default=1000,
+        help="games of each finalist and confirming pair (default 1000)",
+    )
+    dep = bal.add_argument_group(
+        "deployment search (3.2, 3.3, D21)",
+        "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
+        "successive halving over sampled deployments (--games is the first round's games per candidate), "
+        "then --final-games games for each finalist with 95% intervals; writes best.json (a scenario) to --out "
+        "(default deployment-search)",
+    )
+    dep.add_argument(
+        "--search-deployment",
+        choices=("ziegler", "technocrat"),
+        default=None,
+        metavar="SIDE",
+        help="the side whose deployment is searched (ziegler or technocrat)",
+    )
+    dep.add_argument("--opponent", default="scripted", help="the opponent's agent (default scripted)")
+    dep.add_argument(
+        "--agent",
+        default="scripted",
+        help="the searching side's agent: its set-up plan draws the candidates and it plays them (default scripted)",
+    )
+    dep.add_argument(
+        "--base",
+        default=None,
+        help="scenario holding the fixed part (default: open for the "
+        "Ziegler, standard's Ziegler set-up for the Technocrat)",
+    )
+    dep.add_argument("--candidates", type=count_arg(2), default=16, help="deployments sampled (default 16)")
+    dep.add_argument(
+        "--random-candidates",
+        type=count_arg(0),
+        default=4,
+        help="how many of them are uniformly random legal set-ups (default 4)",
+    )
+    dep.add_argument(
+        "--finalists",
+        type=positive,
+        default=2,
+        help="candidates left for the final (default 2); with --calibrate, the best distinct settings "
+        "played again with --confirm-games games",
+    )
+    dep.add_argument("--final-games", type=positive, default=1000, help="games per finalist (default 1000)")
+    add_run_options(bal, "balance-results")
+    bal.set_defaults(func=run, games=None)  # 100, or 2000 with --precision
+
+
+def run(args) -> int:
+    from ..arena.balance import parse_option, parse_scenarios, run_balance
+    from ..arena.tournament import parse_pairings
+
+    if args.search_deployment:
+        return _search_deployment(args)
+    from ..arena.balance import parse_agent_list, parse_probes
+
+    if args.calibrate:
+        return _calibrate(args)
+    pairs = None
+    if args.pair:
+        pairs = [p for item in args.pair for p in parse_pairings(item)]
+    technocrats = parse_agent_list(args.technocrat, "technocrat") if args.technocrat else None
+    zieglers = parse_agent_list(args.ziegler, "ziegler") if args.ziegler else None
+    probes = parse_probes(",".join(args.probe)) if args.probe else ()
+    probe_pairs = [p for item in args.probe_pair for p in parse_pairings(item)] if args.probe_pair else None
+    summary = run_balance(
+        scenarios=parse_scenarios(args.scenarios),
+        options=[parse_option(o) for o in args.option or []],
+        pairs=pairs,
+        technocrats=technocrats,
+        zieglers=zieglers,
+        precision=args.precision,
+        step=args.step,
+        probes=probes,
+        probe_pairs=probe_pairs,
+        report=args.report,
+        games=args.games,
+        plot=not args.no_plot,
+        **run_kwargs(args),
+    )
+    print(summary["text"])
+    print(
+        f"Results in {args.out}/ (games.jsonl, games.csv, run.json, summary.json, summary.csv"
+        f"{', balance.png' if summary.get('plot') else ''}"
+        f"{''.join(', ' + Path(p).name for p in summary.get('skill_plots') or [])}"
+        f"{', report.html' if summary.get('report') else ''})"
+    )
+    return 0
+
+
+def _calibrate(args) -> int:
+    from ..arena.balance import parse_option, parse_scenarios
+    from ..arena.calibrate import parse_knob, run_calibration
+    from ..arena.tournament import parse_pairings
+
+    others = [
+        flag
+        for flag, value in (
+            ("--technocrat", args.technocrat),
+            ("--ziegler", args.ziegler),
+            ("--precision", args.precision),
+            ("--probe", args.probe),
+            ("--probe-pair", args.probe_pair),
+        )
+        if value
+    ]
+    if others:
+        raise ValueError(
+            f"--calibrate plays --pair and --confirm-pair, not {', '.join(others)}: run those as a separate grid"
+        )
+    scenarios = parse_scenarios(args.scenarios)
+    if len(scenarios) != 1:
+        raise ValueError("--calibrate calibrates one scenario: give one --scenarios")
+    rules = {}
+    for item in args.option or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: a calibration plays under one value an option")
+        rules[key] = values[0]
+    pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
+    confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
+    summary = run_calibration(
+        scenarios[0],
+        [parse_knob(k) for k in args.calibrate],
+        rules=rules,
+        pairs=pairs,
+        target=args.target,
+        trials=args.trials,
+        games=100 if args.games is None else args.games,
+        confirm_pairs=confirm,
+        confirm_games=args.confirm_games,
+        finalists=args.finalists,
+        seed=args.seed,
+        out=args.out,
+        workers=args.workers,
+        max_turns=args.max_turns,
+        progress=not args.no_progress,
+        report=args.report,
+    )
+    print(summary["text"])
+    return 0
+
+
+def _search_deployment(args) -> int:
+    from ..arena.balance import parse_option
+    from ..arena.deployment import search_deployment
+
+    rules = {}
+    for item in args.option or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: a deployment search plays under one value an option")
+        rules[key] = values[0]
+    out = args.out if args.out != "balance-results" else "deployment-search"
+    summary = search_deployment(
+        args.search_deployment,
+        opponent=args.opponent,
+        agent=args.agent,
+        base=args.base,
+        candidates=args.candidates,
+        random_candidates=args.random_candidates,
+        games=100 if args.games is None else args.games,
+        finalists=args.finalists,
+        final_games=args.final_games,
+        seed=args.seed,
+        rules=rules or None,
+        max_turns=args.max_turns,
+        out=out,
+        workers=args.workers,
+        progress=not args.no_progress,
+        drop_damaged=args.drop_damaged,
+    )
+    print(summary["text"])
+    print(f"Results in {out}/ (best.json, search.json, run.json, candidates/, round*/games.jsonl)")
+    return 0

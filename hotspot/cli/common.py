@@ -1,0 +1,133 @@
+"""What the subcommands share: the argument types (counts, precisions, turn
+limits), the options of every folder-writing command (:func:`add_run_options`) and
+the rules options of ``--option NAME=VALUE``."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def count_arg(low: int):
+    """An argparse ``type``: an integer >= ``low`` (a count: games, workers, ...);
+    argparse names the argument in its one-line error."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if value < low:
+            what = "a positive integer" if low == 1 else f"an integer >= {low}"
+            raise argparse.ArgumentTypeError(f"must be {what}, got {value}")
+        return value
+
+    parse.__name__ = "count"
+    return parse
+
+
+positive = count_arg(1)
+
+
+def add_run_options(p, default_out: str, games_help: str | None = None) -> None:
+    p.add_argument(
+        "--games",
+        type=positive,
+        default=100,
+        help=games_help or "games per side of a pairing / per cell (default 100); a rerun may raise it",
+    )
+    p.add_argument("--seed", type=int, default=0, help="master seed: game i's seed derives from it (default 0)")
+    p.add_argument(
+        "--out",
+        default=default_out,
+        help=f"output folder (default {default_out}); a rerun with the same settings resumes it, "
+        f"other settings are refused (run.json)",
+    )
+    p.add_argument(
+        "--drop-damaged",
+        action="store_true",
+        help="drop damaged lines of games.jsonl (reported with their line numbers) and play their "
+        "games again; without it a run refuses to resume over them",
+    )
+    p.add_argument("--workers", type=positive, default=None, help="parallel processes (default: all cores; 1: no pool)")
+    p.add_argument("--chunk", type=positive, default=None, help="games per task (default: automatic)")
+    p.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="local processes, or a Ray cluster (pip install 'hotspot[ray]')",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="Ray cluster address (e.g. auto or ray://host:10001); default: a local Ray instance",
+    )
+    p.add_argument(
+        "--max-games",
+        type=positive,
+        default=None,
+        help="play at most this many new games now; rerun the same command to go on",
+    )
+    p.add_argument("--max-actions", type=positive, default=None, help="safety limit of actions a game (default 200000)")
+    add_max_turns(p, "a game still going then is a draw: half a point to each side")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def max_turns_arg(text):
+    from ..core.limits import parse_max_turns
+
+    try:
+        return parse_max_turns(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_max_turns(p, what: str) -> None:
+    from ..core.limits import DEFAULT_MAX_TURNS
+
+    p.add_argument(
+        "--max-turns",
+        type=max_turns_arg,
+        default=DEFAULT_MAX_TURNS,
+        metavar="N|none",
+        help=f"stop a game after turn N's Crustal Control phase with no winner (D19 revised: the "
+        f"rulebook has no turn limit; {what}); 'none': no limit (default {DEFAULT_MAX_TURNS})",
+    )
+
+
+def precision_arg(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 0.5), got {text!r}") from None
+    if not 0 < value < 0.5:
+        raise argparse.ArgumentTypeError(f"expected a half-width in (0, 0.5), e.g. 0.03, got {text!r}")
+    return value
+
+
+def run_kwargs(args) -> dict:
+    """The options every folder-writing command shares (``add_run_options``), as keyword arguments."""
+    return {
+        "seed": args.seed,
+        "out": args.out,
+        "workers": args.workers,
+        "backend": args.backend,
+        "address": args.address,
+        "chunk": args.chunk,
+        "max_games": args.max_games,
+        "progress": not args.no_progress,
+        "max_actions": args.max_actions,
+        "max_turns": args.max_turns,
+        "drop_damaged": args.drop_damaged,
+    }
+
+
+def parse_rules_options(items) -> dict:
+    from ..arena.balance import parse_option
+
+    rules = {}
+    for item in items or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: the arena takes one value an option (a grid is `hotspot balance`)")
+        rules[key] = values[0]
+    return rules
