@@ -301,12 +301,23 @@ def is_available(name: str, *, allow_code: bool = True) -> bool:
 #: the 2-core reference machine (the wall time of the whole game, both
 #: players).  ``hotspot arena``'s defaults are 100 games a side and pairing, a
 #: round robin with self-play: an agent at the threshold adds 100 x (2 N - 1)
-#: games of at most about a second (500 with N = 3 agents: some 8 minutes of
-#: one core, 4 on two), so the default arena stays within a few minutes on
-#: two cores (random and scripted alone: 400 games in about 4 s).  Slower agents play
+#: games of at most about a second each.  Slower agents play
 #: with ``--agents all`` or ``--agents NAME,...`` (and in
 #: ``benchmarks/bench_ladder.py``, the ladder of every agent).
 DEFAULT_MAX_SECONDS_PER_GAME = 1.0
+
+#: The built-in agents' measured costs (``seconds_per_game``, as above): the
+#: measurements are in BENCHMARKS.md ("Agents: cost and strength"), and
+#: ``benchmarks/bench_ladder.py`` measures them again (its ``seconds_per_game``
+#: beside ``registered_seconds_per_game``).  An agent not here is not measured.
+SECONDS_PER_GAME = {
+    "random": 0.005,
+    "scripted": 0.03,
+    "learned": 0.25,
+    "ismcts": 3.8,
+    "portfolio": 2.1,
+    "learned-ismcts": 4.0,
+}
 
 
 def agent_cost(name: str) -> float | None:
@@ -403,52 +414,23 @@ def policy_id_of(name: str) -> int | None:
     return None if pid is None else int(pid)
 
 
-# The built-in agents, with their measured cost (seconds_per_game, see
-# DEFAULT_MAX_SECONDS_PER_GAME; measured 2026-12-01 on the 2-core reference
-# machine, 3-20 games a pairing and side against random and scripted on
-# standard, max_turns 200; the mean over the four pairings and sides):
-#   random 0.001-0.006 s, scripted 0.005-0.04 s a game (compiled: both in the
-#   default round robin);
-#   mcts-lite 1.0-10.4 s, mean 5.0 s (driven from Python): not in the default.
-#   learned (the per-action policy, driven from Python, a network's fraction of
-#   a millisecond a decision): 0.036 s as Ziegler and 0.137 s as Technocrat
-#   against random on standard, 0.347 s and 0.491 s against scripted on open
-#   (the 4,000 games of bench_strength's learned and learned-scripted claims,
-#   two workers, 2026-12-02), mean 0.25 s: in the default round robin.
-#   ismcts about 3.8 s a game against scripted on open (3.3 s as Technocrat,
-#   4.2 s as Ziegler, with its set-up search, about 1 s of it; 16 iterations,
-#   6-12 ms a searched decision; 2,000 games of bench_strength's ismcts-open),
-#   learned-ismcts about 4 s
-#   (driven from Python): not in the default.
-#   portfolio about 2.1 s a game against scripted on open (1.8 s as
-#   Technocrat, 2.4 s as Ziegler, with its set-up search; the 2,000 games of
-#   bench_strength's portfolio-open, two workers): not in the default.
-#   expert-policy 0.05-0.11 s, mean 0.07 s (Python-driven, measured on open in
-#   the 4,000 games of bench_strength's expert-policy claims: its games are
-#   short, it loses them): in the default round robin.  expert-ismcts about
-#   4.2 s a game (3.8 s as Technocrat, 4.5 s as Ziegler, against ismcts on
-#   open, 200 games; not measured against random and scripted): not in the
-#   default.
-# An agent whose module cannot be imported is registered but unavailable; an
-# agent not measured yet has no cost and stays out of the default round robin.
-# Retired (git keeps them), each weaker than a simpler agent in both
-# seats on open (docs/results.md, "Agents and their measured strength"):
-# expert-policy (against scripted 0.001 as Technocrat and 0.013 as Ziegler,
-# where scripted itself scores 0.921 and 0.079; 1,000 games a side),
-# expert-ismcts (against ismcts 0.385 as Technocrat and 0.050 as Ziegler,
-# 100 games a side, where the seats score about 0.86 and 0.14 between equals).
-# mcts-lite is the spec mcts(max_candidates=4,simulations=2).
+# The built-in agents.  An agent whose module cannot be imported is registered
+# but unavailable; an agent without a cost (SECONDS_PER_GAME) stays out of the
+# default round robin.  Retired (git keeps them), each weaker than a simpler
+# agent in both seats on open (docs/results.md, "Agents and their measured
+# strength"): expert-policy, expert-ismcts.  mcts-lite is the spec
+# mcts(max_candidates=4,simulations=2).
 register_agent(
     "random",
     "hotspot.agents.random_agent:RandomAgent",
     "uniform over the legal actions (compiled)",
-    seconds_per_game=0.005,
+    seconds_per_game=SECONDS_PER_GAME["random"],
 )
 register_agent(
     "scripted",
     "hotspot.agents.scripted:ScriptedAgent",
     "hand-written heuristic player (compiled)",
-    seconds_per_game=0.03,
+    seconds_per_game=SECONDS_PER_GAME["scripted"],
 )
 register_agent(
     "mcts",
@@ -460,14 +442,14 @@ register_agent(
     "learned",
     "hotspot.agents.action_policy:ActionPolicyAgent",
     "per-action policy network imitating the search (best), no search; numpy weights",
-    seconds_per_game=0.25,
+    seconds_per_game=SECONDS_PER_GAME["learned"],
     params="hotspot.agents.action_policy:SPEC_PARAMS",
 )
 register_agent(
     "ismcts",
     "hotspot.agents.ismcts:ISMCTSAgent",
     "information-set Monte Carlo tree search (single observer, determinized, compiled)",
-    seconds_per_game=3.8,
+    seconds_per_game=SECONDS_PER_GAME["ismcts"],
     params="hotspot.agents.ismcts:SPEC_PARAMS",
 )
 register_agent(
@@ -475,7 +457,7 @@ register_agent(
     "hotspot.agents.portfolio:PortfolioAgent",
     "portfolio search over counters: whole-phase plans of per-counter intents, greedy over play-outs "
     "to the enemy's reply (compiled)",
-    seconds_per_game=2.1,
+    seconds_per_game=SECONDS_PER_GAME["portfolio"],
     params="hotspot.agents.portfolio:SPEC_PARAMS",
 )
 register_agent(
@@ -488,7 +470,7 @@ register_agent(
     "learned-ismcts",
     "hotspot.agents.ismcts:learned_ismcts_agent",
     "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",
-    seconds_per_game=4.0,
+    seconds_per_game=SECONDS_PER_GAME["learned-ismcts"],
     params="hotspot.agents.ismcts:SPEC_PARAMS",
 )
 
