@@ -1,5 +1,6 @@
 """Expert iteration: the search's value head and policy head, the
-learned parts of ``learned-ismcts``, ``expert-ismcts`` and ``expert-policy``.
+learned parts of ``learned-ismcts`` (and of the retired ``expert-ismcts`` and
+``expert-policy``).
 numpy only (no torch): runs on the core install.
 
     python training/train_expert.py --ship                # the shipped network (13 min on 2 cores)

@@ -5,7 +5,7 @@ or maneuver m, split, end piece, end phase), masked to the legal actions.
 Trained with numpy only (no torch) by cross-entropy to the search's root
 visit distributions (``hotspot.agents.expert``, ``training/train_expert.py``);
 run in compiled code inside the search (the prior of ``ismcts_search``) and
-in numpy by the search-free agent ``expert-policy``.
+in numpy (``logits``: training and its checks).
 
 The hidden layer is the value network's (``value_net.hidden_unit`` /
 ``value_net.hidden``, Adam ``value_net.adam``); a head is one flat float64
