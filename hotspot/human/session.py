@@ -6,6 +6,7 @@
 >>> session.to_move()               # {'side': 'technocrat', 'human': True, 'controller': 'human'}
 >>> session.legal()[0]              # LegalAction(action=242, caption='set up: choose ...', command='choose ...')
 >>> session.play("choose attack-platform")   # or an action id; refused with the rule's reason if illegal
+>>> session.auto("phase")            # the scripted player finishes the phase for the person
 >>> session.undo()                  # the person's last decision, unless a die was rolled since
 >>> session.concede()               # 5.0: the person gives up; the other side wins
 >>> session.save("game.json"); Session.load("game.json")
@@ -30,6 +31,15 @@ Undo (of the person's own last decision) is refused once a die has been
 rolled since that decision: the core reports every roll as an event
 (``core.dice.roll_die``), and a decision after which any roll was reported
 cannot be taken back (else a player could undo until the dice please him).
+
+Help from an agent: ``suggest()`` is the action the scripted player (or
+another registered agent) would choose for the person to move, from that
+side's information state (D20); ``auto("action" | "phase" | "setup")``
+plays such choices for the person through ``play`` (the same legality
+path as a typed command): one decision, the rest of the phase, or the rest
+of the set-up (3.2, 3.3, D21).  They are the person's decisions: saved,
+logged and undone like typed ones (``undo(decisions=N)`` takes back N at
+once).
 
 Concession (5.0: "either player may concede at any time"): a person
 concedes for his own side (``concede``); the other side wins, the game is
@@ -60,6 +70,7 @@ from hotspot.agents.policies import policy_action
 from hotspot.arena.match import agent_seeds, setup_seed
 from hotspot.arena.registry import CodeNotAllowedError, make_agent
 from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.dice import mix64_int
 from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import col_row
 from hotspot.core.jsonfile import JSONInputError, read_json
@@ -79,11 +90,16 @@ from hotspot.core.rules_data import (
     side_index,
 )
 from hotspot.core.scenario import ScenarioError, with_rules
+from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
 from .commands import CommandError, command_of, parse_command
 
 HUMAN = "human"
+#: the agent whose choices ``suggest`` and ``auto`` play for a person
+HELPER = "scripted"
+#: ``auto`` stops after this many decisions (a phase has far fewer)
+AUTO_LIMIT = 5000
 FORMAT = "hotspot-session"
 VERSION = 1
 #: the views of the log: everything (None), the Ziegler's, the Technocrat's
@@ -200,6 +216,7 @@ class Session:
         self.controllers = (settings["ziegler"], settings["technocrat"])  # indexed by side
         self.game, self.agents, self.history = self._start()
         self.conceded: int | None = None  # the side that conceded (5.0), if one did
+        self._helpers: dict = {}  # (agent name, side) -> the agent that suggests the person's moves (auto)
 
     # ------------------------------------------------------------ making one
     @classmethod
@@ -370,6 +387,66 @@ class Session:
             done.append(self._apply(action, self.controllers[side]))
         return done
 
+    # ------------------------------------------------------------ the helper's choices
+    def suggest(self, agent: str = HELPER) -> int:
+        """The action ``agent`` (a registered agent, by default the scripted
+        player) would choose for the person to move now, from that side's
+        information state (D20) and the legal actions; nothing is played.
+
+        The helper agent is asked through the agent API (``Agent.act``) and
+        reseeded for every decision from the game's seed, the side and the
+        number of decisions so far, so that its choice at a given point of a
+        given game is always the same (after an undo, after a load)."""
+        if self.is_over():
+            raise SessionError(f"the game is over: {self.result()}")
+        side = self.game.current_player()
+        if self.controllers[side] != HUMAN:
+            raise SessionError(
+                f"the {SIDE_NAMES[side].capitalize()} is played by the {self.controllers[side]} "
+                f"agent: let it move (advance)"
+            )
+        helper = self._helpers.get((agent, side))
+        if helper is None:
+            try:  # a registered agent only: the helper is named by the program, not read from a file
+                helper = make_agent(agent, seed=0, allow_code=False)
+            except (ValueError, ImportError, OSError) as exc:
+                raise SessionError(f"helper {agent!r}: {exc}") from None
+            self._helpers[(agent, side)] = helper
+        helper.reset(mix64_int(agent_seeds(self.settings["seed"])[side] ^ len(self.history)))
+        action = helper.act(self.game.observation(side), self.game.legal_action_mask(), side)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise SessionError(f"the helper {agent!r} returned {action!r}, not an action")
+        return int(action)
+
+    def auto(self, scope: str = "action", agent: str = HELPER) -> list[Decision]:
+        """Play ``agent``'s choices (:meth:`suggest`) for the person to move, by
+        :meth:`play` (the legality path of a typed action: each is checked,
+        recorded as the person's decision, saved and undone as one).
+
+        ``scope``: ``"action"`` one decision; ``"phase"`` every decision of
+        the people until the turn or the phase (4.0) changes or the game ends
+        (the agents' decisions in between, such as an owner's losses, D22,
+        are theirs, one at a time); ``"setup"`` the same, refused outside the
+        set-up phases (3.2, 3.3, D21): it deploys everything left to place.
+        Returns every decision made, the agents' included."""
+        if scope not in ("action", "phase", "setup"):
+            raise SessionError(f"scope must be 'action', 'phase' or 'setup', got {scope!r}")
+        if scope == "setup" and not self.is_over() and not is_setup_phase(self.game.phase):
+            raise SessionError(
+                f"the set-up (3.2, 3.3, D21) is over: this is turn {self.game.turn}, phase "
+                f"{PHASE_LETTERS[self.game.phase]} ({PHASE_NAMES[self.game.phase]}); 'auto phase' plays a phase"
+            )
+        start = (self.game.turn, self.game.phase)
+        done = [self.play(self.suggest(agent))]
+        while scope != "action" and not self.is_over() and (self.game.turn, self.game.phase) == start:
+            if len(done) >= AUTO_LIMIT:  # a safeguard: a phase ends long before
+                break
+            if self.controllers[self.game.current_player()] == HUMAN:
+                done.append(self.play(self.suggest(agent)))
+            else:
+                done.extend(self.advance(max_actions=1))
+        return done
+
     def _apply(self, action: int, by: str, game: Game | None = None, history=None) -> Decision:
         """Apply ``action`` (raises ``IllegalActionError``, game unchanged) and record what it caused."""
         game = self.game if game is None else game
@@ -424,19 +501,24 @@ class Session:
         return self.game.current_player()
 
     # ------------------------------------------------------------ undo
-    def undo(self, side=None) -> list[Decision]:
+    def undo(self, side=None, decisions: int = 1) -> list[Decision]:
         """Take back ``side``'s last decision (default: the person to move, or the
         only person) and every agent decision after it; returns what was taken back.
+        ``decisions``: take back that many of the side's own last decisions (all
+        it made if fewer), e.g. everything an ``auto`` block played for it.
 
         Refused if that side has made no decision, if a die was rolled since
         it (the dice are not to be re-rolled), or if the other person has
         decided since, or after a concession (final, 5.0)."""
         if self.conceded is not None:
             raise SessionError(f"cannot undo: the {SIDE_NAMES[self.conceded].capitalize()} conceded (final, 5.0)")
+        if isinstance(decisions, (bool, np.bool_)) or not isinstance(decisions, (int, np.integer)) or decisions < 1:
+            raise SessionError(f"decisions must be a positive integer, got {decisions!r}")
         side = self._undo_side(side)
-        index = next((d.index for d in reversed(self.history) if d.side == side and d.by == HUMAN), None)
-        if index is None:
+        mine = [d.index for d in self.history if d.side == side and d.by == HUMAN]
+        if not mine:
             raise SessionError(f"nothing to undo: the {SIDE_NAMES[side].capitalize()} has made no decision yet")
+        index = mine[-min(int(decisions), len(mine))]
         later = self.history[index:]
         rolled = next((d for d in later if d.rolled), None)
         if rolled is not None:
