@@ -39,6 +39,8 @@ __all__ = [
     "new_policy_buffers",
     "play_games",
     "play_policy_until",
+    "play_random_policy_until",
+    "policy_player",
     "policy_action",
     "policy_action_buf",
 ]
@@ -81,11 +83,19 @@ def policy_action(policy, s, mask, rng, slot):
 
 
 @jit
+def play_random_policy_until(s, stop_side, mask, rng, slot, ev, ev_n):
+    """``play_policy_until`` for ``POLICY_RANDOM``: the random policy needs no
+    buffers and no scripted player, so this compiles without them (an
+    environment with a random opponent compiles only this)."""
+    return play_random_until(s, rng, slot, MAX_RANDOM_ACTIONS, stop_side, ev, ev_n)
+
+
+@jit
 def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
     """Let compiled ``policy`` play for whoever is to move until ``stop_side``
     is to move or the game is over.  Returns the number of actions taken."""
-    if policy != POLICY_SCRIPTED:  # the random policy needs no buffers (an env step calls this)
-        return play_random_until(s, rng, slot, MAX_RANDOM_ACTIONS, stop_side, ev, ev_n)
+    if policy != POLICY_SCRIPTED:
+        return play_random_policy_until(s, stop_side, mask, rng, slot, ev, ev_n)
     n = 0
     if s["phase"] == PHASE_OVER or current_player(s) == stop_side:
         return n
@@ -97,6 +107,20 @@ def play_policy_until(s, stop_side, policy, mask, rng, slot, ev, ev_n):
         apply_action(s, a, ev, ev_n)
         n += 1
     return n
+
+
+def policy_player(policy: int):
+    """A compiled ``f(s, stop_side, mask, rng, slot, ev, ev_n)`` that lets
+    compiled ``policy`` move, as ``play_policy_until`` does: for callers from
+    Python, so that a random opponent compiles no scripted player (a cold
+    start of an environment with the default opponent)."""
+    if policy == POLICY_SCRIPTED:
+
+        def play(s, stop_side, mask, rng, slot, ev, ev_n):
+            return play_policy_until(s, stop_side, POLICY_SCRIPTED, mask, rng, slot, ev, ev_n)
+
+        return play
+    return play_random_policy_until
 
 
 @jit

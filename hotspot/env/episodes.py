@@ -45,14 +45,22 @@ def next_episode_seed(seed):
 
 
 @jit
-def reset_game(states, i, templates, seed, side, policy, opp_rng, mask, ev, ev_n):
-    """Begin episode ``seed`` in ``states[i]`` and let the opponent move until ``side`` is to move."""
+def begin_episode(states, i, templates, seed, opp_rng, ev, ev_n):
+    """Begin episode ``seed`` in ``states[i]``: its position, dice and the
+    opponent's generator; nobody has moved yet."""
     k = int(mix64(seed ^ _K_TEMPLATE) % np.uint64(templates.shape[0]))
     states[i] = templates[k]
     s = states[i]
     s["rng"] = mix64(seed ^ _K_DICE)
     opp_rng[i] = mix64(seed ^ _K_AGENT)
     start(s, ev, ev_n)
+
+
+@jit
+def reset_game(states, i, templates, seed, side, policy, opp_rng, mask, ev, ev_n):
+    """Begin episode ``seed`` in ``states[i]`` and let the opponent move until ``side`` is to move."""
+    begin_episode(states, i, templates, seed, opp_rng, ev, ev_n)
+    s = states[i]
     if policy >= 0:  # a compiled opponent; -1: the caller moves a Python opponent
         play_policy_until(s, side, policy, mask, opp_rng, i, ev, ev_n)
 

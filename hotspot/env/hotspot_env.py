@@ -106,7 +106,7 @@ import numpy as np
 from gymnasium import spaces
 
 from hotspot.agents.base import Agent
-from hotspot.agents.policies import POLICY_NAMES
+from hotspot.agents.policies import POLICY_NAMES, policy_player
 from hotspot.agents.registry import make_agent
 from hotspot.agents.specs import SpecError
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player, legal_action_mask
@@ -123,9 +123,10 @@ from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import encode, new_observation, scratch_state
 from hotspot.features.observations import OBSERVATION_MODES, observation_form, observation_space
 from hotspot.features.shaping import potential
-from .episodes import next_episode_seed, outcome, reset_game, step_game
+from .episodes import begin_episode, next_episode_seed, outcome
 from .rendering import render_state
 from .templates import build_templates
+from .warm import begin_compiling, finish_compiling
 
 #: what an illegal action does (the ``illegal_action`` argument of every env)
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -245,6 +246,8 @@ class HotspotEnv(gym.Env):
         self.reward_shaping, self.shaping_gamma = check_shaping(reward_shaping, shaping_gamma)
         self.side = side_index(side)
         self.policy, self.agent = resolve_opponent(opponent)
+        self._player = policy_player(self.policy) if self.policy >= 0 else None
+        begin_compiling(self.policy)  # a fresh install: a helper compiles the opponent and the encoder meanwhile
         if self.agent is not None and 1 - self.side not in getattr(self.agent, "seats", (0, 1)):
             raise ValueError(f"opponent {short_repr(opponent)} cannot play the other side (a model of one seat)")
         self.fog = bool(fog)
@@ -276,18 +279,9 @@ class HotspotEnv(gym.Env):
         else:
             self._episode_seed = np.uint64(next_episode_seed(self._episode_seed))
         ev, ev_n = no_events()
-        reset_game(
-            self.states,
-            0,
-            self.templates,
-            self._episode_seed,
-            self.side,
-            self.policy,
-            self.opp_rng,
-            self.mask,
-            ev,
-            ev_n,
-        )
+        begin_episode(self.states, 0, self.templates, self._episode_seed, self.opp_rng, ev, ev_n)
+        finish_compiling()
+        self._opponent_compiled_moves(ev, ev_n)
         if self.agent is not None:
             self.agent.reset(int(self._episode_seed % np.uint64(2**63)))
             self._opponent_python_moves()
@@ -316,7 +310,8 @@ class HotspotEnv(gym.Env):
             info["illegal_reason"] = illegal_reason(s, a, code)
             return self._observation(), self._shaped(-1.0, True, info), True, False, info
         ev, ev_n = no_events()
-        step_game(self.states, 0, a, self.side, self.policy, self.opp_rng, self.mask, ev, ev_n)
+        apply_action(s, a, ev, ev_n)
+        self._opponent_compiled_moves(ev, ev_n)
         if self.agent is not None:
             self._opponent_python_moves()
         reward, terminated, truncated = outcome(s, self.side)
@@ -351,6 +346,11 @@ class HotspotEnv(gym.Env):
         self._potential = after
         info["shaping"] = shaping
         return reward + shaping
+
+    def _opponent_compiled_moves(self, ev, ev_n):
+        """A compiled opponent's moves until the learner is to move (episodes.step_game's, one call at a time)."""
+        if self._player is not None:
+            self._player(self.states[0], self.side, self.mask, self.opp_rng, 0, ev, ev_n)
 
     def _opponent_python_moves(self):
         s = self.states[0]
