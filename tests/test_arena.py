@@ -31,11 +31,13 @@ from hotspot.arena.balance import parse_option, plot_balance
 from hotspot.arena.match import agent_seeds, setup_seed
 from hotspot.arena.registry import (
     DEFAULT_MAX_SECONDS_PER_GAME,
+    DEFAULT_ROUND_ROBIN_CORE_SECONDS,
     UnknownAgentError,
     agent_cost,
     agent_costs,
     default_agents,
     is_fast,
+    round_robin_seconds,
     unregister_agent,
 )
 from hotspot.arena.stats import format_table
@@ -156,20 +158,32 @@ def test_registry():
         register_agent("bad:name", PyRandom)
 
 
-def test_default_agents_are_the_available_fast_ones():
-    """The default round robin: every available agent whose registered cost is
-    at most DEFAULT_MAX_SECONDS_PER_GAME, in registration order; an agent
-    without a measured cost, or unavailable, is left out."""
+def test_default_agents_are_the_cheap_ones_within_the_budget():
+    """The default round robin: the available agents whose registered cost is
+    at most DEFAULT_MAX_SECONDS_PER_GAME, in registration order, each joining
+    only while the whole round robin's estimate (round_robin_seconds, 100
+    games a side and pairing, self-play included) stays within
+    DEFAULT_ROUND_ROBIN_CORE_SECONDS, so that the quick start's first table
+    comes within a minute; an agent without a measured cost, or unavailable,
+    is left out."""
     costs = agent_costs()
-    expected = [n for n in available_agents() if costs[n] is not None and costs[n] <= DEFAULT_MAX_SECONDS_PER_GAME]
-    assert default_agents() == expected
-    assert default_agents()[:2] == ["random", "scripted"]  # compiled: hundredths of a second a game
+    cheap = [n for n in available_agents() if costs[n] is not None and costs[n] <= DEFAULT_MAX_SECONDS_PER_GAME]
+    chosen = default_agents()
+    assert chosen == [n for n in cheap if n in chosen]  # registration order, cheap ones only
+    assert round_robin_seconds(chosen) <= DEFAULT_ROUND_ROBIN_CORE_SECONDS
+    for left_out in set(cheap) - set(chosen):  # each left out would take the default over the budget
+        assert round_robin_seconds(chosen + [left_out]) > DEFAULT_ROUND_ROBIN_CORE_SECONDS
+    assert chosen[:2] == ["random", "scripted"]  # compiled: hundredths of a second a game
     for slow in ("mcts", "ismcts", "portfolio"):  # searches: seconds a game
-        assert slow not in default_agents()
-    assert "learned" in default_agents()  # Python-driven, but a network's milliseconds a decision
+        assert slow not in chosen
+    # learned is cheap per game (a quarter of a second) but its 500 games of a three-agent round robin are not
+    assert "learned" in cheap and "learned" not in chosen
+    assert "learned" in default_agents(budget_core_seconds=1000)
+    assert round_robin_seconds(["random", "scripted"]) == pytest.approx(100 * (0.005 + 3 * 0.03))
+    assert round_robin_seconds(["random", "mcts"]) is None  # mcts has no measured cost
     assert agent_cost("portfolio") > DEFAULT_MAX_SECONDS_PER_GAME and agent_cost("mcts") is None
     assert is_fast("random") and not is_fast("portfolio") and is_fast("portfolio", max_seconds_per_game=10)
-    assert "portfolio" in default_agents(max_seconds_per_game=10)
+    assert "portfolio" in default_agents(max_seconds_per_game=10, budget_core_seconds=1e6)
     with pytest.raises(UnknownAgentError):
         agent_cost("no-such-agent")
 
@@ -279,7 +293,7 @@ def test_arena_end_to_end(tmp_path, pyrandom):
     assert len(csv_lines) == 5 and csv_lines[0].startswith("pairing,technocrat,ziegler,games")
     for side in saved["sides"]:
         assert side["ci_low"] <= side["technocrat_win_rate"] <= side["ci_high"]
-    assert "Win rates by side" in summary["text"] and "Ratings" in summary["text"]
+    assert "Scores by side" in summary["text"] and "Ratings" in summary["text"]
     for row in rows:  # every game replays to its recorded result
         assert row["rules"] == {"platform_turns": 5} and row["max_turns"] == 5
         replay_row(row)

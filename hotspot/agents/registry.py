@@ -294,17 +294,23 @@ def is_available(name: str, *, allow_code: bool = True) -> bool:
     return True
 
 
-#: The default round robin takes every available agent whose ``seconds_per_game``
-#: is at most this.  An agent's cost is the mean wall time of one game of it
+#: An agent of the default round robin plays a game in at most this many
+#: seconds.  An agent's cost is the mean wall time of one game of it
 #: against ``random`` and against ``scripted``, as either side, on the
 #: ``standard`` scenario with the default ``max_turns``, one game a core on
 #: the 2-core reference machine (the wall time of the whole game, both
-#: players).  ``hotspot arena``'s defaults are 100 games a side and pairing, a
-#: round robin with self-play: an agent at the threshold adds 100 x (2 N - 1)
-#: games of at most about a second each.  Slower agents play
-#: with ``--agents all`` or ``--agents NAME,...`` (and in
-#: ``benchmarks/bench_ladder.py``, the ladder of every agent).
+#: players).  Slower agents play with ``--agents all`` or ``--agents NAME,...``
+#: (and in ``benchmarks/bench_ladder.py``, the ladder of every agent).
 DEFAULT_MAX_SECONDS_PER_GAME = 1.0
+
+#: ... and the whole default round robin (``hotspot arena``'s 100 games a side
+#: and pairing, self-play included) is estimated at most this many seconds of
+#: one core (:func:`round_robin_seconds`): on two cores about 10 s of games
+#: after the first compile, so that the quick start's first table comes
+#: within a minute on a fresh install.  A cheap agent joins the default only
+#: while the whole default stays inside this.
+DEFAULT_ROUND_ROBIN_CORE_SECONDS = 20.0
+DEFAULT_ROUND_ROBIN_GAMES = 100
 
 #: The built-in agents' measured costs (``seconds_per_game``, as above): the
 #: measurements are in BENCHMARKS.md ("Agents: cost and strength"), and
@@ -334,11 +340,34 @@ def is_fast(name: str, max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAM
     return cost is not None and cost <= max_seconds_per_game
 
 
-def default_agents(max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME) -> list[str]:
-    """The agents of the default round robin, in registration order: every
-    available agent whose games take at most ``max_seconds_per_game`` seconds
-    (its registered ``seconds_per_game``; an agent without one is left out)."""
-    return [name for name in available_agents() if is_fast(name, max_seconds_per_game)]
+def round_robin_seconds(agents, games: int = DEFAULT_ROUND_ROBIN_GAMES) -> float | None:
+    """The estimated core-seconds of a round robin of ``agents`` with
+    self-play, ``games`` a side and pairing: each ordered pairing's games at
+    the cost of its slower agent (None if an agent has no measured cost)."""
+    costs = [agent_cost(name) for name in agents]
+    if any(c is None for c in costs):
+        return None
+    return float(sum(games * max(a, b) for a in costs for b in costs))
+
+
+def default_agents(
+    max_seconds_per_game: float = DEFAULT_MAX_SECONDS_PER_GAME,
+    budget_core_seconds: float = DEFAULT_ROUND_ROBIN_CORE_SECONDS,
+) -> list[str]:
+    """The agents of the default round robin, in registration order: each
+    available agent whose games take at most ``max_seconds_per_game``
+    seconds (its registered ``seconds_per_game``; an agent without one is
+    left out), as long as the whole round robin stays within
+    ``budget_core_seconds`` (:func:`round_robin_seconds`); an agent that would
+    take it over is left out and the next one is tried."""
+    chosen: list[str] = []
+    for name in available_agents():
+        if not is_fast(name, max_seconds_per_game):
+            continue
+        estimate = round_robin_seconds(chosen + [name])
+        if estimate is not None and estimate <= budget_core_seconds:
+            chosen.append(name)
+    return chosen
 
 
 def available_agents() -> list[str]:

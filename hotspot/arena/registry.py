@@ -3,6 +3,7 @@ below the environments, which name their opponents by spec too)."""
 
 from hotspot.agents.registry import (
     DEFAULT_MAX_SECONDS_PER_GAME,
+    DEFAULT_ROUND_ROBIN_CORE_SECONDS,
     CodeNotAllowedError,
     UnknownAgentError,
     agent_cost,
@@ -22,12 +23,14 @@ from hotspot.agents.registry import (
     register_alias,
     registered_agents,
     resolve_spec,
+    round_robin_seconds,
     unregister_agent,
 )
 from hotspot.agents.specs import Param, SpecError, split_top
 
 __all__ = [
     "DEFAULT_MAX_SECONDS_PER_GAME",
+    "DEFAULT_ROUND_ROBIN_CORE_SECONDS",
     "CodeNotAllowedError",
     "Param",
     "SpecError",
@@ -49,6 +52,7 @@ __all__ = [
     "register_alias",
     "registered_agents",
     "resolve_spec",
+    "round_robin_seconds",
     "split_top",
     "unregister_agent",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_run_options, parse_rules_options, run_kwargs
+from .common import add_run_options, parse_rules_options, run_options
 
 
 def add_parser(sub) -> None:
@@ -10,8 +10,10 @@ def add_parser(sub) -> None:
     arena = sub.add_parser(
         "arena",
         help="play agents against each other (both sides) and rate them",
-        description="Round robin of agents (default: every available agent whose games take at most "
-        "a second, random, scripted and learned now, each also against itself) or chosen pairings, each pairing played as both sides. Writes "
+        description="Round robin of agents (default: the cheap agents, random and scripted now, each also "
+        "against itself: those whose games take at most a second while the whole default stays within "
+        "a minute on two cores; --agents random,scripted,learned is the longer variant) or chosen "
+        "pairings, each pairing played as both sides. Writes "
         "games.jsonl (every game, with its seed and actions), summary.json, "
         "summary.csv and ratings.csv to --out; a rerun resumes.",
     )
@@ -20,8 +22,7 @@ def add_parser(sub) -> None:
         default=None,
         help="comma-separated agents (names, aliases or specs such as "
         "'ismcts(iterations=64,think_ms=500)') for the round robin, or 'all' "
-        "(default: the fast agents, at most 1 s a game: random,scripted,learned; "
-        "see --list-agents)",
+        "(default: the cheap agents: random,scripted; see --list-agents)",
     )
     arena.add_argument(
         "--pairings",
@@ -52,6 +53,7 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     from ..arena.registry import (
         DEFAULT_MAX_SECONDS_PER_GAME,
+        DEFAULT_ROUND_ROBIN_CORE_SECONDS,
         agent_costs,
         agent_parameters,
         aliases,
@@ -81,8 +83,9 @@ def run(args) -> int:
         for alias, spec in aliases().items():
             print(f"{alias:15s} {'alias':13s} {'':>8s}       {spec}")
         print(
-            f"(default: the round robin without --agents: every available agent whose games take at most "
-            f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s; '?': not measured; an agent with parameters is named by a "
+            f"(default: the round robin without --agents: the available agents whose games take at most "
+            f"{DEFAULT_MAX_SECONDS_PER_GAME:g} s, while the whole round robin stays within "
+            f"{DEFAULT_ROUND_ROBIN_CORE_SECONDS:g} s of one core; '?': not measured; an agent with parameters is named by a "
             f"spec such as 'ismcts(iterations=256,think_ms=500)'; an adapter with its file, 'sb3(path=model.zip)'; "
             f"your own agent as module:attribute, e.g. 'mybots:Greedy' (docs/evaluate.md))"
         )
@@ -98,7 +101,7 @@ def run(args) -> int:
         scenario=args.scenario,
         rules=parse_rules_options(args.option),
         self_play=not args.no_self_play,
-        **run_kwargs(args),
+        options=run_options(args),
     )
     print(summary["text"])
     print(f"Results in {args.out}/ (games.jsonl, run.json, summary.json, summary.csv, ratings.csv)")
