@@ -57,7 +57,8 @@ def add_parser(sub) -> None:
     play.add_argument(
         "--scenario",
         default="standard",
-        help="built-in name (standard, open: set-up by the players, random, random:SEED) or JSON path",
+        help="built-in name (standard; open: set-up by the players; balanced: D23; random, random:SEED) or JSON "
+        "path (default: standard)",
     )
     play.add_argument("--record", default=None, help="write the game record (JSON) to this file")
     add_max_turns(play, "the game then has no result")
