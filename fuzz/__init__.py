@@ -102,25 +102,18 @@ The package: :mod:`.contract` (what a deliberate refusal is), :mod:`.inputs`
 (the shared strategies), :mod:`.games` (the real games and ``exercise``),
 :mod:`.harness` (the runner and the command line), one module a target, and
 :mod:`.selftest` (hidden targets that break the contract on purpose, for the
-harness's own tests).  ``benchmarks/_common.py`` (the results' JSON, the
+harness's own tests).  ``benchmarks._common`` (the results' JSON, the
 machine) is shared with the benchmarks.
 """
 
-import sys
-from pathlib import Path
-
-_BENCHMARKS = str(Path(__file__).resolve().parent.parent / "benchmarks")
-if _BENCHMARKS not in sys.path:  # benchmarks/_common.py: the results' JSON, shared with the benchmarks
-    sys.path.insert(0, _BENCHMARKS)
-
 # the targets register themselves, in this order (the default run's)
 # isort: off
-from . import state_bytes, record, scenario_file, actions, env_step, vector_env_step  # noqa: E402,F401
-from . import pettingzoo_step, cli_args, saved_game, play_load, selftest  # noqa: E402,F401
+from . import state_bytes, record, scenario_file, actions, env_step, vector_env_step  # noqa: F401
+from . import pettingzoo_step, cli_args, saved_game, play_load, selftest  # noqa: F401
 
 # isort: on
-from .contract import ContractError, check, deliberate, describe, raised_where, refused, same, undescribe  # noqa: E402
-from .harness import TARGETS, Target, main, replay, run_child, run_target, target  # noqa: E402
+from .contract import ContractError, check, deliberate, describe, raised_where, refused, same, undescribe
+from .harness import TARGETS, Target, main, replay, run_child, run_target, target
 
 __all__ = [
     "TARGETS",

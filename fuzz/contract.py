@@ -14,7 +14,7 @@ import pickle
 import sys
 from pathlib import Path
 
-import _common as C
+from benchmarks import _common as C
 
 HOTSPOT_DIR = str(C.REPO_ROOT / "hotspot") + os.sep
 

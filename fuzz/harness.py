@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-import _common as C
+from benchmarks import _common as C
 
 from .contract import describe, undescribe
 

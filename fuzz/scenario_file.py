@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import json
 
-import _common as C
+from benchmarks import _common as C
 
 from .contract import ContractError, check, refused, short
 from .games import exercise, game_pool

@@ -1,10 +1,10 @@
 """Soak: play many games and check every invariant of the state
 after every action.
 
-    python soak/soak.py                                   # 10^6 random + 10^4 scripted games (hours)
-    python soak/soak.py --random-games 20000 --scripted-games 1000
-    python soak/soak.py --boundscheck-games 2000          # also a run under NUMBA_BOUNDSCHECK=1
-    python soak/soak.py --tiny                            # smoke sizes
+    python -m soak.soak                                   # 10^6 random + 10^4 scripted games (hours)
+    python -m soak.soak --random-games 20000 --scripted-games 1000
+    python -m soak.soak --boundscheck-games 2000          # also a run under NUMBA_BOUNDSCHECK=1
+    python -m soak.soak --tiny                            # smoke sizes
 
 Every game is a fresh start of ``standard`` or ``open`` (the rulebook game:
 both set-ups played, D21), alternating, under rules options drawn per batch
@@ -33,14 +33,11 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
 from numba import prange
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # benchmarks/_common.py
-import _common as C  # noqa: E402
-
+from benchmarks import _common as C
 from hotspot.agents.policies import POLICY_NAMES, policy_action
 from hotspot.core import init
 from hotspot.core._jit import jit
@@ -166,7 +163,8 @@ def boundscheck_run(games: int, batch: int, seed: int, max_turns: int) -> dict:
         env = C.child_env(NUMBA_BOUNDSCHECK="1", NUMBA_CACHE_DIR=cache)
         cmd = [
             sys.executable,
-            __file__,
+            "-m",
+            "soak.soak",
             "--random-games",
             str(games),
             "--scripted-games",
@@ -181,7 +179,7 @@ def boundscheck_run(games: int, batch: int, seed: int, max_turns: int) -> dict:
             out,
         ]
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        proc = subprocess.run(cmd, env=env, cwd=C.REPO_ROOT, capture_output=True, text=True)
         wall = time.perf_counter() - t0
         if proc.returncode != 0:
             return {

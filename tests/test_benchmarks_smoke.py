@@ -1,5 +1,6 @@
 """Smoke runs of the benchmark suite (benchmarks/), the soak
-(soak/soak.py), the fuzzer (fuzz/) and expert iteration (training/train_expert.py).
+(``python -m soak.soak``), the fuzzer (``python -m fuzz``) and expert iteration
+(``python -m training.train_expert``).
 
 Each script runs once with ``--tiny`` in a subprocess (seconds each once the
 core is compiled) writing its JSON to a temporary directory; the tests check
@@ -531,7 +532,7 @@ def test_soak(tmp_path):
     invariant after every action (integrity.state_fault) and reports every
     violation with its seed; a tiny run finds none."""
     out = tmp_path / "soak.json"
-    run([ROOT / "soak" / "soak.py", "--tiny", "--out", out])
+    run(["-m", "soak.soak", "--tiny", "--out", out])
     doc = json.loads(out.read_text())
     check_doc(
         doc,
@@ -652,7 +653,8 @@ def test_train_expert(tmp_path):
     out = tmp_path / "train_expert.json"
     run(
         [
-            ROOT / "training" / "train_expert.py",
+            "-m",
+            "training.train_expert",
             "--tiny",
             "--workers",
             "1",

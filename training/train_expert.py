@@ -3,9 +3,9 @@ learned parts of ``learned-ismcts`` (and of the retired ``expert-ismcts`` and
 ``expert-policy``).
 numpy only (no torch): runs on the core install.
 
-    python training/train_expert.py --ship                # the shipped network (13 min on 2 cores)
-    python training/train_expert.py --generations 3 --search-games 200 --net-dir runs/expert
-    python training/train_expert.py --tiny                # smoke sizes (the numbers mean nothing)
+    python -m training.train_expert --ship                # the shipped network (13 min on 2 cores)
+    python -m training.train_expert --generations 3 --search-games 200 --net-dir runs/expert
+    python -m training.train_expert --tiny                # smoke sizes (the numbers mean nothing)
 
 Generation 0 learns the value head from fast compiled games: scripted against
 scripted (with a share ``eps`` of uniformly random decisions, so that the
@@ -39,16 +39,13 @@ this script, before the policy head; it is left as it is.)
 
 from __future__ import annotations
 
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))  # benchmarks/_common.py
-import _common as C  # noqa: E402
-
+from benchmarks import _common as C
 from hotspot.agents.base import POLICY_ISMCTS, POLICY_RANDOM, POLICY_SCRIPTED
 from hotspot.agents.expert import record_games
 from hotspot.agents.ismcts import DEFAULT_PARAMS, NO_NET, P_ITERATIONS, P_POLICY

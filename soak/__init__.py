@@ -1,0 +1,1 @@
+"""The soak run, ``python -m soak.soak`` from the repository's root (see ``soak.soak``)."""
