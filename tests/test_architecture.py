@@ -6,7 +6,8 @@ Layers, lowest first (docs/architecture.md):
     core -> features -> agents -> env -> arena -> human -> cli
 
 A module may import its own layer and the layers below it, never above;
-imports inside functions count too (a lazy import is still a dependency).
+imports inside functions count too (a lazy import is still a dependency), and
+so does ``importlib.import_module("a.literal.name")`` (``__import__`` too).
 """
 
 from __future__ import annotations
@@ -31,11 +32,35 @@ def _module_name(path: Path) -> str:
 MODULES = {_module_name(p): p for p in ROOT.rglob("*.py")}
 
 
+def _literal_import(node: ast.AST, package: str) -> str | None:
+    """The module a call ``importlib.import_module("literal")`` (or
+    ``import_module(...)``, ``__import__(...)``) imports, else None; a relative
+    literal is resolved against ``package``."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return None
+    func = node.func
+    called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    arg = node.args[0]
+    if called not in ("import_module", "__import__") or not isinstance(arg, ast.Constant):
+        return None
+    if not isinstance(arg.value, str):
+        return None
+    target = arg.value
+    if target.startswith("."):
+        level = len(target) - len(target.lstrip("."))
+        base = package.split(".")[: len(package.split(".")) - (level - 1)]
+        target = ".".join(base + ([target[level:]] if target[level:] else []))
+    return target
+
+
 def _imports(name: str, path: Path):
     """(imported module, imported name or None, line) for every import of ``path``."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom):
+        literal = _literal_import(node, package)
+        if literal is not None:
+            yield literal, None, node.lineno
+        elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
@@ -108,11 +133,18 @@ def test_the_layer_check_would_catch_an_upward_import(tmp_path):
     """The checks above can fail: an agents module importing env is upward."""
     fake = tmp_path / "hotspot" / "agents" / "bad.py"
     fake.parent.mkdir(parents=True)
-    fake.write_text("from hotspot.env.hotspot_env import HotspotEnv\nfrom ..core.rollout import _hidden\n")
+    fake.write_text(
+        "from hotspot.env.hotspot_env import HotspotEnv\nfrom ..core.rollout import _hidden\n"
+        "import importlib\n"
+        "def f():\n"
+        "    return importlib.import_module('hotspot.arena.match'), importlib.import_module('.base', __package__)\n"
+    )
     found = list(_imports("hotspot.agents.bad", fake))
     assert ("hotspot.env.hotspot_env", "HotspotEnv", 1) in found
     assert _layer("hotspot.env.hotspot_env") > _layer("hotspot.agents.bad")
     assert ("hotspot.core.rollout", "_hidden", 2) in found
+    assert ("hotspot.arena.match", None, 5) in found  # an import by name is an import
+    assert ("hotspot.agents.base", None, 5) in found
 
 
 def test_the_readme_imports_only_the_public_surface():

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-import importlib
 import json
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,17 +113,6 @@ class GameRecord:
             initial_state=initial,
             max_turns=max_turns,
         )
-
-    def replay(self):
-        """Deprecated since 0.2.0, removed in 0.3.0: use ``Game.from_record(record)``."""
-        warnings.warn(
-            "GameRecord.replay() is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-            "use hotspot.Game.from_record(record)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        # (imported by name: game imports this module)
-        return importlib.import_module("hotspot.core.game").Game.from_record(self)
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1))

@@ -48,7 +48,6 @@ Harness, set-up and pending decisions
 
 from __future__ import annotations
 
-import importlib
 import warnings
 
 import numpy as np
@@ -263,15 +262,23 @@ def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
     return states
 
 
+#: Deprecated names of this module whose objects now live in a module that
+#: imports this one (so this one cannot import them back): name -> (object,
+#: warning).  The owning module registers each with :func:`deprecated_name`;
+#: today ``from_bytes`` (``hotspot.core.integrity``; since 0.2.0, removed in 0.3.0).
+DEPRECATED_NAMES: dict[str, tuple[object, str]] = {}
+
+
+def deprecated_name(name: str, obj: object, message: str) -> None:
+    """Keep ``hotspot.core.state.<name>`` as ``obj``, warning ``message`` (a
+    DeprecationWarning) whenever it is read."""
+    DEPRECATED_NAMES[name] = (obj, message)
+
+
 def __getattr__(name):
-    """Deprecated names: ``from_bytes`` (since 0.2.0, removed in 0.3.0) is
-    ``hotspot.core.from_bytes`` (checked; ``decode_bytes`` is the unchecked read)."""
-    if name == "from_bytes":
-        warnings.warn(
-            "hotspot.core.state.from_bytes is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-            "use hotspot.core.from_bytes (checked) or hotspot.core.state.decode_bytes (unchecked)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return importlib.import_module("hotspot.core.integrity").from_bytes  # (integrity imports this module)
+    """The deprecated names (:data:`DEPRECATED_NAMES`), each with its warning."""
+    if name in DEPRECATED_NAMES:
+        obj, message = DEPRECATED_NAMES[name]
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        return obj
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
