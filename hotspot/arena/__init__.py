@@ -1,4 +1,4 @@
-"""The arena: games between agents, win rates with Wilson intervals,
+"""The arena: games between agents, scores (a draw half a point) with Wilson intervals,
 Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``).
 
 * ``registry``: agents by name or spec (:func:`make_agent`,
@@ -6,6 +6,9 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
   lives in ``hotspot.agents.registry``).
 * ``match``: one game between two agents (compiled fast path or Python path)
   and its row.
+* ``options``: :class:`RunOptions`, what every run shares (seed, folder,
+  workers, backend, limits), checked once.
+* ``gamerow``: the row a game leaves in games.jsonl, declared once.
 * ``runner``: many games, in parallel (processes or Ray), resumable.
 * ``folder``: a run's folder: games.jsonl read line by line with every row
   checked (damaged lines reported, refused or dropped), run.json (a folder
@@ -19,6 +22,7 @@ from .folder import DamagedFileError, RowError, RunConfigError, record_from_row,
 from .match import ArenaError, GameSpec, game_seed, play_game
 from .registry import aliases, available_agents, canonical_agent, make_agent, register_agent
 from .folder import read_rows
+from .options import RunOptions
 from .runner import run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
@@ -30,6 +34,7 @@ __all__ = [
     "GameSpec",
     "RowError",
     "RunConfigError",
+    "RunOptions",
     "aliases",
     "available_agents",
     "canonical_agent",

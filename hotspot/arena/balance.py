@@ -1,4 +1,4 @@
-"""Balance studies: the Technocrat's win rate over a grid of setups and rules
+"""Balance studies: the Technocrat's score over a grid of setups and rules
 options, for chosen agent pairs.  ``hotspot balance`` is :func:`run_balance`.
 
 A *cell* is (scenario, rules overrides, Technocrat agent, Ziegler agent); each
@@ -38,9 +38,14 @@ Technocrat's score, paired game by game.
 Draws (D19 revised): a game still going after turn ``max_turns`` (default
 ``hotspot.core.limits.DEFAULT_MAX_TURNS``; None: no limit) is stopped with
 no winner.  It is counted in the ``draws`` column and as half a point: the
-"Technocrat win rate" of a cell is (Technocrat wins + draws / 2) / games,
+Technocrat score of a cell (the tables' "T score"; ``technocrat_win_rate`` in
+the files) is (Technocrat wins + draws / 2) / games,
 with the Wilson interval of that score (conservative with draws, see
 ``stats.wilson_interval``).
+
+This module parses, plans and runs a grid; :mod:`.balance_plots` draws its
+plots (``balance.png``, the report's ``lengths.png``) and :mod:`.report`
+writes its reports (the printed text, ``report.html``).
 """
 
 from __future__ import annotations
@@ -53,13 +58,17 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
+from .balance_plots import plot_balance
 from .folder import scenario_files, writer_lock
+from .gamerow import GAME_CSV_FIELDS, to_csv_row
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
-from .runner import GAMES_FILE, check_count, check_run_args, run_in_steps, spec_max_turns
+from .options import RunOptions
+from .report import balance_text, write_report
+from .runner import check_count, run_in_steps, spec_max_turns
 from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries
-from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
-from .tournament import canonical_agents, dropped_text, is_draw, parse_pairings, points
+from .stats import json_safe, mean, wilson_interval, write_csv
+from .tournament import canonical_agents, is_draw, parse_pairings, points
 
 CELL_FIELDS = [
     "cell",
@@ -85,18 +94,7 @@ CELL_FIELDS = [
 ]
 
 #: games.csv: every game of the grid with its seed, without its actions (those are in games.jsonl)
-GAME_FIELDS = [
-    "scenario",
-    "rules",
-    "technocrat",
-    "ziegler",
-    "index",
-    "seed",
-    "winner",
-    "truncated",
-    "turns",
-    "actions_count",
-]
+GAME_FIELDS = GAME_CSV_FIELDS
 
 
 def parse_probes(text: str) -> list[tuple[str, dict]]:
@@ -384,163 +382,8 @@ def cell_table(rows, cells, specs, stopped=None) -> list[dict]:
     return out
 
 
-def _options_label(rules: dict) -> str:
-    return (
-        " ".join(f"{k}={json.dumps(v) if not isinstance(v, str) else v}" for k, v in rules.items()) or "default rules"
-    )
-
-
-def plot_balance(table: list[dict], path, title: str = "Hot Spot balance") -> Path:
-    """A PNG of the Technocrat win rate per cell with 95% Wilson error bars.
-
-    With one varied numeric option the x axis is that option (a line per
-    scenario and pair); otherwise each (scenario, options) is a category and
-    each agent pair a series."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ImportError(
-            "the balance plot needs matplotlib: python -m pip install 'hotspot[plots]' (or pass --no-plot)"
-        ) from None
-
-    path = Path(path)
-    table = [t for t in table if t["games"] > 0]
-    keys = []
-    for t in table:
-        for k in t["rules"]:
-            if k not in keys:
-                keys.append(k)
-    varied = [k for k in keys if len({json.dumps(t["rules"].get(k)) for t in table}) > 1]
-    numeric_x = len(varied) == 1 and all(
-        isinstance(t["rules"].get(varied[0]), (int, float)) and not isinstance(t["rules"].get(varied[0]), bool)
-        for t in table
-    )
-    categories = []
-    if not numeric_x:
-        for t in table:
-            label = _cell_label(t, len({x["scenario"] for x in table}) > 1)
-            if label not in categories:
-                categories.append(label)
-    width = 7.0 if numeric_x else max(6.0, 1.1 * len(categories) + 2.5)
-    fig = Figure(figsize=(width, 4.8))
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    series: dict[str, list[dict]] = {}
-    for t in table:
-        name = f"T {t['technocrat']} vs Z {t['ziegler']}"
-        if numeric_x and len({x["scenario"] for x in table}) > 1:
-            name = f"{t['scenario']}: {name}"
-        series.setdefault(name, []).append(t)
-    n_series = max(1, len(series))
-    for j, (name, items) in enumerate(series.items()):
-        if numeric_x:
-            items = sorted(items, key=lambda t: t["rules"][varied[0]])
-            values = sorted({t["rules"][varied[0]] for t in table})
-            span = (values[-1] - values[0]) or 1.0
-            offset = (j - (n_series - 1) / 2) * 0.015 * span  # keep overlapping series apart
-            xs = [t["rules"][varied[0]] + offset for t in items]
-        else:
-            offset = (j - (n_series - 1) / 2) * 0.8 / n_series
-            xs = [categories.index(_cell_label(t, len({x["scenario"] for x in table}) > 1)) + offset for t in items]
-        ys = [t["technocrat_win_rate"] for t in items]
-        yerr = [
-            [max(0.0, t["technocrat_win_rate"] - t["ci_low"]) for t in items],
-            [max(0.0, t["ci_high"] - t["technocrat_win_rate"]) for t in items],
-        ]
-        ax.errorbar(xs, ys, yerr=yerr, fmt="o-" if numeric_x else "o", capsize=4, label=name)
-    ax.axhline(0.5, color="grey", linestyle="--", linewidth=1)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_ylabel("Technocrat win rate (95% Wilson CI)")
-    if numeric_x:
-        ax.set_xlabel(varied[0])
-        ax.set_xticks(sorted({t["rules"][varied[0]] for t in table}))
-    else:
-        ax.set_xticks(range(len(categories)))
-        ax.set_xticklabels(
-            categories,
-            rotation=20 if len(categories) > 3 else 0,
-            ha="right" if len(categories) > 3 else "center",
-            fontsize=8,
-        )
-    games = sorted({t["games"] for t in table})
-    ax.set_title(
-        f"{title} ({games[0] if len(games) == 1 else f'{games[0]}-{games[-1]}'} games a cell)" if games else title
-    )
-    if series:
-        ax.legend(fontsize=8)
-    ax.grid(True, alpha=0.3)
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110)
-    return path
-
-
-def _cell_label(t: dict, with_scenario: bool) -> str:
-    if not t["rules"]:
-        return t["scenario"] if with_scenario else "default rules"
-    opts = _options_label(t["rules"])
-    return f"{t['scenario']}\n{opts}" if with_scenario else opts
-
-
-def report_text(table: list[dict], summary: dict) -> str:
-    keys = []
-    for t in table:
-        for k in t["rules"]:
-            if k not in keys:
-                keys.append(k)
-    columns = [("scenario", "scenario")]
-    columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
-    if any(t.get("probe") for t in table):
-        columns.append((lambda r: r.get("probe") or "", "probe"))
-    columns += [
-        ("technocrat", "technocrat"),
-        ("ziegler", "ziegler"),
-        ("games", "games"),
-        ("technocrat_wins", "T wins"),
-        ("technocrat_win_rate", "T win rate", ".3f"),
-        (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-        ("ziegler_wins", "Z wins"),
-        ("draws", "draws"),
-        ("mean_turns", "turns", ".1f"),
-        ("mean_actions", "actions", ".0f"),
-    ]
-    if summary.get("config", {}).get("precision"):
-        columns.append((lambda r: r.get("stopped") or "-", "stopped by"))
-    limit = summary.get("config", {}).get("max_turns")
-    lines = [
-        "Technocrat win rate by cell (95% Wilson intervals; a draw, a game stopped after turn "
-        f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
-        format_table(table, columns),
-        "",
-    ]
-    lines.append(
-        f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
-        f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})"
-    )
-    lines += dropped_text(summary)
-    precision = summary.get("config", {}).get("precision")
-    if precision:
-        lines.append(
-            f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
-            f"95% interval's half-width was <= {precision} or it reached "
-            f"{summary['config']['games_per_cell']} games (the games column: the games it needed)."
-        )
-    from .skill import probes_text, skill_text
-
-    for grid in summary.get("skill") or []:
-        lines += ["", skill_text(grid)]
-    if summary.get("probes"):
-        lines += ["", probes_text(summary["probes"])]
-    for name in summary.get("skill_plots") or []:
-        lines.append(f"Skill grid heatmap: {name}")
-    if summary.get("report"):
-        lines.append(f"Report: {summary['report']}")
-    if summary.get("plot"):
-        lines.append(f"Plot: {summary['plot']}")
-    if summary.get("remaining"):
-        lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
-    return "\n".join(lines)
+#: the printed report's old name here (it lives in :mod:`.report`, beside the HTML page)
+report_text = balance_text
 
 
 def default_pair() -> tuple[str, str]:
@@ -559,19 +402,10 @@ def run_balance(
     step: int = 100,
     probes=(),
     probe_pairs=None,
-    seed: int = 0,
-    out="balance-results",
-    workers=None,
-    backend="local",
-    address=None,
-    chunk=None,
-    max_games=None,
-    progress=True,
-    max_actions=None,
     plot=True,
-    max_turns: int | None = DEFAULT_MAX_TURNS,
-    drop_damaged: bool = False,
     report: bool = False,
+    run_options: RunOptions | None = None,
+    **run_kwargs,
 ) -> dict:
     """Run a balance grid; writes games.jsonl, run.json, summary.json,
     summary.csv, games.csv (each game's seed and result), balance.png (and skill.png for a skill grid, report.html
@@ -589,7 +423,16 @@ def run_balance(
     themselves, else every pair).  A rerun with the same ``out`` resumes;
     ``out`` holding another grid (:func:`balance_run_config` differs) or a
     damaged games.jsonl line is refused, the latter unless ``drop_damaged``
-    (``hotspot.arena.folder``)."""
+    (``hotspot.arena.folder``).
+
+    The run options (:class:`hotspot.arena.options.RunOptions`:
+    ``run_options``, or its fields as keywords: ``seed``, ``out`` (default
+    ``"balance-results"``), ``workers``, ``backend``, ``address``,
+    ``chunk``, ``max_games``, ``progress``, ``max_actions``, ``max_turns``,
+    ``drop_damaged``) are checked before anything else.  (``options`` is
+    the grid's rules options, not these.)"""
+    opts = RunOptions.merge(run_options, run_kwargs, out="balance-results", where="run_balance")
+    seed, out, max_turns = opts.seed, opts.out, opts.max_turns
     precision = check_precision(precision)
     games = check_count("games", games if games is not None else (2000 if precision else 100))
     step = check_count("step", step)
@@ -620,13 +463,12 @@ def run_balance(
         pairs,
         games,
         seed=seed,
-        max_actions=max_actions,
+        max_actions=opts.max_actions,
         max_turns=max_turns,
         probes=probes,
         probe_pairs=probe_pairs,
     )
     config = balance_run_config(scenarios, options, pairs, games, seed, max_turns, probes, probe_pairs)
-    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     with writer_lock(out):  # one writer a folder, for the whole run
         by_cell = cell_specs(cells, specs)
 
@@ -642,14 +484,8 @@ def run_balance(
             enough=enough,
             plan=specs,
             config=config,
-            max_games=max_games,
-            drop_damaged=drop_damaged,
+            options=opts,
             desc="balance",
-            workers=workers,
-            backend=backend,
-            address=address,
-            chunk=chunk,
-            progress=progress,
         )
         rows, stopped, result, remaining = run.rows, run.stopped, run.last, run.remaining
         kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
@@ -670,8 +506,8 @@ def run_balance(
                 "probes": {name: over for name, over in probes},
                 "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
                 "max_turns": cells[0]["max_turns"] if cells else max_turns,
-                "workers": result.workers if result else workers,
-                "backend": backend,
+                "workers": result.workers if result else opts.workers,
+                "backend": opts.backend,
             },
             "games": len(kept),
             "planned": sum(t["games"] for t in table) + remaining,
@@ -698,16 +534,10 @@ def run_balance(
         (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
         csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
         write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
-        write_csv(
-            out / "games.csv",
-            [dict(r, rules=json.dumps(r.get("rules") or {}, sort_keys=True)) for r in kept],
-            GAME_FIELDS,
-        )
+        write_csv(out / "games.csv", [to_csv_row(r) for r in kept], GAME_CSV_FIELDS)
         if report:
-            from .report import write_report
-
             summary["report"] = str(write_report(out, summary, kept))
-        summary["text"] = report_text(table, summary)
+        summary["text"] = balance_text(table, summary)
         summary["result"] = result
         return summary
 

@@ -51,7 +51,8 @@ from .rating import (
     seat_results,
     technocrat_points,
 )
-from .runner import check_count, check_run_args, default_workers, run_in_steps, spec_max_turns
+from .options import RunOptions
+from .runner import check_count, run_in_steps, spec_max_turns
 from .stats import format_table, interval_text, json_safe, wilson_interval
 from .tournament import canonical_agents, plan_arena
 
@@ -69,29 +70,24 @@ def run_evaluate(
     *,
     opponents=None,
     scenario: str = PROTOCOL["scenario"],
-    seed: int = PROTOCOL["seed"],
     games: int = DEFAULT_GAMES,
     precision: float = DEFAULT_PRECISION,
     step: int = DEFAULT_STEP,
-    max_turns: int | None = PROTOCOL["max_turns"],
-    max_actions: int | None = None,
-    out=None,
     ratings=None,
-    workers=None,
-    backend: str = "local",
-    address=None,
-    chunk=None,
-    max_games=None,
-    progress: bool = True,
-    drop_damaged: bool = False,
     plot: bool = True,
+    options: RunOptions | None = None,
+    **run_options,
 ) -> dict:
     """Evaluate ``agent`` (any agent spec: a registered name, ``module:attribute``,
     ``sb3(path=...)``) by the protocol; returns its card (a dict, with
     ``"text"``) and writes the run folder ``out`` (default
     ``evaluate-results/<agent>``).  ``opponents``: a subset of the reference
-    ladder (default all of it); ``ratings``: another reference file.  Other
-    arguments as :func:`hotspot.arena.tournament.run_arena`'s."""
+    ladder (default all of it); ``ratings``: another reference file.  The
+    run options (:class:`hotspot.arena.options.RunOptions`: ``options``, or
+    its fields as keywords) as :func:`hotspot.arena.tournament.run_arena`'s;
+    their defaults (seed 0, ``max_turns`` 200) are the protocol's."""
+    opts = RunOptions.merge(options, run_options, where="run_evaluate")
+    seed, max_turns = opts.seed, opts.max_turns
     (agent,) = canonical_agents([agent])
     reference = load_reference(ratings)
     published = reference["agents"]
@@ -109,14 +105,18 @@ def run_evaluate(
     games = check_count("games", games)
     step = check_count("step", step)
     precision = check_precision(precision)
-    out = Path(out) if out is not None else Path("evaluate-results") / _slug(agent)
-    if backend == "local":
-        begin_compiling(default_workers() if workers is None else workers)
+    out = Path(opts.out) if opts.out is not None else Path("evaluate-results") / _slug(agent)
+    if opts.backend == "local":
+        begin_compiling(opts.resolved_workers())
     check_scenario(scenario, None)
     specs = plan_arena(
-        [(agent, o) for o in ladder], games, scenario=scenario, seed=seed, max_turns=max_turns, max_actions=max_actions
+        [(agent, o) for o in ladder],
+        games,
+        scenario=scenario,
+        seed=seed,
+        max_turns=max_turns,
+        max_actions=opts.max_actions,
     )
-    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     by_opponent = {o: {} for o in ladder}
     for spec in specs:
         opponent = spec.ziegler if spec.technocrat == agent else spec.technocrat
@@ -150,14 +150,8 @@ def run_evaluate(
             enough=enough,
             plan=specs,
             config=config,
-            max_games=max_games,
-            drop_damaged=drop_damaged,
+            options=opts,
             desc="evaluate",
-            workers=workers,
-            backend=backend,
-            address=address,
-            chunk=chunk,
-            progress=progress,
         )
         rows = [run.rows[s.key] for s in specs if s.key in run.rows]
         protocol = {

@@ -1,10 +1,12 @@
 """Run folders: the files a run keeps in its ``--out`` folder, read so that
 nothing is skipped, lost or mixed without a word.
 
-* ``games.jsonl``: one row (a JSON object, :func:`hotspot.arena.match.play_game`)
-  a line.  :func:`scan_games` checks every line (:func:`check_row`: it parses,
-  it is an object, every field is there with its type and range, the key
-  matches the fields, the record fields load) and reports a damaged one with
+* ``games.jsonl``: one row a line (a JSON object: the fields of
+  :data:`hotspot.arena.gamerow.GAME_ROW_FIELDS`, written by
+  :func:`hotspot.arena.match.play_game`).  :func:`scan_games` checks every
+  line (:func:`check_row`: it parses, it is an object, every field is there
+  with its type and range, the key matches the fields, the record fields
+  load) and reports a damaged one with
   its line number and what is wrong.  A run refuses to resume over damaged
   lines (:class:`DamagedFileError`; nothing in the folder is changed) unless
   told to drop them (``drop_damaged=True``, ``--drop-damaged``): the file is
@@ -37,7 +39,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sys
 from contextlib import contextmanager
@@ -46,7 +47,10 @@ from pathlib import Path
 
 from hotspot.core.jsonfile import JSONInputError, loads, read_json
 
-from .match import ArenaError, canonical_rules, row_key, setup_seed
+from . import gamerow
+from .errors import ArenaError, RowError
+from .gamerow import MAX_SEED, short_text  # noqa: F401  (MAX_SEED: its old home)
+from .match import canonical_rules, row_key, setup_seed
 
 GAMES_FILE = "games.jsonl"
 RUN_FILE = "run.json"
@@ -54,11 +58,6 @@ LOCK_FILE = ".lock"
 RUN_FORMAT = "hotspot-run"
 RUN_VERSION = 1
 SHOWN = 5  # damaged lines or differences named in one message; the rest are counted
-MAX_SEED = 1 << 63  # game seeds are 63-bit (match.game_seed)
-
-
-class RowError(ArenaError):
-    """A games.jsonl row is malformed (the message says which field and why)."""
 
 
 class DamagedFileError(ArenaError):
@@ -163,107 +162,22 @@ def writer_lock(out_dir):
 # ------------------------------------------------------------ rows
 
 
-def _short(value) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _get(row: dict, name: str):
-    if name not in row:
-        raise RowError(
-            f"missing field {name!r}"
-            + (" (a row written before max_turns was recorded, D19 revised)" if name == "max_turns" else "")
-        )
-    return row[name]
-
-
-def _text(row: dict, name: str) -> str:
-    value = _get(row, name)
-    if not isinstance(value, str) or not value:
-        raise RowError(f"field {name!r} must be a non-empty string, got {_short(value)}")
-    return value
-
-
-def _integer(row: dict, name: str, low: int = 0, high: int | None = None) -> int:
-    value = _get(row, name)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value >= high):
-        bound = f"in [{low}, {high})" if high is not None else f">= {low}"
-        raise RowError(f"field {name!r} must be an integer {bound}, got {_short(value)}")
-    return value
-
-
-def _check_outcome(row: dict) -> None:
-    """winner, result, truncated and the agents' names agree (what the tables count)."""
-    from hotspot.core.rules_data import RESULT_NAMES
-
-    winner = _get(row, "winner")
-    if winner not in (None, "technocrat", "ziegler"):
-        raise RowError(f"field 'winner' must be 'technocrat', 'ziegler' or null, got {_short(winner)}")
-    result = _get(row, "result")
-    expected = RESULT_NAMES[0] if winner is None else f"{winner} wins"
-    if result != expected:
-        raise RowError(f"field 'result' is {_short(result)} but the winner is {_short(winner)}")
-    truncated = _get(row, "truncated")
-    if not isinstance(truncated, bool) or (winner is None and not truncated):
-        raise RowError(
-            f"field 'truncated' must be a boolean, true for a game without a winner, got {_short(truncated)}"
-        )
-    names = (row["technocrat"], row["ziegler"])
-    want = (None, None) if winner is None else (names if winner == "technocrat" else names[::-1])
-    got = (_get(row, "winner_agent"), _get(row, "loser_agent"))
-    if got != want:
-        raise RowError(f"fields 'winner_agent', 'loser_agent' are {_short(list(got))}, expected {_short(list(want))}")
-
-
-def _check_actions(row: dict) -> None:
-    from hotspot.core.actions import NUM_ACTIONS
-
-    actions = _get(row, "actions")
-    if not isinstance(actions, list):
-        raise RowError(f"field 'actions' must be a list of integers, got {_short(actions)}")
-    fine = set(map(type, actions)) <= {int} and (not actions or (min(actions) >= 0 and max(actions) < NUM_ACTIONS))
-    if not fine:  # (the test above runs in C; this loop only finds the bad action to name it)
-        for i, a in enumerate(actions):
-            if type(a) is not int or not 0 <= a < NUM_ACTIONS:
-                raise RowError(f"actions[{i}] must be an action in [0, {NUM_ACTIONS}), got {_short(a)}")
-    count = _integer(row, "actions_count")
-    if count != len(actions):
-        raise RowError(f"field 'actions_count' is {count} but there are {len(actions)} actions")
-
-
 def check_row(row) -> str:
     """The key of a games.jsonl row after checking every field the tables and
-    the game record (:func:`record_from_row`) read; a malformed row raises
-    :class:`RowError` naming the field.
+    the game record (:func:`record_from_row`) read (:func:`.gamerow.check`:
+    each field of the declared row, its type and range), the set-up of a
+    random scenario and the key against the row's fields; a malformed row
+    raises :class:`RowError` naming the field.
 
     The scenario is not loaded here (a random setup costs about 20 ms to
     build): :func:`record_from_row` loads it through the scenario loader."""
-    from hotspot.core.limits import check_max_turns
-
-    if not isinstance(row, dict):
-        raise RowError(f"not a JSON object (a {type(row).__name__})")
-    for name in ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path"):
-        _text(row, name)
-    _integer(row, "index", 0, MAX_SEED)
-    seed = _integer(row, "seed", 0, MAX_SEED)
-    _integer(row, "turns")
-    if not isinstance(_get(row, "rules"), dict):
-        raise RowError(f"field 'rules' must be an object, got {_short(row['rules'])}")
-    max_turns = _get(row, "max_turns")
-    try:
-        check_max_turns(max_turns)
-    except ValueError as exc:
-        raise RowError(f"field 'max_turns': {exc}") from None
-    wall = _get(row, "wall_s")
-    if isinstance(wall, bool) or not isinstance(wall, (int, float)) or not math.isfinite(wall) or wall < 0:
-        raise RowError(f"field 'wall_s' must be a non-negative number, got {_short(wall)}")
-    _check_outcome(row)
-    _check_actions(row)
+    gamerow.check(row)
+    seed = row["seed"]
     expected_setup = f"random:{setup_seed(seed)}" if row["scenario"] == "random" else row["scenario"]
     if row["setup"] != expected_setup:
         raise RowError(
-            f"field 'setup' is {_short(row['setup'])}, expected {_short(expected_setup)} "
-            f"for scenario {_short(row['scenario'])} and seed {seed}"
+            f"field 'setup' is {short_text(row['setup'])}, expected {short_text(expected_setup)} "
+            f"for scenario {short_text(row['scenario'])} and seed {seed}"
         )
     key = row_key(row)
     if row["key"] != key:

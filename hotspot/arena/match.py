@@ -23,11 +23,12 @@ each Python agent seeing only its side's information state (D20).  A compiled
 agent moves the same way on both paths (same generator, same slot), so a game
 between compiled agents is identical on both.
 
-Each finished game is a *row* (a JSON object): the key, pairing, game index,
-seed, scenario, rules, turn limit, both agents, the winner (null for a
-draw), truncation, turns, the number of actions, the wall time and the
-action list.  ``hotspot.arena.record_from_row`` checks a row and turns
-it back into a ``GameRecord`` (replay it, or view it with
+Each finished game is a *row* (a JSON object, declared in :mod:`.gamerow`:
+:data:`~.gamerow.GAME_ROW_FIELDS`): the key, pairing, game index, seed,
+scenario, rules, turn limit, both agents, the winner (null for a draw),
+truncation, turns, the number of actions, the wall time and the action list.
+``hotspot.arena.record_from_row`` checks a row and turns it back into a
+``GameRecord`` (replay it, or view it with
 ``hotspot.env.viewer.write_replay_html``).
 """
 
@@ -77,6 +78,8 @@ from hotspot.core.rules_data import (
 )
 from hotspot.core.victory import winner as winning_side
 
+from .errors import ArenaError
+from .gamerow import make_row
 from .registry import make_agent
 
 MASK64 = (1 << 64) - 1
@@ -86,10 +89,6 @@ _K_SETUP = 0xA54FF53A5F1D36F1
 DEFAULT_MAX_ACTIONS = 200_000
 
 STATUS_OK, STATUS_NO_ACTION, STATUS_ILLEGAL = 0, 1, 2
-
-
-class ArenaError(ValueError):
-    """A game could not be played (an agent failed, a bad configuration, ...)."""
 
 
 # ------------------------------------------------------------ seeds
@@ -374,33 +373,17 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
         s = game.s
         path = "python"
     winner, truncated, turns = _outcome(s)
-    if winner is None:
-        winner_agent = loser_agent = None
-    else:
-        winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
-        loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
-    return {
-        "key": spec.key,
-        "pairing": spec.pairing,
-        "index": int(spec.index),
-        "seed": int(spec.seed),
-        "scenario": spec.scenario,
-        "setup": setup or spec.scenario,
-        "rules": spec.rules_dict,
-        "max_turns": spec.max_turns,
-        "technocrat": spec.technocrat,
-        "ziegler": spec.ziegler,
-        "winner": winner,
-        "winner_agent": winner_agent,
-        "loser_agent": loser_agent,
-        "result": RESULT_NAMES[int(s["result"])],
-        "truncated": bool(truncated),
-        "turns": turns,
-        "actions_count": len(actions),
-        "wall_s": round(time.perf_counter() - t0, 6),
-        "path": path,
-        "actions": [int(a) for a in actions],
-    }
+    return make_row(
+        spec,
+        setup=setup or spec.scenario,
+        winner=winner,
+        result=RESULT_NAMES[int(s["result"])],
+        truncated=truncated,
+        turns=turns,
+        actions=actions,
+        wall_s=time.perf_counter() - t0,
+        path=path,
+    )
 
 
 def _play_python(spec: GameSpec, agents, policies, rng, data=None):

@@ -1,12 +1,15 @@
-"""One HTML page for a designer: ``hotspot balance --report`` writes
-``report.html`` (and the PNGs it shows) into the run's folder.
+"""The balance tool's reports: the printed text (:func:`balance_text`: every
+cell's Technocrat score, a draw half a point, with its interval) and one HTML
+page for a designer: ``hotspot balance --report`` writes ``report.html`` (and
+the PNGs it shows, drawn by :mod:`.balance_plots`) into the run's folder.
 
 The page holds, from the folder's summary and games: the skill grid (its
 heatmap, its reading in sentences, every cell's score, interval, draws and the
 games the cell needed), the restricted-play probes (the paired change of the
 Technocrat's score), a calibration's trials when the folder holds one
-(``calibration.json``), a game-length histogram per cell (``lengths.png``), and
-the draws classified by their final position (:func:`draw_position`: the
+(``calibration.json``), a game-length histogram per cell (``lengths.png``,
+each panel titled by its scenario), and the draws, by cell and scenario,
+classified by their final position (:func:`draw_position`: the
 position is replayed from the row's actions by the core's own rules).
 
 The page is static: no script, no network; the images are files beside it.
@@ -26,8 +29,12 @@ from hotspot.core.game import Game
 from hotspot.core.rules_data import CENTRAL, NO_UNIT
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
+from .balance_plots import cell_label, plot_lengths
 from .folder import RowError, record_from_row
-from .tournament import is_draw
+from .runner import GAMES_FILE
+from .skill import probes_text, skill_text
+from .stats import format_table, interval_text
+from .tournament import dropped_text, is_draw
 
 #: The classes of a drawn game's final position, in the order they are tested.
 DRAW_CLASSES = (
@@ -91,65 +98,6 @@ def classify_draws(rows, cells) -> list[dict]:
     return [{"cell": c, "counts": counts[c]} for c in sorted(counts)]
 
 
-def _label(cell: dict) -> str:
-    label = f"T {cell['technocrat']} vs Z {cell['ziegler']}"
-    if cell.get("probe"):
-        label += f" [{cell['probe']}]"
-    elif cell["rules"]:
-        label += " " + json.dumps(cell["rules"], sort_keys=True)
-    return label
-
-
-def plot_lengths(rows, cells, path) -> Path | None:
-    """One histogram of game lengths (turns) per cell, wins and draws stacked."""
-    try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise ImportError("the report's plots need matplotlib: python -m pip install 'hotspot[plots]'") from None
-
-    from .match import canonical_rules
-
-    index = {(c["scenario"], canonical_rules(c["rules"]), c["technocrat"], c["ziegler"]): c["cell"] for c in cells}
-    turns: dict[int, dict[str, list[int]]] = {}
-    for row in rows:
-        c = index.get((row["scenario"], canonical_rules(row.get("rules") or {}), row["technocrat"], row["ziegler"]))
-        if c is None:
-            continue
-        kind = "draw" if is_draw(row) else row["winner"]
-        turns.setdefault(c, {"technocrat": [], "ziegler": [], "draw": []})[kind].append(int(row["turns"]))
-    shown = [c for c in cells if c["cell"] in turns]
-    if not shown:
-        return None
-    cols = min(4, len(shown))
-    rows_n = math.ceil(len(shown) / cols)
-    fig = Figure(figsize=(3.6 * cols, 2.6 * rows_n))
-    FigureCanvasAgg(fig)
-    for i, cell in enumerate(shown):
-        ax = fig.add_subplot(rows_n, cols, i + 1)
-        data = turns[cell["cell"]]
-        top = max(max(v) for v in data.values() if v)
-        bins = np.arange(0.5, top + 1.5, max(1, math.ceil(top / 30)))
-        ax.hist(
-            [data["technocrat"], data["ziegler"], data["draw"]],
-            bins=bins,
-            stacked=True,
-            label=["Technocrat wins", "Ziegler wins", "draws"],
-            color=["#b2182b", "#2166ac", "#999999"],
-        )
-        ax.set_title(_label(cell), fontsize=7)
-        ax.tick_params(labelsize=7)
-        if i == 0:
-            ax.legend(fontsize=6)
-        if i % cols == 0:
-            ax.set_ylabel("games", fontsize=7)
-        ax.set_xlabel("turns", fontsize=7)
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=90)
-    return path
-
-
 def _num(x, fmt=".3f") -> str:
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
 
@@ -208,10 +156,68 @@ def _calibration_sections(summary: dict, prefix: str = "") -> list[str]:
     ]
 
 
+def balance_text(table: list[dict], summary: dict) -> str:
+    """The balance tool's printed report: every cell's Technocrat score (a draw
+    half a point) with its interval, the games, the skill grids and probes."""
+    keys = []
+    for t in table:
+        for k in t["rules"]:
+            if k not in keys:
+                keys.append(k)
+    columns = [("scenario", "scenario")]
+    columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
+    if any(t.get("probe") for t in table):
+        columns.append((lambda r: r.get("probe") or "", "probe"))
+    columns += [
+        ("technocrat", "technocrat"),
+        ("ziegler", "ziegler"),
+        ("games", "games"),
+        ("technocrat_wins", "T wins"),
+        ("technocrat_win_rate", "T score", ".3f"),
+        (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+        ("ziegler_wins", "Z wins"),
+        ("draws", "draws"),
+        ("mean_turns", "turns", ".1f"),
+        ("mean_actions", "actions", ".0f"),
+    ]
+    if summary.get("config", {}).get("precision"):
+        columns.append((lambda r: r.get("stopped") or "-", "stopped by"))
+    limit = summary.get("config", {}).get("max_turns")
+    lines = [
+        "Technocrat score by cell (95% Wilson intervals; a draw, a game stopped after turn "
+        f"{'(no limit)' if limit is None else limit} without a winner (D19), is half a point):",
+        format_table(table, columns),
+        "",
+    ]
+    lines.append(
+        f"Games: {summary['games']} of {summary['planned']} planned; wall time {summary['wall_s']:.1f} s "
+        f"({summary['played_now']} played now, {summary['from_file']} from {GAMES_FILE})"
+    )
+    lines += dropped_text(summary)
+    precision = summary.get("config", {}).get("precision")
+    if precision:
+        lines.append(
+            f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
+            f"95% interval's half-width was <= {precision} or it reached "
+            f"{summary['config']['games_per_cell']} games (the games column: the games it needed)."
+        )
+    for grid in summary.get("skill") or []:
+        lines += ["", skill_text(grid)]
+    if summary.get("probes"):
+        lines += ["", probes_text(summary["probes"])]
+    for name in summary.get("skill_plots") or []:
+        lines.append(f"Skill grid heatmap: {name}")
+    if summary.get("report"):
+        lines.append(f"Report: {summary['report']}")
+    if summary.get("plot"):
+        lines.append(f"Plot: {summary['plot']}")
+    if summary.get("remaining"):
+        lines.append(f"{summary['remaining']} planned game(s) not played yet: rerun the same command to finish.")
+    return "\n".join(lines)
+
+
 def write_report(out, summary: dict, rows) -> Path:
     """Write ``out/report.html`` (and ``lengths.png``) for a balance run."""
-    from .skill import probes_text, skill_text
-
     out = Path(out)
     cells = summary["cells"]
     config = summary["config"]
@@ -250,7 +256,7 @@ def write_report(out, summary: dict, rows) -> Path:
     ]
     table = [
         [
-            _label(c),
+            cell_label(c),
             c["scenario"],
             json.dumps(c["rules"], sort_keys=True) if c["rules"] else "-",
             c["technocrat"],
@@ -313,8 +319,9 @@ def write_report(out, summary: dict, rows) -> Path:
     lengths = plot_lengths(rows, cells, out / "lengths.png")
     if lengths is not None:
         sections.append(
-            '<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell; red: Technocrat wins, '
-            'blue: Ziegler wins, grey: draws.</p><img src="lengths.png" alt="game-length histograms">'
+            '<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell (each panel titled by its '
+            "scenario); red: Technocrat wins, blue: Ziegler wins, grey: draws.</p>"
+            '<img src="lengths.png" alt="game-length histograms">'
         )
     draws = classify_draws(rows, cells)
     by_cell = {c["cell"]: c for c in cells}
@@ -325,8 +332,12 @@ def write_report(out, summary: dict, rows) -> Path:
         "with respect to the Central Crustal (15.2, 15.5).</p>"
         + (
             _table(
-                ["cell"] + kinds,
-                [[_label(by_cell[d["cell"]])] + [d["counts"].get(k, 0) for k in kinds] for d in draws],
+                ["cell", "scenario"] + kinds,
+                [
+                    [cell_label(by_cell[d["cell"]]), by_cell[d["cell"]]["scenario"]]
+                    + [d["counts"].get(k, 0) for k in kinds]
+                    for d in draws
+                ],
                 "draws",
             )
             if draws
@@ -347,6 +358,7 @@ def write_calibration_report(out, summary: dict) -> Path:
 
 __all__ = [
     "DRAW_CLASSES",
+    "balance_text",
     "classify_draws",
     "draw_position",
     "plot_lengths",

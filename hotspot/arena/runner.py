@@ -18,9 +18,9 @@ changes when a run is refused.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
-import numbers
 import os
 import sys
 import time
@@ -31,6 +31,7 @@ from pathlib import Path
 from . import folder
 from .folder import GAMES_FILE, DamagedLine
 from .match import ArenaError, GameSpec, pool_context, run_task, warm_up
+from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
 from .registry import policy_id_of
 
 #: the counts of a run's configuration that a rerun may raise (game i's seed
@@ -55,26 +56,10 @@ class RunResult:
     dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
 
 
-def check_count(name: str, value, low: int = 1) -> int:
-    """``value`` as an int if it is an integer >= ``low`` (a number of games,
-    workers, ...); else :class:`ArenaError` naming the argument ``name``."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        what = "a positive integer" if low == 1 else f"an integer >= {low}"
-        raise ArenaError(f"{name} must be {what}, got {value!r}")
-    return int(value)
-
-
 def spec_max_turns(max_turns) -> int | None:
     """A turn limit as a ``GameSpec`` (and so a run's configuration) holds it:
     None for no limit (None or 0), else checked (``ArenaError``)."""
     return GameSpec("", "", "", 0, 0, max_turns=max_turns).max_turns
-
-
-def default_workers() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover  (not Linux)
-        return max(1, os.cpu_count() or 1)
 
 
 class _Appender:
@@ -149,32 +134,26 @@ def _progress(total: int, enabled: bool, desc: str):
 
 def check_run_args(*, workers=None, backend="local", chunk=None, max_games=None, max_actions=None) -> int:
     """Refuse a bad count or backend (``ArenaError`` naming it) before a run
-    touches its folder; returns the number of workers."""
-    if backend not in ("local", "ray"):
-        raise ArenaError(f"unknown backend {backend!r}; expected 'local' or 'ray'")
-    for name, value in (("chunk", chunk), ("max_games", max_games), ("max_actions", max_actions)):
-        if value is not None:
-            check_count(name, value)
-    return default_workers() if workers is None else check_count("workers", workers)
+    touches its folder; returns the number of workers.  (The checks are
+    :class:`RunOptions`'.)"""
+    options = RunOptions(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
+    return options.resolved_workers()
 
 
 def run_games(
     specs: list[GameSpec],
-    out_dir,
+    out_dir=None,
     *,
-    workers: int | None = None,
-    backend: str = "local",
-    address: str | None = None,
-    chunk: int | None = None,
-    max_games: int | None = None,
-    progress: bool = True,
+    options: RunOptions | None = None,
     desc: str = "games",
     config: dict | None = None,
-    drop_damaged: bool = False,
     plan: list[GameSpec] | None = None,
+    **run_options,
 ) -> RunResult:
     """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
 
+    ``out_dir``: the run folder (default: ``options.out``).  The run options
+    (:class:`RunOptions`: ``options``, or its fields as keywords) it reads:
     ``workers``: processes (default: the cores of this machine; 1 plays in this
     process); ``backend``: ``"local"`` or ``"ray"`` (``address``: the Ray
     cluster's, None for a local Ray instance or the one already initialized);
@@ -196,28 +175,13 @@ def run_games(
     cell's games in steps): a row of games.jsonl from a later stage is then
     a game of this run, not a foreign one."""
     t0 = time.perf_counter()
-    workers = check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games)
+    opts = RunOptions.merge(options, run_options, where="run_games")
+    out_dir = opts.folder if out_dir is None else Path(out_dir)
     keys = [spec.key for spec in specs]
     if len(set(keys)) != len(keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
-    out_dir = Path(out_dir)
     with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
-        return _run_in_folder(
-            specs,
-            keys,
-            out_dir,
-            workers,
-            backend,
-            address,
-            chunk,
-            max_games,
-            progress,
-            desc,
-            config,
-            drop_damaged,
-            plan,
-            t0,
-        )
+        return _run_in_folder(specs, keys, out_dir, opts, desc=desc, config=config, plan=plan, t0=t0)
 
 
 @dataclass
@@ -243,10 +207,9 @@ def run_in_steps(
     enough,
     plan: list[GameSpec],
     config: dict | None,
-    max_games: int | None = None,
-    drop_damaged: bool = False,
+    options: RunOptions | None = None,
     desc: str = "games",
-    **run_kwargs,
+    **run_options,
 ) -> SteppedRun:
     """Sequential stopping over groups of games in one folder.
 
@@ -256,25 +219,25 @@ def run_in_steps(
     group plays its first ``n`` units, ``n`` growing by ``step`` (None: all
     ``games`` units at once); after each step a group stops when it has
     played ``games`` units, or when ``enough(key, rows)`` says so (its rows
-    so far: its precision is reached).  ``max_games``: at most this many new
-    games in all (the rest is left for a rerun, which resumes); the other
-    arguments go to :func:`run_games`."""
+    so far: its precision is reached).  The run options (``options``, or
+    its fields as keywords) go to :func:`run_games`; their ``max_games`` is
+    the most new games in all (the rest is left for a rerun, which resumes)."""
+    opts = RunOptions.merge(options, run_options, where="run_in_steps")
     out = SteppedRun(rows={}, stopped={})
     active = list(groups)
     n = 0
-    budget = max_games
+    budget = opts.max_games
+    drop_damaged = opts.drop_damaged
     while active:
         n = min(games, n + step) if step else games
         todo = [spec for key in active for unit in groups[key][:n] for spec in unit]
         result = run_games(
             todo,
             out_dir,
-            max_games=budget,
+            options=dataclasses.replace(opts, max_games=budget, drop_damaged=drop_damaged),
             desc=f"{desc} {n}" if step else desc,
-            drop_damaged=drop_damaged,
             config=config,
             plan=plan,
-            **run_kwargs,
         )
         drop_damaged = False  # dropped (and reported) once
         out.last = result
@@ -303,12 +266,11 @@ def run_in_steps(
     return out
 
 
-def _run_in_folder(
-    specs, keys, out_dir, workers, backend, address, chunk, max_games, progress, desc, config, drop_damaged, plan, t0
-) -> RunResult:
+def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0) -> RunResult:
+    workers, backend = opts.resolved_workers(), opts.backend
     path = out_dir / GAMES_FILE
     games_file = folder.scan_games(path)
-    if games_file.damaged and not drop_damaged:
+    if games_file.damaged and not opts.drop_damaged:
         raise folder.DamagedFileError(
             f"{games_file.damaged_text()}. Nothing was changed: rerun with "
             f"--drop-damaged (drop_damaged=True) to drop them and play their "
@@ -325,16 +287,16 @@ def _run_in_folder(
     done = games_file.rows
     pending = interleave([spec for spec in specs if spec.key not in done])
     reused = len(specs) - len(pending)
-    if max_games is not None:
-        pending = pending[:max_games]
+    if opts.max_games is not None:
+        pending = pending[: opts.max_games]
     names = sorted({s.technocrat for s in pending} | {s.ziegler for s in pending})
     compiled = {name: policy_id_of(name) is not None for name in names}
-    tasks = make_tasks(pending, workers, chunk, compiled)
+    tasks = make_tasks(pending, workers, opts.chunk, compiled)
     new_rows: dict[str, dict] = {}
     played = 0
     warm_s = 0.0
     appender = _Appender(path)
-    bar = _progress(len(pending), progress, desc)
+    bar = _progress(len(pending), opts.progress, desc)
 
     def finished(task_rows):
         nonlocal played
@@ -360,7 +322,7 @@ def _run_in_folder(
         if not tasks:
             pass
         elif backend == "ray":
-            _run_ray(tasks, address, workers if address is None else None, finished)
+            _run_ray(tasks, opts.address, workers if opts.address is None else None, finished)
         elif workers == 1 or len(tasks) == 1:
             for task in tasks:
                 finished(run_task(task))

@@ -1,15 +1,16 @@
 """The arena: a round robin (or chosen pairings) of agents, each pairing
-played as both sides, with win rates, Wilson intervals and Bradley-Terry
+played as both sides, with scores, Wilson intervals and Bradley-Terry
 ratings.  ``hotspot arena`` is :func:`run_arena` with the command's options.
 
 Draws (D19 revised): the rulebook has no turn limit, but the arena stops a
 game after turn ``max_turns`` (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``,
 ``--max-turns``; None: no limit).  Such a game has no winner; it is a draw,
 counted in its own column (``draws``) and worth half a point to each side:
-every "win rate" and "score" here is (wins + draws / 2) / games, its Wilson
-interval is that of this score (conservative with draws:
-``stats.wilson_interval``), and Bradley-Terry fits a draw as half a win each
-way.  The Ziegler win rate is 1 - the Technocrat's.
+every score here is (wins + draws / 2) / games (the tables label it "score";
+the files keep their ``*_win_rate`` column names), its Wilson interval is
+that of this score (conservative with draws: ``stats.wilson_interval``), and
+Bradley-Terry fits a draw as half a win each way.  The Ziegler score is 1 -
+the Technocrat's.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
-from .runner import GAMES_FILE, check_count, check_run_args, default_workers, run_games, spec_max_turns
+from .options import RunOptions
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .rating import on_published_scale, ratings_by_seat
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
@@ -299,7 +301,7 @@ def ratings_table(rows, agents=None, config=None) -> list[dict]:
     ``hotspot evaluate``'s published scale when the games were played by its
     protocol (``config``'s scenario, rules and max_turns) and a reference
     agent played, else with ``scripted`` (or the first agent) at 1000; with
-    each agent's games, score and win rate by side (a draw, a game stopped
+    each agent's games, score and score by side (a draw, a game stopped
     by max_turns, is half a point)."""
     config = config or {}
     published = on_published_scale(config.get("scenario"), config.get("rules"), config.get("max_turns"))
@@ -373,8 +375,8 @@ def report_text(summary: dict) -> str:
         s.setdefault("ziegler_win_rate", 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan)
     limit = (summary.get("config") or {}).get("max_turns", "unknown")
     lines.append(
-        "Win rates by side (95% Wilson intervals; a draw, a game stopped by max_turns "
-        "without a winner, is half a point to each side):"
+        "Scores by side (95% Wilson intervals; a score counts a draw, a game stopped by max_turns "
+        "without a winner, as half a point to each side):"
     )
     lines.append(
         format_table(
@@ -386,9 +388,9 @@ def report_text(summary: dict) -> str:
                 ("technocrat_wins", "T wins"),
                 ("ziegler_wins", "Z wins"),
                 ("draws", "draws"),
-                ("technocrat_win_rate", "T win rate", ".3f"),
+                ("technocrat_win_rate", "T score", ".3f"),
                 (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
-                ("ziegler_win_rate", "Z win rate", ".3f"),
+                ("ziegler_win_rate", "Z score", ".3f"),
                 ("mean_turns", "turns", ".1f"),
                 ("mean_actions", "actions", ".0f"),
             ],
@@ -436,8 +438,8 @@ def report_text(summary: dict) -> str:
                     ("wins", "wins"),
                     ("draws", "draws"),
                     ("score", "score", ".3f"),
-                    ("technocrat_win_rate", "win as T", ".3f"),
-                    ("ziegler_win_rate", "win as Z", ".3f"),
+                    ("technocrat_win_rate", "score as T", ".3f"),
+                    ("ziegler_win_rate", "score as Z", ".3f"),
                 ],
             )
         )
@@ -496,19 +498,10 @@ def run_arena(
     pairings=None,
     games: int = 100,
     scenario: str = "open",
-    seed: int = 0,
     rules=None,
-    out="arena-results",
-    workers=None,
-    backend="local",
-    address=None,
-    chunk=None,
-    max_games=None,
-    progress=True,
     self_play=True,
-    max_actions=None,
-    max_turns: int | None = DEFAULT_MAX_TURNS,
-    drop_damaged: bool = False,
+    options: RunOptions | None = None,
+    **run_options,
 ) -> dict:
     """Run an arena and write games.jsonl, run.json, summary.json, summary.csv
     and ratings.csv into ``out``; returns the summary (with ``"text"``, the report).
@@ -517,9 +510,16 @@ def run_arena(
     run (:func:`arena_run_config` differs) or a damaged games.jsonl line is
     refused, the latter unless ``drop_damaged`` (see ``hotspot.arena.folder``).
 
-    ``max_turns``: a game still going after that turn's Crustal Control phase
-    is stopped as a draw (D19 revised); None: no limit (the rulebook game;
-    ``max_actions`` then still stops a game that never ends, as an error)."""
+    The run options (:class:`hotspot.arena.options.RunOptions`: ``options``,
+    or its fields as keywords: ``seed``, ``out`` (default
+    ``"arena-results"``), ``workers``, ``backend``, ``address``, ``chunk``,
+    ``max_games``, ``progress``, ``max_actions``, ``max_turns``,
+    ``drop_damaged``) are checked before anything else.  ``max_turns``: a
+    game still going after that turn's Crustal Control phase is stopped as
+    a draw (D19 revised); None: no limit (the rulebook game; ``max_actions``
+    then still stops a game that never ends, as an error)."""
+    opts = RunOptions.merge(options, run_options, out="arena-results", where="run_arena")
+    seed, out, max_turns = opts.seed, opts.out, opts.max_turns
     if pairings is None:
         agents = (available_agents() if agents == ["all"] else list(agents)) if agents else default_agents()
         agents = list(dict.fromkeys(canonical_agents(agents)))
@@ -528,25 +528,18 @@ def run_arena(
         pairings = [tuple(canonical_agents(p)) for p in pairings]
     if not pairings:
         raise ArenaError("no pairing to play")
-    if backend == "local":  # a cold numba cache: half the compiling in a helper, from now on
-        begin_compiling(default_workers() if workers is None else workers)
+    if opts.backend == "local":  # a cold numba cache: half the compiling in a helper, from now on
+        begin_compiling(opts.resolved_workers())
     check_scenario(scenario, rules)
     specs = plan_arena(
-        pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=max_actions, max_turns=max_turns
+        pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=opts.max_actions, max_turns=max_turns
     )
-    check_run_args(workers=workers, backend=backend, chunk=chunk, max_games=max_games, max_actions=max_actions)
     with writer_lock(out):  # one writer a folder, for the whole run
         result = run_games(
             specs,
             out,
-            workers=workers,
-            backend=backend,
-            address=address,
-            chunk=chunk,
-            max_games=max_games,
-            progress=progress,
+            options=opts,
             desc="arena",
-            drop_damaged=drop_damaged,
             config=arena_run_config(pairings, games, scenario, seed, rules, max_turns),
         )
         config = {
@@ -557,7 +550,7 @@ def run_arena(
             "rules": json.loads(canonical_rules(rules)),
             "max_turns": specs[0].max_turns if specs else max_turns,
             "workers": result.workers,
-            "backend": backend,
+            "backend": opts.backend,
         }
         summary = summarize(result.rows, specs, pairings, result, config)
         for s in summary["sides"]:

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .common import add_run_options, count_arg, positive, precision_arg, run_kwargs
+from .common import add_run_options, count_arg, positive, precision_arg, run_options
 
 
 def add_parser(sub) -> None:
     """The ``hotspot balance`` subcommand's parser, added to ``sub``."""
     bal = sub.add_parser(
         "balance",
-        help="Technocrat win rate over a grid of setups and rules options",
+        help="Technocrat score (a draw half a point) over a grid of setups and rules options",
         description="Plays --games games in every cell (scenario x rules options x agent pair) "
-        "and reports the Technocrat win rate with 95% Wilson intervals, as a table "
+        "and reports the Technocrat score (a draw half a point) with 95% Wilson intervals, as a table "
         "and a plot (balance.png in --out); a rerun resumes.",
     )
     bal.add_argument(
@@ -185,7 +185,7 @@ def run(args) -> int:
         report=args.report,
         games=args.games,
         plot=not args.no_plot,
-        **run_kwargs(args),
+        run_options=run_options(args),
     )
     print(summary["text"])
     print(

@@ -54,7 +54,7 @@ def add_run_options(p, default_out: str, games_help: str | None = None) -> None:
         "--backend",
         choices=("local", "ray"),
         default="local",
-        help="local processes, or a Ray cluster (pip install 'hotspot[ray]')",
+        help="local processes, or a Ray cluster (pip install 'hotspot[ray]') (default: local)",
     )
     p.add_argument(
         "--address",
@@ -104,21 +104,24 @@ def precision_arg(text):
     return value
 
 
-def run_kwargs(args) -> dict:
-    """The options every folder-writing command shares (``add_run_options``), as keyword arguments."""
-    return {
-        "seed": args.seed,
-        "out": args.out,
-        "workers": args.workers,
-        "backend": args.backend,
-        "address": args.address,
-        "chunk": args.chunk,
-        "max_games": args.max_games,
-        "progress": not args.no_progress,
-        "max_actions": args.max_actions,
-        "max_turns": args.max_turns,
-        "drop_damaged": args.drop_damaged,
-    }
+def run_options(args):
+    """The options every folder-writing command shares (:func:`add_run_options`),
+    as the runners' :class:`hotspot.arena.options.RunOptions` (checked there)."""
+    from ..arena.options import RunOptions
+
+    return RunOptions(
+        seed=args.seed,
+        out=args.out,
+        workers=args.workers,
+        backend=args.backend,
+        address=args.address,
+        chunk=args.chunk,
+        max_games=args.max_games,
+        progress=not args.no_progress,
+        max_actions=args.max_actions,
+        max_turns=args.max_turns,
+        drop_damaged=args.drop_damaged,
+    )
 
 
 def parse_rules_options(items) -> dict:

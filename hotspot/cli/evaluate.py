@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_run_options, positive, precision_arg, run_kwargs
+from .common import add_run_options, positive, precision_arg, run_options
 
 
 def add_parser(sub) -> None:
@@ -54,7 +54,7 @@ def run(args) -> int:
         step=args.step,
         ratings=args.ratings,
         plot=not args.no_plot,
-        **run_kwargs(args),
+        options=run_options(args),
     )
     print(card["text"])
     print(

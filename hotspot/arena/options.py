@@ -1,0 +1,141 @@
+"""The run options: how a folder-writing run plays its games and where it
+keeps them, one frozen dataclass (:class:`RunOptions`) shared by the
+runners (:func:`hotspot.arena.run_arena`, :func:`hotspot.arena.run_balance`,
+:func:`hotspot.arena.evaluate.run_evaluate`, :func:`hotspot.arena.run_games`)
+and built by the command line from the options every such command takes
+(``hotspot.cli.common.add_run_options``).
+
+Each runner still takes the options as keywords (``run_arena(games=10,
+workers=2, out="arena")``), or as one ``options=RunOptions(...)`` (keywords
+given beside it override its fields).  Every field is checked here, once,
+when the options are made: a bad value is an :class:`ArenaError` (a
+``ValueError``) of one line naming the field, raised before a run touches
+its folder.
+
+What a run plays (its agents, scenario, rules, the number of games and,
+for a sequential run, the precision and the step) is each runner's own:
+those mean different things to each (``games`` is a side's games in the
+arena, a cell's in a balance grid, the most a side may play in an
+evaluation) and have different defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from hotspot.core.limits import DEFAULT_MAX_TURNS, check_max_turns
+
+from .match import ArenaError
+
+BACKENDS = ("local", "ray")
+
+
+def check_count(name: str, value, low: int = 1) -> int:
+    """``value`` as an int if it is an integer >= ``low`` (a number of games,
+    workers, ...); else :class:`ArenaError` naming the argument ``name``."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        what = "a positive integer" if low == 1 else f"an integer >= {low}"
+        raise ArenaError(f"{name} must be {what}, got {value!r}")
+    return int(value)
+
+
+def default_workers() -> int:
+    """The worker processes of a run that names none: the cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover  (not Linux)
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """The options every folder-writing run shares, checked when made."""
+
+    seed: int = 0  # the master seed: game i's seed derives from it (match.game_seed)
+    out: str | os.PathLike | None = None  # the run folder (None: the runner's default)
+    workers: int | None = None  # worker processes (None: every core; 1: in this process)
+    backend: str = "local"  # "local" processes or a "ray" cluster
+    address: str | None = None  # the Ray cluster's address (None: a local Ray instance)
+    chunk: int | None = None  # games a task (None: automatic)
+    max_games: int | None = None  # play at most this many new games now (a rerun goes on)
+    progress: bool = True  # a progress bar on stderr
+    max_actions: int | None = None  # a game's safety limit of actions (None: match.DEFAULT_MAX_ACTIONS)
+    max_turns: int | None = DEFAULT_MAX_TURNS  # a game still going after this turn is a draw (None: no limit)
+    drop_damaged: bool = False  # drop damaged games.jsonl lines and play their games again
+
+    def __post_init__(self):
+        def fix(name, value):
+            object.__setattr__(self, name, value)
+
+        if isinstance(self.seed, bool) or not isinstance(self.seed, numbers.Integral):
+            raise ArenaError(f"seed must be an integer, got {self.seed!r}")
+        fix("seed", int(self.seed))
+        if self.out is not None and (not isinstance(self.out, (str, os.PathLike)) or not str(self.out).strip()):
+            raise ArenaError(f"out must be a folder's path, got {self.out!r}")
+        for name in ("workers", "chunk", "max_games", "max_actions"):
+            value = getattr(self, name)
+            if value is not None:
+                fix(name, check_count(name, value))
+        if self.backend not in BACKENDS:
+            raise ArenaError(f"unknown backend {self.backend!r}; expected 'local' or 'ray'")
+        if self.address is not None and not isinstance(self.address, str):
+            raise ArenaError(f"address must be a Ray cluster's address (a string) or None, got {self.address!r}")
+        for name in ("progress", "drop_damaged"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, numbers.Integral)) or value not in (0, 1):
+                raise ArenaError(f"{name} must be True or False, got {value!r}")
+            fix(name, bool(value))
+        try:
+            fix("max_turns", check_max_turns(self.max_turns) or None)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+
+    @classmethod
+    def merge(cls, options: RunOptions | None, overrides: dict, *, out=None, where: str = "run") -> RunOptions:
+        """``options`` (default: the defaults) with the fields of ``overrides``
+        (a runner's keyword arguments) replaced; ``out``: the runner's default
+        folder, used when none is given.  A keyword that is no field is a
+        ``TypeError``, as for any function (``where``: the runner's name)."""
+        fields = {f.name for f in dataclasses.fields(cls)}
+        for name in overrides:
+            if name not in fields:
+                raise TypeError(f"{where}() got an unexpected keyword argument {name!r}")
+        if options is None:
+            merged = cls(**overrides)
+        elif not isinstance(options, cls):
+            raise TypeError(f"{where}(): options must be a RunOptions, got {type(options).__name__}")
+        else:
+            merged = dataclasses.replace(options, **overrides) if overrides else options
+        if merged.out is None and out is not None:
+            merged = dataclasses.replace(merged, out=out)
+        return merged
+
+    @property
+    def folder(self) -> Path:
+        """The run folder (``out``) as a path; ``ArenaError`` if there is none."""
+        if self.out is None:
+            raise ArenaError("no run folder given (out)")
+        return Path(self.out)
+
+    def resolved_workers(self) -> int:
+        """``workers``, or every core this process may use when it is None."""
+        return default_workers() if self.workers is None else self.workers
+
+    def runner_kwargs(self) -> dict:
+        """The options :func:`hotspot.arena.runner.run_games` reads, as keywords."""
+        return {
+            "workers": self.workers,
+            "backend": self.backend,
+            "address": self.address,
+            "chunk": self.chunk,
+            "max_games": self.max_games,
+            "progress": self.progress,
+            "drop_damaged": self.drop_damaged,
+        }
+
+
+__all__ = ["BACKENDS", "RunOptions", "check_count", "default_workers"]

@@ -1,0 +1,76 @@
+"""The game row, declared once (``hotspot.arena.gamerow``): the row
+``play_game`` builds has the declared fields in the declared order, the
+checks read the same declaration, and a games.csv line goes out and comes
+back with the row's types; the committed games.csv files still load."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from hotspot.arena import RowError, play_game
+from hotspot.arena.folder import check_row
+from hotspot.arena.gamerow import (
+    GAME_CSV_FIELDS,
+    GAME_ROW_FIELDS,
+    GAME_ROW_NAMES,
+    check,
+    from_csv_row,
+    to_csv_row,
+)
+from hotspot.arena.match import GameSpec, game_seed
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def row():
+    spec = GameSpec("random:random", "random", "random", 0, game_seed(0, 0), "standard", max_turns=3)
+    return play_game(spec)
+
+
+def test_the_row_has_the_declared_fields_in_order(row):
+    assert tuple(row) == GAME_ROW_NAMES and len(GAME_ROW_FIELDS) == 20
+    assert all(f.description and f.kind for f in GAME_ROW_FIELDS)
+    assert check(row) is row and check_row(row) == row["key"]
+
+
+@pytest.mark.parametrize("name", GAME_ROW_NAMES)
+def test_a_missing_field_is_named(row, name):
+    broken = {k: v for k, v in row.items() if k != name}
+    with pytest.raises(RowError, match=f"missing field '{name}'"):
+        check_row(broken)
+
+
+def test_a_csv_line_goes_out_and_back_with_the_rows_types(row):
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=GAME_CSV_FIELDS, extrasaction="ignore")
+    writer.writeheader()
+    writer.writerow(to_csv_row(row))
+    # the bytes the balance tool wrote before the row was declared
+    before = io.StringIO()
+    old = csv.DictWriter(before, fieldnames=GAME_CSV_FIELDS, extrasaction="ignore")
+    old.writeheader()
+    old.writerow(dict(row, rules=json.dumps(row.get("rules") or {}, sort_keys=True)))
+    assert out.getvalue() == before.getvalue()
+    (back,) = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert from_csv_row(back) == {name: row[name] for name in GAME_CSV_FIELDS}
+
+
+def test_the_committed_games_csv_files_load():
+    paths = sorted((ROOT / "benchmarks" / "results").rglob("games.csv"))
+    assert paths
+    for path in paths:
+        with path.open(encoding="utf-8") as f:
+            rows = [from_csv_row(r) for r in csv.DictReader(f)]
+        assert rows and all(r["winner"] in (None, "technocrat", "ziegler") for r in rows), path
+        assert all(isinstance(r["seed"], int) and isinstance(r["index"], int) for r in rows), path
+
+
+def test_a_csv_column_that_is_no_field_is_refused():
+    with pytest.raises(RowError, match="column 'colour' is not a game row field"):
+        from_csv_row({"colour": "red"})
