@@ -81,11 +81,11 @@ from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
 from .clock import now_seconds
-from .base import POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
-from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
+from .base import POLICY_RANDOM, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
+from .rollouts import new_rollout_buffers, play_out, rollout_action
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .setup_search import searched_setup_decide
-from .specs import Param
+from .params import AgentParam, ParamTable
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .action_policy import flat_policy_choice, seat_policies
@@ -94,45 +94,111 @@ from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weig
 
 # ------------------------------------------------------------------ parameters
 
-#: indices into the float64 parameter vector of :func:`ismcts_search`
-P_ITERATIONS = 0  # iterations (determinizations) per decision
-P_HORIZON = 1  # turns played after the current one before valuing (-1: to the end)
-P_C = 2  # UCB1 exploration constant
-P_PW_C = 3  # progressive widening: at most ceil(pw_c * visits ** pw_alpha) children
-P_PW_ALPHA = 4
-P_MAX_ROLLOUT = 5  # at most this many actions in a rollout
-P_ROLLOUT = 6  # rollout policy (rollouts.ROLLOUT_NAMES): POLICY_RANDOM or POLICY_SCRIPTED
-P_DMG_P0 = 7  # determinization: probability that hidden damage is 0
-P_PRIOR = 8  # selection bonus of the rollout policy's own choice: prior / (1 + visits)
-P_MARGIN = 9  # another action replaces the policy's choice only if its mean is higher by this
-P_POLICY = 10  # 1: the root's default (first child, prior bonus, margin) is the policy head's choice
-# (when ``net`` has one: a value-only net keeps the rollout policy's)
-P_DEPLOY_CANDIDATES = 11  # set-up search (``setup_search``): scripted deployments compared (<= 1: none)
-P_DEPLOY_GAMES = 12  # play-outs a candidate in the first round of successive halving
-P_DEPLOY_TURNS = 13  # play-outs end after this many turns (valued by the heuristic)
-P_THINK_MS = 14  # time budget of a searched decision in milliseconds (0: none; iterations still cap it)
-P_REPLY = 15  # 1: the Technocrat's play-outs go one turn further, through the Ziegler's reply
-NUM_PARAMS = 16
+#: the ``ismcts`` agent's parameters, declared once (``hotspot.agents.params``):
+#: the vector of :func:`ismcts_search` (its slots in this order), the spec
+#: parameters, the constructor's checks and the docs all come from here
+PARAMS = ParamTable(
+    "ismcts",
+    (
+        AgentParam("iterations", "int", 16, 1, 1_000_000, "determinizations (tree iterations) a searched decision"),
+        AgentParam("horizon", "int", 0, -1, 1000, "turns played after the current one before valuing (-1: to the end)"),
+        AgentParam("c", "float", 0.7, 0.0, 100.0, "the UCB1 exploration constant"),
+        AgentParam(
+            "pw_c", "float", 1.0, 0.01, 100.0, "progressive widening: at most ceil(pw_c * visits ** pw_alpha) children"
+        ),
+        AgentParam("pw_alpha", "float", 0.5, 0.0, 1.0, "progressive widening's exponent"),
+        AgentParam("max_rollout_actions", "int", 5000, 0, None, "at most this many actions in a rollout", spec=False),
+        AgentParam(
+            "rollout",
+            "choice",
+            "scripted",
+            doc="the rollout policy (rollouts.ROLLOUT_NAMES)",
+            choices=("scripted", "random"),
+            codes=(POLICY_SCRIPTED, POLICY_RANDOM),
+        ),
+        AgentParam(
+            "dmg_p0", "float", DMG_P0, 0.0, 1.0, "determinization: the probability that hidden damage is 0", spec=False
+        ),
+        AgentParam(
+            "prior",
+            "float",
+            1.0,
+            0.0,
+            100.0,
+            "the selection bonus of the rollout policy's own choice: prior / (1 + visits)",
+        ),
+        AgentParam(
+            "margin",
+            "float",
+            0.1,
+            0.0,
+            100.0,
+            "another action replaces the policy's choice only if its mean value is higher by more",
+        ),
+        AgentParam(
+            "policy",
+            "bool",
+            False,
+            doc="the root's default (first child, prior bonus, margin) is the policy head's choice: set by passing "
+            "policy= (a value-only net keeps the rollout policy's)",
+            spec=False,
+        ),
+        AgentParam(
+            "deploy_candidates",
+            "int",
+            8,
+            0,
+            256,
+            "set-up search (setup_search): scripted deployments compared (0 or 1: none, the plan with the agent's seed)",
+        ),
+        AgentParam(
+            "deploy_games",
+            "int",
+            4,
+            0,
+            4096,
+            "set-up search: play-outs a candidate in the first round of successive halving",
+        ),
+        AgentParam(
+            "deploy_turns", "int", 12, 0, 1000, "set-up search: turns a play-out lasts (then valued by the heuristic)"
+        ),
+        AgentParam(
+            "think_ms",
+            "int",
+            0,
+            0,
+            600_000,
+            "time budget a searched decision in milliseconds (0: none; iterations still cap it)",
+        ),
+        AgentParam(
+            "reply", "bool", False, doc="the Technocrat's play-outs go one turn further, through the Ziegler's reply"
+        ),
+        AgentParam("reuse", "bool", False, doc="keep the tree for the same side's next atomic step", vector=False),
+        AgentParam("guide", "bool", False, doc="the learned per-action policy names the root's default", vector=False),
+    ),
+)
 
+#: indices into the float64 parameter vector of :func:`ismcts_search` (``PARAMS``)
+P_ITERATIONS = PARAMS.index("iterations")
+P_HORIZON = PARAMS.index("horizon")
+P_C = PARAMS.index("c")
+P_PW_C = PARAMS.index("pw_c")
+P_PW_ALPHA = PARAMS.index("pw_alpha")
+P_MAX_ROLLOUT = PARAMS.index("max_rollout_actions")
+P_ROLLOUT = PARAMS.index("rollout")  # a compiled policy id: POLICY_RANDOM or POLICY_SCRIPTED
+P_DMG_P0 = PARAMS.index("dmg_p0")
+P_PRIOR = PARAMS.index("prior")
+P_MARGIN = PARAMS.index("margin")
+P_POLICY = PARAMS.index("policy")
+P_DEPLOY_CANDIDATES = PARAMS.index("deploy_candidates")
+P_DEPLOY_GAMES = PARAMS.index("deploy_games")
+P_DEPLOY_TURNS = PARAMS.index("deploy_turns")
+P_THINK_MS = PARAMS.index("think_ms")
+P_REPLY = PARAMS.index("reply")
+NUM_PARAMS = PARAMS.size
 
 #: the ``ismcts`` agent's (and ``ismcts_action``'s) parameters
-DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
-DEFAULT_PARAMS[P_ITERATIONS] = 16
-DEFAULT_PARAMS[P_HORIZON] = 0
-DEFAULT_PARAMS[P_C] = 0.7
-DEFAULT_PARAMS[P_PW_C] = 1.0
-DEFAULT_PARAMS[P_PW_ALPHA] = 0.5
-DEFAULT_PARAMS[P_MAX_ROLLOUT] = 5000
-DEFAULT_PARAMS[P_ROLLOUT] = POLICY_SCRIPTED
-DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
-DEFAULT_PARAMS[P_PRIOR] = 1.0
-DEFAULT_PARAMS[P_MARGIN] = 0.1
-DEFAULT_PARAMS[P_POLICY] = 0  # the scripted player's choice (no policy head)
-DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
-DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
-DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
-DEFAULT_PARAMS[P_THINK_MS] = 0
-DEFAULT_PARAMS[P_REPLY] = 0
+DEFAULT_PARAMS = PARAMS.defaults()
 
 #: the iteration cap of a search given ``think_ms`` and no ``iterations``
 THINK_ITERATIONS = 100_000
@@ -507,82 +573,43 @@ def ismcts_action(s, mask, rng, slot):
 # ------------------------------------------------------------------ the agent
 
 
-def _spec_params():
-    d = DEFAULT_PARAMS
-    return {
-        "iterations": Param("int", int(d[P_ITERATIONS]), 1, 1_000_000, doc="determinizations a searched decision"),
-        "think_ms": Param("int", 0, 0, 600_000, doc="time budget a searched decision (0: none)"),
-        "horizon": Param("int", int(d[P_HORIZON]), -1, 1000, doc="turns after the current one (-1: to the end)"),
-        "c": Param("float", float(d[P_C]), 0.0, 100.0, doc="UCB1 exploration"),
-        "pw_c": Param("float", float(d[P_PW_C]), 0.01, 100.0),
-        "pw_alpha": Param("float", float(d[P_PW_ALPHA]), 0.0, 1.0),
-        "prior": Param("float", float(d[P_PRIOR]), 0.0, 100.0),
-        "margin": Param("float", float(d[P_MARGIN]), 0.0, 2.0),
-        "rollout": Param("choice", "scripted", choices=("scripted", "random")),
-        "deploy_candidates": Param("int", int(d[P_DEPLOY_CANDIDATES]), 0, 256),
-        "deploy_games": Param("int", int(d[P_DEPLOY_GAMES]), 0, 4096),
-        "deploy_turns": Param("int", int(d[P_DEPLOY_TURNS]), 0, 1000),
-        "reuse": Param("bool", False, doc="keep the tree for the same side's next atomic step"),
-        "reply": Param("bool", False, doc="the Technocrat's play-outs see the Ziegler's reply (one turn more)"),
-        "guide": Param("bool", False, doc="the learned per-action policy names the root's default"),
-    }
-
-
 #: the parameters an ``ismcts`` spec may set (``ismcts(iterations=256,think_ms=500)``)
-SPEC_PARAMS = _spec_params()
+SPEC_PARAMS = PARAMS.spec_params()
 
 
 class ISMCTSAgent(Agent):
     """Single-observer ISMCTS (see the module docstring).
 
-    Args:
-        iterations: determinizations (tree iterations) per searched decision.
-        horizon: turns played after the current one before valuing
-            (negative: to the end of the game).
-        c: the UCB1 exploration constant.
-        pw_c, pw_alpha: progressive widening, at most
-            ``ceil(pw_c * visits ** pw_alpha)`` children a node.
-        prior: the selection bonus of the rollout policy's own choice.
-        margin: another action replaces the policy's choice only if its mean
-            value is higher by more than this.
-        rollout: the rollout policy, ``"scripted"`` or ``"random"``.
-        net: a value network (``hotspot.agents.value_net``: a vector, or the
-            path of an ``.npz``) instead of the heuristic evaluation.
-        deploy_candidates, deploy_games, deploy_turns: the set-up search
-            (``hotspot.agents.setup_search``): scripted deployments compared
-            at the first set-up decision (0 or 1: none, the plan with the
-            agent's seed), play-outs a candidate in the first round of
-            successive halving, and turns a play-out lasts.
-        think_ms: a time budget a searched decision, in milliseconds (0:
-            none); the search stops at ``iterations`` or when the time is
-            spent, whichever comes first (given ``think_ms`` and no
-            ``iterations``, the cap is :data:`THINK_ITERATIONS`).  A time
-            budget makes play depend on the machine's speed: games with it
-            are not reproducible from their seed.
-        reply: a play-out sees the enemy's reply before it is valued: the
-            Ziegler's always does (its phases A-D come before the
-            Technocrat's E-H in the same turn); with ``reply`` the
-            Technocrat's go one turn further, through the Ziegler's next
-            phases (``horizon + 1``).  Off by default (the measured agent).
-        reuse: keep the tree below the chosen action for the same side's next
-            decision when nothing happened in between but that action (the
-            next atomic step of the same move: the same information set); the
-            search then tops the kept subtree up to ``iterations`` instead of
-            starting again.  Off by default.
-        policy: a policy head (``hotspot.agents.policy_net``, a vector; needs
-            ``net``): its choice on the information state replaces the
-            rollout policy's at the root (the first child expanded, the prior
-            bonus, the margin's reference); deeper nodes keep the rollout
-            policy's.
-        guide: the per-action policy (``hotspot.agents.action_policy``; True:
-            the shipped ``learned`` policies, or what ``seat_policies``
-            takes) names the root's default in the same way, ahead of
-            ``policy`` (the spec ``ismcts(guide=true)``).
-        seed: the agent's own randomness (determinizations, expansion order,
-            rollouts): equal seeds, equal play.
+    The parameters are :data:`PARAMS`'s (listed below).  Besides them:
+
+    * ``net``: a value network (``hotspot.agents.value_net``: a vector, or the
+      path of an ``.npz``) instead of the heuristic evaluation.
+    * ``policy``: a policy head (``hotspot.agents.policy_net``, a vector; needs
+      ``net``): its choice on the information state replaces the rollout
+      policy's at the root (the first child expanded, the prior bonus, the
+      margin's reference); deeper nodes keep the rollout policy's.
+    * ``guide``: the per-action policy (``hotspot.agents.action_policy``;
+      True: the shipped ``learned`` policies, or what ``seat_policies``
+      takes) names the root's default in the same way, ahead of ``policy``
+      (the spec ``ismcts(guide=true)``).
+    * ``seed``: the agent's own randomness (determinizations, expansion
+      order, rollouts): equal seeds, equal play.
+
+    ``think_ms`` stops the search at ``iterations`` or when the time is spent,
+    whichever comes first (given ``think_ms`` and no ``iterations``, the cap is
+    :data:`THINK_ITERATIONS`); a time budget makes play depend on the
+    machine's speed: games with it are not reproducible from their seed.
+    ``reply``: the Ziegler's play-outs always see the enemy's reply (its
+    phases A-D come before the Technocrat's E-H in the same turn); with it the
+    Technocrat's go one turn further (``horizon + 1``).  ``reuse``: the tree
+    below the chosen action is kept for the same side's next decision when
+    nothing happened in between but that action (the next atomic step of the
+    same move), and topped up to ``iterations``.
 
     At the default parameters (and no network) ``act`` with the same seed
     plays what the compiled ``ismcts_action`` plays.
+
+    Parameters (``PARAMS``):
     """
 
     name = "ismcts"
@@ -609,60 +636,25 @@ class ISMCTSAgent(Agent):
         reply: bool = False,
         guide=False,
     ):
-        params = DEFAULT_PARAMS.copy()
         if think_ms is not None and iterations is None:
             iterations = THINK_ITERATIONS
-        for idx, val, name in (
-            (P_ITERATIONS, iterations, "iterations"),
-            (P_HORIZON, horizon, "horizon"),
-            (P_C, c, "c"),
-            (P_PW_C, pw_c, "pw_c"),
-            (P_PW_ALPHA, pw_alpha, "pw_alpha"),
-            (P_MAX_ROLLOUT, max_rollout_actions, "max_rollout_actions"),
-            (P_PRIOR, prior, "prior"),
-            (P_MARGIN, margin, "margin"),
-            (P_DEPLOY_CANDIDATES, deploy_candidates, "deploy_candidates"),
-            (P_DEPLOY_GAMES, deploy_games, "deploy_games"),
-            (P_DEPLOY_TURNS, deploy_turns, "deploy_turns"),
-            (P_THINK_MS, think_ms, "think_ms"),
-        ):
-            if val is None:
-                continue
-            if (
-                isinstance(val, bool)
-                or not isinstance(val, (int, float, np.integer, np.floating))
-                or not np.isfinite(val)
-            ):
-                raise ValueError(f"{name} must be a finite number, got {val!r}")
-            params[idx] = float(val)
-        if (
-            params[P_ITERATIONS] < 1
-            or params[P_ITERATIONS] != int(params[P_ITERATIONS])
-            or params[P_ITERATIONS] > 1_000_000
-        ):
-            raise ValueError(f"iterations must be an integer in 1..1000000, got {iterations!r}")
-        if params[P_HORIZON] != int(params[P_HORIZON]):
-            raise ValueError(f"horizon must be an integer, got {horizon!r}")
-        if (
-            params[P_C] < 0
-            or params[P_PRIOR] < 0
-            or params[P_MARGIN] < 0
-            or params[P_PW_C] <= 0
-            or params[P_PW_ALPHA] < 0
-            or params[P_PW_ALPHA] > 1
-        ):
-            raise ValueError("c must be >= 0, prior >= 0, margin >= 0, pw_c > 0 and pw_alpha in [0, 1]")
-        if params[P_MAX_ROLLOUT] < 0:
-            raise ValueError(f"max_rollout_actions must be >= 0, got {max_rollout_actions!r}")
-        for idx, lo, hi, name in (
-            (P_DEPLOY_CANDIDATES, 0, 256, "deploy_candidates"),
-            (P_DEPLOY_GAMES, 0, 4096, "deploy_games"),
-            (P_DEPLOY_TURNS, 0, 1000, "deploy_turns"),
-            (P_THINK_MS, 0, 600_000, "think_ms"),
-        ):
-            if params[idx] != int(params[idx]) or not lo <= params[idx] <= hi:
-                raise ValueError(f"{name} must be an integer in {lo}..{hi}, got {params[idx]!r}")
-        params[P_ROLLOUT] = float(rollout_policy_id(rollout))
+        params = PARAMS.vector(
+            iterations=iterations,
+            horizon=horizon,
+            c=c,
+            pw_c=pw_c,
+            pw_alpha=pw_alpha,
+            max_rollout_actions=max_rollout_actions,
+            rollout=rollout,
+            prior=prior,
+            margin=margin,
+            deploy_candidates=deploy_candidates,
+            deploy_games=deploy_games,
+            deploy_turns=deploy_turns,
+            think_ms=think_ms,
+            reply=reply,
+        )
+        reuse = PARAMS.check("reuse", reuse)
         if net is None:
             self.net = NO_NET
         elif isinstance(net, np.ndarray):
@@ -681,8 +673,7 @@ class ISMCTSAgent(Agent):
         )
         self.params = params
         self.rollout = rollout
-        self.reuse = bool(reuse)
-        params[P_REPLY] = 1.0 if reply else 0.0
+        self.reuse = reuse
         self.policy_id = None  # driven from Python: see the module docstring
         self.tree, self.value = new_tree(int(params[P_ITERATIONS]), 4 if self.reuse else 1)
         self._child_of = np.full(NUM_ACTIONS, -1, dtype=np.int64)
@@ -729,6 +720,10 @@ class ISMCTSAgent(Agent):
             f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
             f"reply={bool(p[P_REPLY])}, guide={'yes' if self.guide is not None else 'no'})"
         )
+
+
+if ISMCTSAgent.__doc__:  # (None under python -OO)
+    ISMCTSAgent.__doc__ = ISMCTSAgent.__doc__.rstrip() + "\n" + PARAMS.doc("        ") + "\n"
 
 
 def learned_ismcts_agent(seed: int | None = None, **params) -> ISMCTSAgent:

@@ -87,7 +87,7 @@ from .scripted.common import C_ENCNT, DCEN, NC, cell_info
 from .scripted.crustals import z_ram
 from .scripted.paths import crustal_to_central
 from .setup_search import searched_setup_decide
-from .specs import Param
+from .params import AgentParam, ParamTable
 
 # ------------------------------------------------------------------ intents
 
@@ -104,46 +104,49 @@ PLAN_SIZE = MAX_UNITS + MAX_PIECES
 
 # ------------------------------------------------------------------ parameters
 
-P_PLANS = 0  # plan valuations a phase (the all-script plan included)
-P_DETERMINIZATIONS = 1  # determinizations each plan is played on
-P_THINK_MS = 2  # time budget of a phase's search in milliseconds (0: none; plans still caps it)
-P_MARGIN = 3  # a change is kept when the plan's value rises by more than this
-P_DMG_P0 = 4  # determinization: probability that hidden damage is 0
-P_DEPLOY_CANDIDATES = 5  # the set-up search (setup_search): scripted deployments compared (<= 1: none)
-P_DEPLOY_GAMES = 6
-P_DEPLOY_TURNS = 7
-P_MAX_ACTIONS = 8  # at most this many actions in a play-out
-P_HORIZON = 9  # whole turns played after the enemy's reply before valuing
-NUM_PARAMS = 10
-
-DEFAULT_PARAMS = np.zeros(NUM_PARAMS, dtype=np.float64)
-DEFAULT_PARAMS[P_PLANS] = 24
-DEFAULT_PARAMS[P_DETERMINIZATIONS] = 4
-DEFAULT_PARAMS[P_THINK_MS] = 0
-DEFAULT_PARAMS[P_MARGIN] = 0.002
-DEFAULT_PARAMS[P_DMG_P0] = DMG_P0
-DEFAULT_PARAMS[P_DEPLOY_CANDIDATES] = 8
-DEFAULT_PARAMS[P_DEPLOY_GAMES] = 4
-DEFAULT_PARAMS[P_DEPLOY_TURNS] = 12
-DEFAULT_PARAMS[P_MAX_ACTIONS] = 5000
-DEFAULT_PARAMS[P_HORIZON] = 0
-
 #: the plan valuations a search given ``think_ms`` and no ``plans`` may make
 THINK_PLANS = 100_000
 
-#: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
-SPEC_PARAMS = {
-    "plans": Param("int", int(DEFAULT_PARAMS[P_PLANS]), 1, THINK_PLANS, doc="plan valuations a phase"),
-    "determinizations": Param(
-        "int", int(DEFAULT_PARAMS[P_DETERMINIZATIONS]), 1, 256, doc="determinizations each plan is played on"
+#: the ``portfolio`` agent's parameters, declared once (``hotspot.agents.params``):
+#: the vector of :func:`portfolio_search` (its slots in this order), the spec
+#: parameters, the constructor's checks and the docs all come from here
+PARAMS = ParamTable(
+    "portfolio",
+    (
+        AgentParam("plans", "int", 24, 1, THINK_PLANS, "plan valuations a phase (the all-script plan included)"),
+        AgentParam("determinizations", "int", 4, 1, 256, "determinizations each plan is played on"),
+        AgentParam("think_ms", "int", 0, 0, 600_000, "time budget of a phase's search (0: none; plans still caps it)"),
+        AgentParam(
+            "margin", "float", 0.002, 0.0, 2.0, "a change is kept when the plan's value rises by more than this"
+        ),
+        AgentParam("dmg_p0", "float", DMG_P0, 0.0, 1.0, "determinization: P(hidden damage is 0)", spec=False),
+        AgentParam(
+            "deploy_candidates", "int", 8, 0, 256, "the set-up search: scripted deployments compared (<= 1: none)"
+        ),
+        AgentParam("deploy_games", "int", 4, 0, 4096, "the set-up search: play-outs a candidate in its first round"),
+        AgentParam("deploy_turns", "int", 12, 0, 1000, "the set-up search: turns a play-out lasts"),
+        AgentParam("max_actions", "int", 5000, 0, None, "at most this many actions in a play-out", spec=False),
+        AgentParam("horizon", "int", 0, 0, 50, "whole turns after the enemy's reply before valuing"),
     ),
-    "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none)"),
-    "margin": Param("float", float(DEFAULT_PARAMS[P_MARGIN]), 0.0, 2.0),
-    "horizon": Param("int", 0, 0, 50, doc="whole turns after the enemy's reply before valuing"),
-    "deploy_candidates": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_CANDIDATES]), 0, 256),
-    "deploy_games": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_GAMES]), 0, 4096),
-    "deploy_turns": Param("int", int(DEFAULT_PARAMS[P_DEPLOY_TURNS]), 0, 1000),
-}
+)
+
+#: indices into the float64 parameter vector of :func:`portfolio_search` (``PARAMS``)
+P_PLANS = PARAMS.index("plans")
+P_DETERMINIZATIONS = PARAMS.index("determinizations")
+P_THINK_MS = PARAMS.index("think_ms")
+P_MARGIN = PARAMS.index("margin")
+P_DMG_P0 = PARAMS.index("dmg_p0")
+P_DEPLOY_CANDIDATES = PARAMS.index("deploy_candidates")
+P_DEPLOY_GAMES = PARAMS.index("deploy_games")
+P_DEPLOY_TURNS = PARAMS.index("deploy_turns")
+P_MAX_ACTIONS = PARAMS.index("max_actions")
+P_HORIZON = PARAMS.index("horizon")
+NUM_PARAMS = PARAMS.size
+
+DEFAULT_PARAMS = PARAMS.defaults()
+
+#: the parameters a ``portfolio`` spec may set (``portfolio(plans=64,think_ms=500)``)
+SPEC_PARAMS = PARAMS.spec_params()
 
 
 @jit
@@ -452,22 +455,17 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
 class PortfolioAgent(Agent):
     """Portfolio search over counters (see the module docstring).
 
-    Args:
-        plans: plan valuations a phase (the all-``script`` plan included).
-        determinizations: samples of the information state each plan is
-            played on (with the same dice and rollout seeds for every plan).
-        think_ms: a time budget for a phase's search in milliseconds (0:
-            none); the search stops at ``plans`` or when the time is spent
-            (given ``think_ms`` and no ``plans``, the cap is
-            :data:`THINK_PLANS`).  A time budget makes play depend on the
-            machine's speed: such games are not reproducible from their seed.
-        margin: a change is kept when the plan's mean value rises by more.
-        horizon: whole turns played after the enemy's reply before the
-            position is valued (0: valued right after the reply).
-        deploy_candidates, deploy_games, deploy_turns: the set-up search
-            (``setup_search``), as for :class:`~hotspot.agents.ismcts.ISMCTSAgent`.
-        seed: the agent's own randomness (determinizations, order of the
-            changes tried): equal seeds, equal play.
+    The parameters are :data:`PARAMS`'s (listed below; ``max_actions`` and
+    ``dmg_p0`` are fixed), and ``seed``, the agent's own randomness
+    (determinizations, order of the changes tried): equal seeds, equal play.
+    ``think_ms`` stops the search at ``plans`` or when the time is spent
+    (given ``think_ms`` and no ``plans``, the cap is :data:`THINK_PLANS`); a
+    time budget makes play depend on the machine's speed: such games are not
+    reproducible from their seed.  ``horizon`` 0: valued right after the
+    enemy's reply.  The set-up search is ``setup_search``'s, as for
+    :class:`~hotspot.agents.ismcts.ISMCTSAgent`.
+
+    Parameters (``PARAMS``):
     """
 
     name = "portfolio"
@@ -484,33 +482,18 @@ class PortfolioAgent(Agent):
         horizon: int | None = None,
         seed: int | None = None,
     ):
-        params = DEFAULT_PARAMS.copy()
         if think_ms is not None and plans is None:
             plans = THINK_PLANS
-        given = {
-            "plans": plans,
-            "determinizations": determinizations,
-            "think_ms": think_ms,
-            "margin": margin,
-            "deploy_candidates": deploy_candidates,
-            "deploy_games": deploy_games,
-            "deploy_turns": deploy_turns,
-            "horizon": horizon,
-        }
-        index = {
-            "plans": P_PLANS,
-            "determinizations": P_DETERMINIZATIONS,
-            "think_ms": P_THINK_MS,
-            "margin": P_MARGIN,
-            "deploy_candidates": P_DEPLOY_CANDIDATES,
-            "deploy_games": P_DEPLOY_GAMES,
-            "deploy_turns": P_DEPLOY_TURNS,
-            "horizon": P_HORIZON,
-        }
-        for name, val in given.items():
-            if val is None:
-                continue
-            params[index[name]] = float(SPEC_PARAMS[name].check("portfolio", name, val))
+        params = PARAMS.vector(
+            plans=plans,
+            determinizations=determinizations,
+            think_ms=think_ms,
+            margin=margin,
+            deploy_candidates=deploy_candidates,
+            deploy_games=deploy_games,
+            deploy_turns=deploy_turns,
+            horizon=horizon,
+        )
         self.params = params
         self.plan = np.zeros(PLAN_SIZE, dtype=np.int8)
         self._key = np.full(3, -1, dtype=np.int64)
@@ -542,6 +525,10 @@ class PortfolioAgent(Agent):
             f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
             f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])})"
         )
+
+
+if PortfolioAgent.__doc__:  # (None under python -OO)
+    PortfolioAgent.__doc__ = PortfolioAgent.__doc__.rstrip() + "\n" + PARAMS.doc("        ") + "\n"
 
 
 @jit
