@@ -35,7 +35,7 @@ import _common as C
 from hotspot.agents.beliefs import DMG_P0
 from hotspot.agents.ismcts import DEFAULT_PARAMS, P_DEPLOY_CANDIDATES, P_DEPLOY_GAMES, P_DEPLOY_TURNS, P_ROLLOUT
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games, play_policy_until
-from hotspot.agents.setup_search import deployment_search
+from hotspot.agents.setup_search import deployment_seed_by_playouts
 from hotspot.arena.match import GameSpec, agent_seeds, game_seed, initial_state, mix64_int, pool_context
 from hotspot.arena.stats import wilson_interval
 from hotspot.core.actions import NUM_ACTIONS
@@ -69,7 +69,7 @@ def play_pair(i: int, side: int, seed: int, max_turns: int, params) -> dict:
     observe(states[0], side, True, o[0])
     search_seed = np.uint64(mix64_int(spec.seed ^ SEARCH_SEED_SALT))
     t0 = time.perf_counter()
-    chosen = deployment_search(
+    chosen = deployment_seed_by_playouts(
         o[0],
         side,
         search_seed,

@@ -65,3 +65,16 @@ def test_the_unchecked_row_readers_have_their_own_names(old, new):
     with pytest.warns(DeprecationWarning, match=f"hotspot.arena.{old}"):
         shim = getattr(match, old)
     assert shim is getattr(match, new)
+
+
+def test_the_in_game_deployment_search_has_its_own_name():
+    """``agents.setup_search.deployment_search`` (the in-game search, named
+    like the arena's offline ``search_deployment``) is
+    ``deployment_seed_by_playouts``; the old name warns until 0.4.0."""
+    from hotspot.agents import setup_search
+
+    with pytest.warns(DeprecationWarning, match="deployment_seed_by_playouts"):
+        old = setup_search.deployment_search
+    assert old is setup_search.deployment_seed_by_playouts
+    with pytest.raises(AttributeError):
+        setup_search.no_such_name  # noqa: B018

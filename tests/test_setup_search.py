@@ -22,7 +22,7 @@ from hotspot.agents.ismcts import ISMCTSAgent
 from hotspot.agents.policies import play_policy_until
 from hotspot.agents.rollouts import new_rollout_buffers, rollout_action
 from hotspot.agents.scripted.setup import setup_decide
-from hotspot.agents.setup_search import deployment_search, deployment_untouched
+from hotspot.agents.setup_search import deployment_seed_by_playouts, deployment_untouched
 from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
 from hotspot.core.events import no_events
 from hotspot.core.game import Game
@@ -118,8 +118,8 @@ def test_deterministic_in_its_seed_and_reads_only_the_information_state():
     states = _open_game(4)
     _to_technocrat_setup(states, 4)
     o = _info(states[0], TECHNOCRAT)
-    a = deployment_search(o[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0)
-    assert deployment_search(o[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0) == a
+    a = deployment_seed_by_playouts(o[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0)
+    assert deployment_seed_by_playouts(o[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0) == a
     # another truth behind the same information state (the Ziegler stacks' hidden counters, 9.5)
     other = states.copy()
     hidden = [u for u in range(other[0]["unit_type"].shape[0]) if o[0]["unit_type"][u] < 0]
@@ -127,10 +127,13 @@ def test_deterministic_in_its_seed_and_reads_only_the_information_state():
     u = hidden[0]
     other[0]["unit_squads"][u] = 1 if other[0]["unit_squads"][u] != 1 else 2
     o2 = _info(other[0], TECHNOCRAT)
-    assert deployment_search(o2[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0) == a
+    assert deployment_seed_by_playouts(o2[0], TECHNOCRAT, np.uint64(11), 4, 2, 2, POLICY_SCRIPTED, DMG_P0) == a
     # one candidate: no play-outs, the first seed drawn
-    one = deployment_search(o[0], TECHNOCRAT, np.uint64(11), 1, 4, 2, POLICY_SCRIPTED, DMG_P0)
-    four = {int(deployment_search(o[0], TECHNOCRAT, np.uint64(k), 4, 1, 1, POLICY_SCRIPTED, DMG_P0)) for k in range(6)}
+    one = deployment_seed_by_playouts(o[0], TECHNOCRAT, np.uint64(11), 1, 4, 2, POLICY_SCRIPTED, DMG_P0)
+    four = {
+        int(deployment_seed_by_playouts(o[0], TECHNOCRAT, np.uint64(k), 4, 1, 1, POLICY_SCRIPTED, DMG_P0))
+        for k in range(6)
+    }
     assert len(four) > 1 and int(one) != 0
 
 

@@ -37,6 +37,8 @@ each game, from what the side sees.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from hotspot.core._jit import jit
@@ -102,7 +104,7 @@ def play_candidate(d, side, candidate, enemy_seed, start_turn, turns, rollout, m
 
 
 @jit
-def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
+def deployment_seed_by_playouts(o, side, seed, candidates, games, turns, rollout, dmg_p0):
     """The generator seed of the best of ``candidates`` scripted deployments of
     ``side`` on its information state ``o`` (successive halving, ``games``
     play-outs a candidate in the first round, each play-out to the end of turn
@@ -161,11 +163,26 @@ def deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0):
 @jit
 def searched_setup_decide(o, mask, side, rng, slot, candidates, games, turns, rollout, dmg_p0):
     """A searching agent's set-up decision (3.2, 3.3, D21): at the first
-    decision of its whole deployment, :func:`deployment_search` (when
+    decision of its whole deployment, :func:`deployment_seed_by_playouts` (when
     ``candidates > 1`` and the scenario leaves the deployment to the side)
     sets the plan's generator ``rng[slot]`` to the best deployment's seed;
     every decision then plays the scripted plan with that generator."""
     if candidates > 1 and deployment_untouched(o, side):
         rng[slot], seed = splitmix64(rng[slot])
-        rng[slot] = deployment_search(o, side, seed, candidates, games, turns, rollout, dmg_p0)
+        rng[slot] = deployment_seed_by_playouts(o, side, seed, candidates, games, turns, rollout, dmg_p0)
     return setup_decide(o, mask, side, rng, slot)
+
+
+def __getattr__(name):
+    """``deployment_search`` (renamed in 0.3.0, removed in 0.4.0) is
+    :func:`deployment_seed_by_playouts`: the in-game search from the side's
+    information state, not the arena's offline ``search_deployment``."""
+    if name == "deployment_search":
+        warnings.warn(
+            "hotspot.agents.setup_search.deployment_search is deprecated since hotspot 0.3.0 and will be removed "
+            "in 0.4.0; use hotspot.agents.setup_search.deployment_seed_by_playouts",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return deployment_seed_by_playouts
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
