@@ -18,7 +18,7 @@ RANGE = re.compile(r"\bD1 ?(?:\.\.|-|to) ?D(\d+)\b")
 def named_paths(doc: Path):
     for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
         for match in PATH.finditer(line):
-            if match.group(1).startswith(TRACKED):
+            if match.group(1).startswith(TRACKED) and "NAME" not in match.group(1):  # NAME: a placeholder
                 yield number, match.group(1)
 
 

@@ -110,7 +110,8 @@ def test_save_quit_and_load_continue_the_same_game(tmp_path, monkeypatch, capsys
     terminal.run()
     terminal.inp = io.StringIO(f"save {path}\nload {tmp_path / 'nothing.json'}\nquit\n")
     terminal.run()
-    assert f"Saved to {path}" in out.getvalue() and "Not loaded (this game goes on)" in out.getvalue()
+    said = " ".join(out.getvalue().split())  # a long line is wrapped at 80 columns, a file name kept whole
+    assert f"Saved to {path}" in said and "Not loaded (this game goes on)" in said
     saved = terminal.session
     loaded = Session.load(path)
     assert loaded.game.to_bytes() == saved.game.to_bytes() and len(loaded.history) == len(saved.history)

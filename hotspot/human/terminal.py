@@ -106,7 +106,8 @@ _AUTO = {
 
 def wrap(text: str, width: int = WIDTH) -> list[str]:
     """The lines of ``text``, each at most ``width`` characters: a longer line
-    is broken at spaces, its continuation indented four more than the line."""
+    is broken at spaces, its continuation indented four more than the line
+    (a word longer than the line, such as a file name, is kept whole)."""
     lines = []
     for line in str(text).split("\n"):
         if len(line) <= width:
@@ -119,6 +120,7 @@ def wrap(text: str, width: int = WIDTH) -> list[str]:
                 width,
                 subsequent_indent=indent,
                 break_on_hyphens=False,
+                break_long_words=False,  # a file name stays whole, to be copied
                 drop_whitespace=True,
                 replace_whitespace=False,
             )
