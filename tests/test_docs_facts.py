@@ -52,3 +52,23 @@ def test_a_range_of_decisions_does_not_hide_the_later_ones(doc):
     for match in RANGE.finditer(text):
         for later in range(int(match.group(1)) + 1, last + 1):
             assert re.search(rf"\bD{later}\b", text), f"{doc.name} gives {match.group(0)} but never names D{later}"
+
+
+def test_the_quick_start_names_the_default_round_robin_and_its_size():
+    """The README's quick start says which agents the default round robin
+    plays (``default_agents()``) and how many games a side and pairing
+    (``hotspot arena``'s --games default); docs/arena.md's table marks the
+    same agents as the default."""
+    from hotspot.arena.registry import default_agents
+    from hotspot.cli import build_parser
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    said = readme[readme.index("plays the default round robin") :][:200]
+    agents = default_agents()
+    named = re.findall(r"`([a-z-]+)`", said[: said.index(")")])
+    assert named == agents, f"the README's quick start names {named}, the default round robin is {agents}"
+    games = build_parser().parse_args(["arena"]).games
+    assert f"{games} games a side and pairing" in said
+    table = (ROOT / "docs" / "arena.md").read_text(encoding="utf-8")
+    marked = re.findall(r"^\| `([a-z-]+)` \|.*\| yes \|$", table, flags=re.M)
+    assert marked == agents, f"docs/arena.md marks {marked} as the default, the default round robin is {agents}"
