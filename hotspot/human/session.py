@@ -351,10 +351,9 @@ class Session:
             raise SessionError(f"view must be None, 0, 1, 'ziegler' or 'technocrat', got {view!r}") from exc
 
     # ------------------------------------------------------------ deciding
-    def play(self, move) -> Decision:
-        """The person to move decides ``move``: an action id (int) or a typed
-        command (str, ``hotspot.human.commands``).  An illegal or unknown move
-        is refused with the rule's reason (``SessionError``), the game unchanged."""
+    def _person_to_move(self) -> int:
+        """The side to move, if a person plays it; ``SessionError`` if the game
+        is over or an agent is to move."""
         if self.is_over():
             raise SessionError(f"the game is over: {self.result()}")
         side = self.game.current_player()
@@ -363,6 +362,13 @@ class Session:
                 f"the {SIDE_NAMES[side].capitalize()} is played by the {self.controllers[side]} "
                 f"agent: let it move (advance)"
             )
+        return side
+
+    def play(self, move) -> Decision:
+        """The person to move decides ``move``: an action id (int) or a typed
+        command (str, ``hotspot.human.commands``).  An illegal or unknown move
+        is refused with the rule's reason (``SessionError``), the game unchanged."""
+        self._person_to_move()
         if isinstance(move, str):
             try:
                 move = parse_command(self.game.s, move, self.game.legal_actions())
@@ -397,14 +403,7 @@ class Session:
         reseeded for every decision from the game's seed, the side and the
         number of decisions so far, so that its choice at a given point of a
         given game is always the same (after an undo, after a load)."""
-        if self.is_over():
-            raise SessionError(f"the game is over: {self.result()}")
-        side = self.game.current_player()
-        if self.controllers[side] != HUMAN:
-            raise SessionError(
-                f"the {SIDE_NAMES[side].capitalize()} is played by the {self.controllers[side]} "
-                f"agent: let it move (advance)"
-            )
+        side = self._person_to_move()
         helper = self._helpers.get((agent, side))
         if helper is None:
             try:  # a registered agent only: the helper is named by the program, not read from a file
