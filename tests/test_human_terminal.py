@@ -376,7 +376,7 @@ def test_a_summed_up_action_can_still_be_chosen_by_its_number():
     assert f"200. {legal[199].command}" in out.getvalue()
 
 
-def _pty_play(args, lines, timeout=120.0):
+def _pty_play(args, lines, timeout=600.0):  # a fresh cache compiles the game first: minutes on CI
     """Run ``python -m hotspot play ARGS`` on a pseudo-terminal of 24 rows and
     80 columns, typing each of ``lines`` after the next prompt; returns the
     exit status and everything the terminal showed."""
