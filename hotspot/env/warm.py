@@ -23,6 +23,7 @@ import subprocess
 import sys
 
 import numpy as np
+from numba.core import config as numba_config
 
 from hotspot.agents.policies import POLICY_SCRIPTED, play_policy_until, play_random_policy_until
 from hotspot.core._jit import is_cached
@@ -35,6 +36,7 @@ from hotspot.features.encoding import encode, new_observation, scratch_state
 HELPER_TIMEOUT_S = 600.0
 
 _helper: subprocess.Popen | None = None
+_started: set = set()  # the policies a helper was started for in this process (once each)
 
 
 def _entry_points(policy: int):
@@ -65,10 +67,14 @@ def compile_entry_points(policy: int) -> None:
 
 def begin_compiling(policy: int) -> None:
     """Start the helper if the cache lacks the opponent's moves or the encoder
-    (a fresh install); otherwise do nothing."""
+    (a fresh install); otherwise do nothing (nor without compilation,
+    ``NUMBA_DISABLE_JIT``, nor a second time for the same opponent)."""
     global _helper
-    if _helper is not None or all(is_cached(d) for d, _ in _entry_points(policy)):
+    if numba_config.DISABLE_JIT or _helper is not None or policy in _started:
         return
+    if all(is_cached(d) for d, _ in _entry_points(policy)):
+        return
+    _started.add(policy)
     code = f"from hotspot.env.warm import compile_entry_points; compile_entry_points({int(policy)})"
     try:
         _helper = subprocess.Popen(
