@@ -70,6 +70,17 @@ def run(args) -> int:
     from ..human import HUMAN, Session
 
     rules = parse_rules_options(args.option) or None
+
+    def new_session():
+        return Session.new(
+            technocrat=args.technocrat,
+            ziegler=args.ziegler,
+            scenario=args.scenario,
+            seed=args.seed,
+            rules=rules,
+            max_turns=args.max_turns,
+        )
+
     if args.load or HUMAN in (args.technocrat, args.ziegler):
         from ..human.terminal import play_in_terminal
 
@@ -78,14 +89,7 @@ def run(args) -> int:
         if args.load:  # the save's agents may run code only if the person names them here too
             session = Session.load(args.load, allow_code={args.technocrat, args.ziegler})
         else:
-            session = Session.new(
-                technocrat=args.technocrat,
-                ziegler=args.ziegler,
-                scenario=args.scenario,
-                seed=args.seed,
-                rules=rules,
-                max_turns=args.max_turns,
-            )
+            session = new_session()
         status = play_in_terminal(session, save_path=args.save, autosave=args.save is not None)
         if args.record:
             session.game.record.save(args.record)
@@ -96,14 +100,7 @@ def run(args) -> int:
     else:  # agents only: the session plays them, seeded as the arena seeds them
         if args.agent_seed is not None:
             raise ValueError("--agent-seed is for two random players; other agents are seeded from --seed")
-        session = Session.new(
-            technocrat=args.technocrat,
-            ziegler=args.ziegler,
-            scenario=args.scenario,
-            seed=args.seed,
-            rules=rules,
-            max_turns=args.max_turns,
-        )
+        session = new_session()
         session.advance()
         game = session.game
     if not args.quiet:
