@@ -25,6 +25,7 @@ key.)
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,7 @@ import numpy as np
 from .specs import Param
 
 #: the kinds of a parameter: what a value may be
-KINDS = ("int", "float", "bool", "choice", "any")
+KINDS = ("int", "float", "bool", "choice", "path", "any")
 
 
 @dataclass(frozen=True)
@@ -63,8 +64,8 @@ class AgentParam:
             raise ValueError(f"parameter {self.name!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
         if self.kind == "choice" and (not self.choices or (self.vector and len(self.codes) != len(self.choices))):
             raise ValueError(f"parameter {self.name!r}: a choice names its choices (and a code each in the vector)")
-        if self.kind == "any" and self.vector:
-            raise ValueError(f"parameter {self.name!r}: a value of any kind has no slot in the vector")
+        if self.kind in ("any", "path") and self.vector:
+            raise ValueError(f"parameter {self.name!r}: a {self.kind} value has no slot in the vector")
 
     def range_text(self) -> str:
         """What a value may be, in words: ``an integer in 1..1000000``."""
@@ -74,6 +75,8 @@ class AgentParam:
             return "one of " + "|".join(self.choices)
         if self.kind == "any":
             return "any value"
+        if self.kind == "path":
+            return "a file's path"
         what = "an integer" if self.kind == "int" else "a number"
         if self.low is None and self.high is None:
             return what
@@ -142,6 +145,10 @@ class ParamTable:
 
         if p.kind == "any":
             return value
+        if p.kind == "path":
+            if isinstance(value, (str, os.PathLike)):
+                return str(value)
+            raise bad()
         if p.kind == "bool":
             if isinstance(value, (bool, np.bool_)):
                 return bool(value)

@@ -77,9 +77,10 @@ from hotspot.core.rules_data import CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER
 from hotspot.core.sequence import is_crustal_phase, is_movement_phase
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
+from hotspot.features.position import NUM_POSITION_FEATURES
 
 from .base import Agent, POLICY_SCRIPTED, agent_generator, checked_act_arguments
-from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
+from .beliefs import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below
 from .clock import now_seconds
 from .rollouts import new_rollout_buffers, rollout_action
 from .scripted import scripted_decide
@@ -88,6 +89,7 @@ from .scripted.crustals import z_ram
 from .scripted.paths import crustal_to_central
 from .setup_search import searched_setup_decide
 from .params import AgentParam, ParamTable
+from .plan_value import NO_NETS, load_plan_value, plan_value, shipped_plan_value
 
 # ------------------------------------------------------------------ intents
 
@@ -127,6 +129,21 @@ PARAMS = ParamTable(
         AgentParam("deploy_turns", "int", 12, 0, 1000, "the set-up search: turns a play-out lasts"),
         AgentParam("max_actions", "int", 5000, 0, None, "at most this many actions in a play-out", spec=False),
         AgentParam("horizon", "int", 0, 0, 50, "whole turns after the enemy's reply before valuing"),
+        AgentParam(
+            "value",
+            "choice",
+            "evaluate",
+            doc="how a play-out's last position is valued: the hand-written evaluation or the learned plan value",
+            choices=("evaluate", "learned"),
+            vector=False,
+        ),
+        AgentParam(
+            "value_net",
+            "path",
+            "",
+            doc="a plan value file (hotspot.agents.plan_value; Python: also a 2 x n array); implies learned",
+            vector=False,
+        ),
     ),
 )
 
@@ -267,11 +284,14 @@ def _reply_done(s, side, start_turn):
 
 
 @jit
-def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n):
+def value_plan(
+    dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n, nets, feat
+):
     """The mean value for ``side`` of ``plan`` over the determinizations
     ``dets`` (each played with its own rollout seeds ``prngs[k]``): the plan
     for the rest of phase ``start_phase``, the scripted player for the rest of
-    the enemy's reply and ``horizon`` whole turns more."""
+    the enemy's reply and ``horizon`` whole turns more; the position then is
+    valued by ``plan_value`` (``nets`` empty: ``beliefs.evaluate``)."""
     wc, wu, bd, bp, bk, mo = work
     prng = np.zeros(2, dtype=np.uint64)
     total = 0.0
@@ -293,7 +313,7 @@ def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_ac
                 break
             apply_action(s, a, ev, ev_n)
             n += 1
-        total += evaluate(s, side, EVAL_WEIGHTS)
+        total += plan_value(s, side, nets, feat)
     return total / dets.shape[0]
 
 
@@ -322,10 +342,11 @@ def _candidates(o, given_mask, side, out_idx, out_kind):
 
 
 @jit
-def portfolio_search(o, given_mask, side, params, seed, plan):
+def portfolio_search(o, given_mask, side, params, seed, plan, nets):
     """Fill ``plan`` (int8 of PLAN_SIZE) with the best plan found for ``side``'s
-    current phase on its information state ``o``; returns the number of plans
-    valued (0: nothing to plan)."""
+    current phase on its information state ``o``, valuing positions with the
+    networks ``nets`` (``plan_value``; empty: the hand-written evaluation);
+    returns the number of plans valued (0: nothing to plan)."""
     for i in range(PLAN_SIZE):
         plan[i] = I_SCRIPT
     budget = int(params[P_PLANS])
@@ -355,8 +376,9 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
     start_turn = int(o["turn"])
     start_phase = int(o["phase"])
     horizon = int(params[P_HORIZON])
+    feat = np.zeros(NUM_POSITION_FEATURES, dtype=np.float64)
     best = value_plan(
-        dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n
+        dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n, nets, feat
     )
     valued = 1
     # the moves: (candidate, intent) pairs
@@ -397,7 +419,22 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
             old = plan[x]
             plan[x] = it
             v = value_plan(
-                dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n
+                dets,
+                prngs,
+                side,
+                plan,
+                start_turn,
+                start_phase,
+                horizon,
+                max_actions,
+                sw,
+                mask,
+                obs,
+                work,
+                ev,
+                ev_n,
+                nets,
+                feat,
             )
             valued += 1
             if v > best + margin:
@@ -411,10 +448,11 @@ def portfolio_search(o, given_mask, side, params, seed, plan):
 
 
 @jit
-def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
+def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work, nets):
     """The portfolio agent's action on information state ``o`` (legal
     ``mask``); ``plan``/``key``: the current plan and the (turn, phase, side)
-    it was made for, kept between calls; ``rng[slot]``: the agent's generator."""
+    it was made for, kept between calls; ``rng[slot]``: the agent's generator;
+    ``nets``: the learned value (``plan_value``; empty: none)."""
     p = o["phase"]
     wc, wu, bd, bp, bk, mo = work
     if is_setup_phase(p):
@@ -441,7 +479,7 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work):
     if planned_phase(p) and o["loss_side"] < 0:
         if key[0] != o["turn"] or key[1] != p or key[2] != side:
             rng[slot], seed = splitmix64(rng[slot])
-            portfolio_search(o, mask, side, params, seed, plan)
+            portfolio_search(o, mask, side, params, seed, plan, nets)
             key[0] = o["turn"]
             key[1] = p
             key[2] = side
@@ -480,8 +518,26 @@ class PortfolioAgent(Agent):
         deploy_games: int | None = None,
         deploy_turns: int | None = None,
         horizon: int | None = None,
+        value: str | None = None,
+        value_net=None,
         seed: int | None = None,
     ):
+        if value is not None:
+            value = PARAMS.check("value", value)
+        if value_net is not None and not (isinstance(value_net, str) and value_net == ""):
+            self.nets = (
+                load_plan_value(value_net)
+                if not isinstance(value_net, np.ndarray)
+                else np.ascontiguousarray(value_net, dtype=np.float64)
+            )
+            if self.nets.ndim != 2 or self.nets.shape[0] != 2:
+                raise ValueError(f"portfolio: value_net must be 2 networks (2 x n), got shape {self.nets.shape}")
+            value = "learned"
+        elif value == "learned":
+            self.nets = shipped_plan_value()
+        else:
+            self.nets = NO_NETS
+        self.value = value or "evaluate"
         if think_ms is not None and plans is None:
             plans = THINK_PLANS
         params = PARAMS.vector(
@@ -508,7 +564,9 @@ class PortfolioAgent(Agent):
         o, m = checked_act_arguments(info_state, mask, side)
         if self._work is None:
             _, self._work = _buffers()
-        a = int(portfolio_decide(o[0], m, int(side), self._rng, 0, self.params, self.plan, self._key, self._work))
+        a = int(
+            portfolio_decide(o[0], m, int(side), self._rng, 0, self.params, self.plan, self._key, self._work, self.nets)
+        )
         if a < 0 or not m[a]:  # cannot happen: every action comes from the mask
             raise RuntimeError(f"the portfolio search chose the illegal action {a}")
         return a
@@ -523,7 +581,7 @@ class PortfolioAgent(Agent):
         return (
             f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
             f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
-            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])})"
+            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, horizon={int(p[P_HORIZON])}, value={self.value!r})"
         )
 
 

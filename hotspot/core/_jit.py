@@ -121,6 +121,7 @@ COMPILED_MODULES = (
     "hotspot.agents.selfcheck",
     "hotspot.agents.setup_search",
     "hotspot.agents.value_net",
+    "hotspot.agents.plan_value",
     "hotspot.env.episodes",
     "hotspot.arena.match",
 )
