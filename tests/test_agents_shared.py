@@ -40,6 +40,7 @@ from hotspot.core.state import MAX_PIECES, MAX_UNITS
 SPEC_FORMS = [
     "ismcts(iterations=4,reuse=true,reply=true,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
     "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2)",
+    "portfolio(plans=4,determinizations=2,deploy_candidates=2,deploy_games=1,deploy_turns=2,value=learned)",
     "mcts(simulations=2,max_candidates=2)",
     "best",
 ]

@@ -50,8 +50,10 @@ def test_every_stage_at_a_tiny_size(tmp_path):
     # kept only when the lower end of the interval is above 0.5: two games cannot say so
     assert match["kept"] is False and match["both"]["ci95"][0] <= 0.5
     assert "not kept" in text
+    cal = json.loads((g1 / "calibration.json").read_text())  # generation 1 on games it never saw
+    assert cal["positions"] > 0 and set(cal["reliability"]) >= {"network", "hand_evaluation"}
     times = json.loads((g1 / "times.json").read_text())
-    assert set(times) >= {"fit", "match", "games", "data"} and all(t >= 0 for t in times.values())
+    assert set(times) >= {"fit", "match", "games", "data", "calibration"} and all(t >= 0 for t in times.values())
     elo = json.loads((out / "elo.json").read_text())
     assert [row["generation"] for row in elo] == [0, 1]
     # nothing kept: nothing to ship, in one line

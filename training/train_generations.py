@@ -13,6 +13,7 @@ them game by game)::
     python -m training.train_generations fit   --gen 1   # the value on generation 0's positions -> g1/value.npz
     python -m training.train_generations match --gen 1   # generation 1's search against the champion's
     python -m training.train_generations run --generations 3   # every stage in order, resumable
+    python -m training.train_generations calibration --gen 1   # its value on its own games: Brier, reliability
     python -m training.train_generations elo             # the kept generations' Elo -> elo.json, elo.png
     python -m training.train_generations ship            # the champion's value -> the shipped plan_value.npz
 
@@ -72,7 +73,7 @@ def parse_args(argv=None):
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("stage", choices=["games", "data", "fit", "match", "run", "elo", "ship"])
+    p.add_argument("stage", choices=["games", "data", "fit", "match", "run", "calibration", "elo", "ship"])
     p.add_argument("--gen", type=int, default=0, help="the generation a stage is about (default 0)")
     p.add_argument("--generations", type=int, default=3, help="run: generations after 0 (default 3)")
     p.add_argument("--out", default="runs/generations", help="the run's folder (default runs/generations)")
@@ -248,6 +249,73 @@ def stage_fit(args, k: int) -> None:
     )
 
 
+def stage_calibration(args, k: int) -> None:
+    """Generation ``k``'s networks on the positions of its own games (never
+    trained on: generation k learns from earlier generations' games) beside
+    the hand-written evaluation: Brier scores and reliability curves ->
+    ``g<K>/calibration.json`` and ``calibration.png``."""
+    if k < 1 or not value_file(args, k).exists():
+        sys.exit(f"calibration: generation {k} has no networks (fit generation >= 1 first)")
+    data = load_positions(args, [k])
+    nets = load_plan_value(value_file(args, k))
+    y = data["y"]
+    net = predict_plan_value(nets, data["X"], data["half"])
+    earlier = load_positions(args, list(range(max(0, k - args.window), k)))  # what Platt's scaling may see
+    hand_fitted = platt(earlier["hand"], earlier["y"])(data["hand"])
+    report = {
+        "generation": k,
+        "positions": int(len(y)),
+        "games": int(len(np.unique(data["game"]))),
+        "brier": {
+            "network": brier(net, y),
+            "hand_evaluation": brier(data["hand"], y),
+            "hand_evaluation_platt": brier(hand_fitted, y),
+            "constant": brier(np.full(len(y), earlier["y"].mean()), y),
+        },
+        "reliability": {
+            "network": reliability(net, y),
+            "hand_evaluation": reliability(data["hand"], y),
+            "hand_evaluation_platt": reliability(hand_fitted, y),
+        },
+    }
+    b = report["brier"]
+    report["brier_reduction_vs_hand_platt"] = 1.0 - b["network"] / b["hand_evaluation_platt"]
+    (gen_dir(args, k) / "calibration.json").write_text(json.dumps(report, indent=1) + "\n")
+    print(
+        f"calibration: generation {k} on {len(y)} positions of its own {report['games']} games: Brier network "
+        f"{b['network']:.4f}, hand evaluation {b['hand_evaluation']:.4f} (fitted {b['hand_evaluation_platt']:.4f}), "
+        f"constant {b['constant']:.4f}: {100 * report['brier_reduction_vs_hand_platt']:.0f}% below the fitted hand"
+    )
+    plt = _pyplot()
+    if plt is None:
+        return
+    fig, ax = plt.subplots(figsize=(4.2, 4.2))
+    ax.plot([0, 1], [0, 1], color="0.7", lw=1)
+    for name, label in (("network", "network"), ("hand_evaluation_platt", "hand evaluation, fitted"),
+                        ("hand_evaluation", "hand evaluation")):
+        pts = report["reliability"][name]
+        ax.plot([p["predicted"] for p in pts], [p["observed"] for p in pts], "o-", ms=3,
+                label=f"{label} (Brier {b[name]:.3f})")
+    ax.set_xlabel("predicted Technocrat score")
+    ax.set_ylabel("observed Technocrat score")
+    ax.set_title(f"Reliability, generation {k}'s own games ({len(y)} positions)", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(gen_dir(args, k) / "calibration.png", dpi=110)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("no chart: matplotlib is not installed (the plots extra); the JSON is written")
+        return None
+    return plt
+
+
 def match_report(rows, a: str) -> dict:
     """``a``'s score against the other agent, by seat and over both (draws half)."""
     out = {}
@@ -311,13 +379,8 @@ def stage_elo(args) -> None:
         ci = row.get("ci95")
         ci_text = f" [{ci[0]:.0f}, {ci[1]:.0f}]" if ci else ""
         print(f"generation {row['generation']}: Elo {row['elo']:.0f}{ci_text}{'' if row['kept'] else ' (not kept)'}")
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("elo: matplotlib is not installed (the plots extra); elo.json written, no chart")
+    plt = _pyplot()
+    if plt is None:
         return
     fig, ax = plt.subplots(figsize=(5, 3.2))
     for row in table:
@@ -356,13 +419,16 @@ def run_stage(args, stage: str, k: int) -> None:
         "data": gen_dir(args, k) / "positions.npz",
         "fit": gen_dir(args, k) / "fit.json",
         "match": gen_dir(args, k) / "match.json",
+        "calibration": gen_dir(args, k) / "calibration.json",
     }.get(stage)
     if done is not None and done.exists() and not args.force:
         print(f"{stage} of generation {k}: done ({done}; --force to redo)")
         return
     gen_dir(args, k).mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    {"games": stage_games, "data": stage_data, "fit": stage_fit, "match": stage_match}[stage](args, k)
+    stages = {"games": stage_games, "data": stage_data, "fit": stage_fit, "match": stage_match}
+    stages["calibration"] = stage_calibration
+    stages[stage](args, k)
     record_time(args, k, stage, time.time() - t0)
 
 
@@ -377,6 +443,7 @@ def main(argv=None):
             run_stage(args, "match", k)
             run_stage(args, "games", k)
             run_stage(args, "data", k)
+            run_stage(args, "calibration", k)
         stage_elo(args)
     elif args.stage == "elo":
         stage_elo(args)

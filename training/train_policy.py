@@ -85,6 +85,13 @@ def parse_args(argv=None):
         help="the seat(s) whose shipped policy ship replaces (default both)",
     )
     p.add_argument("--weights", default=None, help="where ship copies the policy (default: the seat's shipped file)")
+    p.add_argument(
+        "--games-from",
+        action="append",
+        default=[],
+        help="data: label the expert's decisions in this arena folder's games too (repeatable; e.g. the "
+        "self-play games of training/train_generations.py, where the expert holds both seats)",
+    )
     p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
     args = p.parse_args(argv)
@@ -118,10 +125,12 @@ def stage_data(args, out: Path):
     from hotspot.arena import canonical_agent
 
     expert = canonical_agent(args.expert)
-    games = scan_games(out / "games" / "games.jsonl")  # checked rows; a line being written is skipped
-    rows = [r for r in games.rows.values() if expert in (r["technocrat"], r["ziegler"])]
+    rows = []
+    for folder in [out / "games"] + [Path(f) for f in args.games_from]:
+        games = scan_games(folder / "games.jsonl")  # checked rows; a line being written is skipped
+        rows += [r for r in games.rows.values() if expert in (r["technocrat"], r["ziegler"])]
     if not rows:
-        sys.exit(f"{out / 'games'}: no games of {expert}; run the games stage first")
+        sys.exit(f"{out / 'games'}: no games of {expert}; run the games stage first (or name --games-from)")
     rows.sort(key=lambda r: r["key"])
     cap_d, cap_a = 2048 * len(rows), 40000 * len(rows)
     D = new_dataset(cap_d, cap_a)
