@@ -76,6 +76,9 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
 #: the spec that ``best`` names now (the rows keep the spec, not the alias)
 BEST = canonical_agent("best")
 
+#: today's ``best`` pinned by its spec: what a new strongest agent is measured against
+PINNED_BEST = "portfolio(horizon=2)"
+
 #: claim -> (pairings (A, B): A is the agent under test, scenario, what is claimed)
 #: rule: "each side" (every side's win rate) or "score" (both sides together)
 CLAIMS = {
@@ -133,6 +136,19 @@ CLAIMS = {
         [(BEST, "scripted"), ("scripted", "scripted")],
         "standard",
         "best beats scripted (standard)",
+        "score",
+    ),
+    # the portfolio search valuing with the learned plan value (hotspot.agents.plan_value)
+    "value-best": (
+        [("portfolio(value=learned)", PINNED_BEST)],
+        "open",
+        "the search with the learned value beats portfolio(horizon=2) (open)",
+        "score",
+    ),
+    "value-scripted": (
+        [("portfolio(value=learned)", "scripted"), ("scripted", "scripted")],
+        "open",
+        "the search with the learned value beats scripted (open)",
         "score",
     ),
     # the per-action policy as the search's root default, at a quarter of the budget

@@ -829,6 +829,23 @@ def test_bench_decision_time(tiny):
     assert "slowest decision" in out
 
 
+def test_bench_plan_cost(tiny):
+    """The portfolio search's cost of one plan valuation by horizon and value
+    (hand-written or learned), each relative to horizon 2's hand-written
+    valuation (1 by definition); a longer horizon never plays less."""
+    doc, out = tiny("plan_cost")
+    check_doc(
+        doc,
+        "bench_plan_cost",
+        set(),
+        {"config", "horizon", "value", "positions", "ms_per_search", "plans_per_search", "ms_per_plan"},
+    )
+    rows = {(r["horizon"], r["value"]): r for r in doc["rows"]}
+    assert rows[(2, "evaluate")]["cost_vs_horizon2"] == 1.0
+    assert all(r["ms_per_plan"] > 0 and r["plans_per_search"] >= 1 for r in doc["rows"])
+    assert "a plan valuation's cost" in out
+
+
 def test_bench_kill_resume(tiny):
     """Kill and resume: every folder-writing command killed with SIGKILL at
     random moments resumes to exactly the rows of an uninterrupted run (no

@@ -59,6 +59,8 @@ def test_every_stage_at_a_tiny_size(tmp_path):
     # nothing kept: nothing to ship, in one line
     text = run("ship", "--out", out, "--weights", tmp_path / "v.npz", ok=False)
     assert "nothing to ship" in text and not (tmp_path / "v.npz").exists()
+    run("ship", "--out", out, "--gen", "1", "--force", "--weights", tmp_path / "forced.npz")  # asked for by name
+    assert np.array_equal(load_plan_value(tmp_path / "forced.npz"), load_plan_value(g1 / "value.npz"))
     # a rerun skips the stages that are done
     assert "done" in run("fit", "--gen", "1", *common)
     # a generation its match kept is the champion: ship copies its networks

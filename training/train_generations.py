@@ -16,6 +16,7 @@ them game by game)::
     python -m training.train_generations calibration --gen 1   # its value on its own games: Brier, reliability
     python -m training.train_generations elo             # the kept generations' Elo -> elo.json, elo.png
     python -m training.train_generations ship            # the champion's value -> the shipped plan_value.npz
+                                                         # (--gen K --force: generation K's, kept or not)
 
 Generation 0 is the portfolio search with the hand-written evaluation
 (``beliefs.evaluate``); generation k >= 1 is the same search valuing the
@@ -402,9 +403,15 @@ def stage_elo(args) -> None:
 
 
 def stage_ship(args) -> None:
-    k = champion(args, 10**6) if Path(args.out).exists() else 0
+    """The champion's networks (``--gen K --force``: generation K's, kept or not)."""
+    if args.force and args.gen > 0:
+        k = args.gen
+        if not value_file(args, k).exists():
+            sys.exit(f"{value_file(args, k)} is missing; nothing to ship")
+    else:
+        k = champion(args, 10**6)
     if k == 0:
-        sys.exit(f"{args.out}: no generation after 0 was kept; nothing to ship")
+        sys.exit(f"{args.out}: no generation after 0 was kept; nothing to ship (--gen K --force ships K anyway)")
     nets = load_plan_value(value_file(args, k))  # checked before it replaces the shipped one
     target = Path(args.weights) if args.weights else PLAN_VALUE_FILE
     save_plan_value(target, nets, generation=k)
