@@ -32,6 +32,7 @@ from hotspot.arena.match import GameSpec, play_game
 from hotspot.core.game import Game
 from hotspot.core.rules_data import PHASE_T_CRUSTAL, PHASE_Z_CRUSTAL, TECHNOCRAT, ZIEGLER
 from hotspot.features.position import NUM_POSITION_FEATURES, position_features
+from training.train_generations import replayable
 
 
 def _nets(seed=0, hidden=5):
@@ -87,7 +88,7 @@ def test_a_finished_game_is_valued_by_its_result():
 
 def test_the_replay_records_each_half_of_each_turn_with_the_result():
     row = _scripted_row()
-    data = game_positions([row])
+    data = game_positions(replayable([row]))
     n = len(data["y"])
     assert n >= 2 and data["X"].shape == (n, NUM_POSITION_FEATURES)
     # one position at the start of each half of the turn (A-D, E-H), turn after turn (5.0)

@@ -64,7 +64,8 @@ from hotspot.agents.plan_value import (
     reliability,
     save_plan_value,
 )
-from hotspot.arena.folder import scan_games
+from hotspot.arena.folder import record_from_row, scan_games
+from hotspot.core.game import Game
 from hotspot.arena.stats import wilson_interval
 
 
@@ -168,6 +169,17 @@ def stage_games(args, k: int) -> None:
     print(f"games: generation {k}'s games by {spec}")
 
 
+def replayable(rows):
+    """``(key, started state, actions, Technocrat result)`` of arena rows, for
+    ``plan_value.game_positions``."""
+    for row in rows:
+        rec = record_from_row(row)
+        actions = np.array(rec.actions, dtype=np.int64)
+        rec.actions = []
+        result = {"technocrat": 1.0, "ziegler": -1.0}.get(row.get("winner"), 0.0)
+        yield row["key"], Game.from_record(rec).state, actions, result
+
+
 def stage_data(args, k: int) -> None:
     folders = [gen_dir(args, k) / "games"] + ([Path(f) for f in args.extra_games] if k == 0 else [])
     rows = []
@@ -176,7 +188,7 @@ def stage_data(args, k: int) -> None:
         if not games.rows:
             sys.exit(f"{folder}: no games; run the games stage first")
         rows += sorted(games.rows.values(), key=lambda r: r["key"])
-    data = game_positions(rows)
+    data = game_positions(replayable(rows))
     np.savez_compressed(gen_dir(args, k) / "positions.npz", **data, games=len(rows))
     print(f"data: {len(data['y'])} positions from {len(rows)} games -> {gen_dir(args, k) / 'positions.npz'}")
 
@@ -394,6 +406,7 @@ def stage_elo(args) -> None:
             color="C0" if row["kept"] else "C3",
             capsize=3,
         )
+    ax.set_xticks([row["generation"] for row in table])
     ax.set_xlabel("generation")
     ax.set_ylabel("Elo (generation 0 = 0)")
     ax.set_title(f"The search's value by generation ({args.scenario}; x: not kept)", fontsize=9)

@@ -116,32 +116,28 @@ def replay_positions(s, actions, X, HALF, HAND, n):
     return n, True
 
 
-def game_positions(rows, *, max_rows_per_game: int = 1024) -> dict:
-    """The positions of arena game rows (``games.jsonl`` rows with their
-    actions): a dict of ``X`` (features), ``half``, ``hand`` (the
-    hand-written evaluation), ``y`` (the game's result for the Technocrat:
-    +1, -1, 0) and ``game`` (the row's index in ``rows``).  A row whose
-    actions do not replay is a ``ValueError`` naming its key."""
-    from hotspot.arena.folder import record_from_row
-    from hotspot.core.game import Game
-
-    cap = max(1, max_rows_per_game * len(rows))
+def game_positions(games, *, max_rows_per_game: int = 1024) -> dict:
+    """The positions of recorded games: ``games`` yields ``(name, state,
+    actions, result)``, the started state record of a game (changed in place),
+    its actions and its result for the Technocrat (+1, -1, 0); ``name`` names
+    the game in an error.  Returns a dict of ``X`` (features), ``half``,
+    ``hand`` (the hand-written evaluation), ``y`` (the result) and ``game``
+    (the game's index).  A game whose actions do not replay is a
+    ``ValueError`` naming it.  (An arena folder's rows:
+    ``training/train_generations.py``'s ``replayable``.)"""
+    games = list(games)
+    cap = max(1, max_rows_per_game * len(games))
     X = np.zeros((cap, NUM_POSITION_FEATURES))
     half = np.zeros(cap, dtype=np.int8)
     hand = np.zeros(cap)
     y = np.zeros(cap)
     game = np.zeros(cap, dtype=np.int64)
     n = 0
-    for g, row in enumerate(rows):
-        rec = record_from_row(row)
-        actions = np.array(rec.actions, dtype=np.int64)
-        rec.actions = []
-        s = Game.from_record(rec).state
+    for g, (name, state, actions, result) in enumerate(games):
         before = n
-        n, ok = replay_positions(s[0], actions, X, half, hand, n)
+        n, ok = replay_positions(state[0], np.asarray(actions, dtype=np.int64), X, half, hand, n)
         if not ok:
-            raise ValueError(f"game {row['key']}: the recorded actions do not replay")
-        result = {"technocrat": 1.0, "ziegler": -1.0}.get(row.get("winner"), 0.0)
+            raise ValueError(f"game {name}: the recorded actions do not replay")
         y[before:n] = result
         game[before:n] = g
     return {"X": X[:n].copy(), "half": half[:n].copy(), "hand": hand[:n].copy(), "y": y[:n].copy(), "game": game[:n]}
