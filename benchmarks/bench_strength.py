@@ -145,6 +145,12 @@ CLAIMS = {
         "the search with the learned value beats portfolio(horizon=2) (open)",
         "score",
     ),
+    "value-h1-best": (
+        [("portfolio(horizon=1,value=learned)", PINNED_BEST)],
+        "open",
+        "the search with the learned value at horizon 1 beats portfolio(horizon=2) (open)",
+        "score",
+    ),
     "value-scripted": (
         [("portfolio(value=learned)", "scripted"), ("scripted", "scripted")],
         "open",
