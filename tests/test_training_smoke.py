@@ -48,6 +48,11 @@ def test_train_policy_stages(tmp_path):
         lengths = np.diff(d["START"])
         assert np.all(lengths >= 2) and np.all((d["TARGET"] >= 0) & (d["TARGET"] < lengths))
     assert f"{nd} decisions" in text
+    # --games-from: another folder's games (here the same games, in a new run) give the same labels
+    other = tmp_path / "other"
+    text = run("train_policy.py", "data", "--out", other, "--games-from", out / "games", *common[2:])
+    with np.load(other / "data.npz") as d:
+        assert len(d["TARGET"]) == nd
     run("train_policy.py", "fit", *common)
     fit = json.loads((out / "fit.json").read_text())
     last = fit["epochs"][-1]
