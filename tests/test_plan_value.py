@@ -165,6 +165,7 @@ def _play(agent_of, seed, decisions=120):
 
 def test_the_search_with_a_learned_value_plays_legal_reproducible_games(tmp_path):
     save_plan_value(tmp_path / "v.npz", _nets(7), generation=1)
+
     def agents():
         return {
             TECHNOCRAT: PortfolioAgent(**SMALL, value_net=str(tmp_path / "v.npz"), seed=1),
@@ -187,3 +188,95 @@ def test_the_value_parameter_in_a_spec_and_its_errors():
     with pytest.raises(UnknownAgentError) as err:
         make_agent("portfolio(value_net=/nonexistent/v.npz)", seed=1)
     assert "v.npz" in str(err.value) and "\n" not in str(err.value)
+
+
+# ------------------------------------------------------------------ the intent prior
+
+
+def _searched_position(seed=3):
+    """An information state at the first decision of a planned phase, with the mover and mask."""
+    from hotspot.agents.portfolio import planned_phase
+
+    game = Game("open", seed=seed)
+    scripted = make_agent("scripted", seed=seed)
+    while not game.is_terminal():
+        side = game.current_player()
+        mask = game.legal_action_mask()
+        if planned_phase(game.phase) and game.turn >= 2 and mask.sum() > 1:
+            return game.observation(side).copy(), mask.copy(), side
+        game.apply_action(scripted.act(game.observation(side), mask, side))
+    raise AssertionError("no planned phase")
+
+
+def test_a_flat_prior_keeps_the_random_order_and_the_counts_add_up():
+    """Changes tried in the prior's order, a stable sort over the random order:
+    a prior equal everywhere searches exactly as no prior; each valuation
+    after the first is one change tried (counted once)."""
+    from hotspot.agents.portfolio import (
+        NO_PRIOR,
+        NO_STATS,
+        PARAMS,
+        PLAN_SIZE,
+        PRIOR_SHAPE,
+        STATS_SHAPE,
+        portfolio_search,
+    )
+
+    o, mask, side = _searched_position()
+    params = PARAMS.vector(plans=12, determinizations=2)
+    plans = []
+    for prior in (NO_PRIOR, np.full(PRIOR_SHAPE, 0.3)):
+        plan = np.zeros(PLAN_SIZE, dtype=np.int8)
+        stats = np.zeros(STATS_SHAPE)
+        valued = portfolio_search(o[0], mask, side, params, np.uint64(9), plan, NO_NETS, prior, stats)
+        assert stats[..., 0].sum() == valued - 1 and stats[..., 1].sum() <= stats[..., 0].sum()
+        plans.append(plan.copy())
+    assert np.array_equal(plans[0], plans[1])
+    plan = np.zeros(PLAN_SIZE, dtype=np.int8)
+    assert portfolio_search(o[0], mask, side, params, np.uint64(9), plan, NO_NETS, NO_PRIOR, NO_STATS) >= 1
+
+
+def test_the_prior_decides_which_changes_are_tried_first():
+    """With one plan valuation beyond the all-script plan, the change tried is
+    one of the intent the prior puts first (hold, here)."""
+    from hotspot.agents.portfolio import I_HOLD, PARAMS, PLAN_SIZE, PRIOR_SHAPE, STATS_SHAPE, portfolio_search
+
+    o, mask, side = _searched_position()
+    prior = np.zeros(PRIOR_SHAPE)
+    prior[..., I_HOLD] = 1.0
+    stats = np.zeros(STATS_SHAPE)
+    plan = np.zeros(PLAN_SIZE, dtype=np.int8)
+    portfolio_search(
+        o[0], mask, side, PARAMS.vector(plans=2, determinizations=1), np.uint64(4), plan, NO_NETS, prior, stats
+    )
+    assert stats[..., 0].sum() == 1 and stats[..., I_HOLD, 0].sum() == 1
+
+
+def test_the_intent_prior_file_and_the_order_parameter(tmp_path):
+    from hotspot.agents.portfolio import (
+        INTENT_PRIOR_FILE,
+        PRIOR_SHAPE,
+        STATS_SHAPE,
+        intent_prior,
+        load_intent_prior,
+        save_intent_prior,
+    )
+
+    stats = np.zeros(STATS_SHAPE)
+    stats[1, 1, 0, 2] = (10, 5)  # the Technocrat's units advancing: half kept
+    stats[1, 1, 0, 1] = (10, 0)
+    prior = intent_prior(stats)
+    assert prior.shape == PRIOR_SHAPE
+    assert prior[1, 1, 0, 2] > prior[0, 0, 0, 0] > prior[1, 1, 0, 1]  # an untried cell gets the overall share
+    save_intent_prior(tmp_path / "p.npz", stats)
+    assert np.allclose(load_intent_prior(tmp_path / "p.npz"), prior)
+    np.savez(tmp_path / "bad.npz", prior=np.zeros(3))
+    with pytest.raises(ValueError) as err:
+        load_intent_prior(tmp_path / "bad.npz")
+    assert "\n" not in str(err.value) and "bad.npz" in str(err.value)
+    assert INTENT_PRIOR_FILE.exists()  # the shipped prior
+    agent = make_agent("portfolio(plans=4,order=learned)", seed=1)
+    assert agent.order == "learned" and agent.prior.shape == PRIOR_SHAPE
+    with pytest.raises(Exception) as err:
+        make_agent("portfolio(order=best)", seed=1)
+    assert "order" in str(err.value) and "\n" not in str(err.value)

@@ -56,6 +56,11 @@ def test_every_stage_at_a_tiny_size(tmp_path):
     assert set(times) >= {"fit", "match", "games", "data", "calibration"} and all(t >= 0 for t in times.values())
     elo = json.loads((out / "elo.json").read_text())
     assert [row["generation"] for row in elo] == [0, 1]
+    # the intent prior: the changes the champion's search tried and kept, counted
+    run("intents", *common)
+    prior = json.loads((out / "intent_prior.json").read_text())
+    assert prior["rows"] and all(0 <= r["kept"] <= r["tried"] and 0 <= r["prior"] <= 1 for r in prior["rows"])
+    assert (out / "intent_prior.npz").exists()
     # nothing kept: nothing to ship, in one line
     text = run("ship", "--out", out, "--weights", tmp_path / "v.npz", ok=False)
     assert "nothing to ship" in text and not (tmp_path / "v.npz").exists()

@@ -14,6 +14,7 @@ them game by game)::
     python -m training.train_generations match --gen 1   # generation 1's search against the champion's
     python -m training.train_generations run --generations 3   # every stage in order, resumable
     python -m training.train_generations calibration --gen 1   # its value on its own games: Brier, reliability
+    python -m training.train_generations intents          # the changes the search keeps -> intent_prior.npz
     python -m training.train_generations elo             # the kept generations' Elo -> elo.json, elo.png
     python -m training.train_generations ship            # the champion's value -> the shipped plan_value.npz
                                                          # (--gen K --force: generation K's, kept or not)
@@ -75,7 +76,7 @@ def parse_args(argv=None):
         description=__doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("stage", choices=["games", "data", "fit", "match", "run", "calibration", "elo", "ship"])
+    p.add_argument("stage", choices=["games", "data", "fit", "match", "run", "calibration", "elo", "intents", "ship"])
     p.add_argument("--gen", type=int, default=0, help="the generation a stage is about (default 0)")
     p.add_argument("--generations", type=int, default=3, help="run: generations after 0 (default 3)")
     p.add_argument("--out", default="runs/generations", help="the run's folder (default runs/generations)")
@@ -91,6 +92,9 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=2412, help="the master seed of every stage (default 2412)")
     p.add_argument("--workers", type=int, default=None, help="game processes (default: the cores)")
     p.add_argument("--backend", default="local", choices=["local", "ray"], help="where games run (default local)")
+    p.add_argument(
+        "--intents-agent", default=None, help="intents: the search whose changes are counted (default: the champion)"
+    )
     p.add_argument("--weights", default=None, help="ship: where the value goes (default: the shipped file)")
     p.add_argument("--tiny", action="store_true", help="smoke-test sizes")
     p.add_argument("--force", action="store_true", help="redo a stage that is done")
@@ -304,11 +308,19 @@ def stage_calibration(args, k: int) -> None:
         return
     fig, ax = plt.subplots(figsize=(4.2, 4.2))
     ax.plot([0, 1], [0, 1], color="0.7", lw=1)
-    for name, label in (("network", "network"), ("hand_evaluation_platt", "hand evaluation, fitted"),
-                        ("hand_evaluation", "hand evaluation")):
+    for name, label in (
+        ("network", "network"),
+        ("hand_evaluation_platt", "hand evaluation, fitted"),
+        ("hand_evaluation", "hand evaluation"),
+    ):
         pts = report["reliability"][name]
-        ax.plot([p["predicted"] for p in pts], [p["observed"] for p in pts], "o-", ms=3,
-                label=f"{label} (Brier {b[name]:.3f})")
+        ax.plot(
+            [p["predicted"] for p in pts],
+            [p["observed"] for p in pts],
+            "o-",
+            ms=3,
+            label=f"{label} (Brier {b[name]:.3f})",
+        )
     ax.set_xlabel("predicted Technocrat score")
     ax.set_ylabel("observed Technocrat score")
     ax.set_title(f"Reliability, generation {k}'s own games ({len(y)} positions)", fontsize=9)
@@ -415,6 +427,46 @@ def stage_elo(args) -> None:
     print(f"elo: {Path(args.out) / 'elo.png'}")
 
 
+def stage_intents(args) -> None:
+    """The intent prior: ``--games`` self-play games of the search (in this
+    process), counting each greedy change it tried and kept by (side, phase
+    kind, counter kind, intent) -> ``intent_prior.npz``, ``intent_prior.json``."""
+    from hotspot.agents.portfolio import INTENT_NAMES, intent_prior, save_intent_prior
+    from hotspot.arena import make_agent
+    from hotspot.arena.match import GameSpec, play_game
+
+    spec = args.intents_agent or agent_spec(args, champion(args, 10**6))
+    agents = (make_agent(spec, seed=0), make_agent(spec, seed=1))
+    for i in range(args.games):
+        play_game(GameSpec(f"{spec}:{spec}", spec, spec, i, args.seed + 7000 + i, scenario=args.scenario), agents)
+    stats = agents[0].stats + agents[1].stats
+    save_intent_prior(Path(args.out) / "intent_prior.npz", stats)
+    prior = intent_prior(stats)
+    rows = []
+    for side, side_name in enumerate(("ziegler", "technocrat")):
+        for pk, phase_name in enumerate(("crustal", "movement")):
+            for kind, kind_name in enumerate(("unit", "one-hex crustal", "other piece")):
+                for it, intent in enumerate(INTENT_NAMES):
+                    tried, kept = stats[side, pk, kind, it]
+                    if tried:
+                        rows.append(
+                            {
+                                "side": side_name,
+                                "phase": phase_name,
+                                "counter": kind_name,
+                                "intent": intent,
+                                "tried": int(tried),
+                                "kept": int(kept),
+                                "prior": float(prior[side, pk, kind, it]),
+                            }
+                        )
+    (Path(args.out) / "intent_prior.json").write_text(
+        json.dumps({"agent": spec, "games": args.games, "rows": rows}, indent=1) + "\n"
+    )
+    total = stats[..., 0].sum()
+    print(f"intents: {int(total)} changes tried, {int(stats[..., 1].sum())} kept, in {args.games} games of {spec}")
+
+
 def stage_ship(args) -> None:
     """The champion's networks (``--gen K --force``: generation K's, kept or not)."""
     if args.force and args.gen > 0:
@@ -429,6 +481,13 @@ def stage_ship(args) -> None:
     target = Path(args.weights) if args.weights else PLAN_VALUE_FILE
     save_plan_value(target, nets, generation=k)
     print(f"shipped generation {k}: {value_file(args, k)} -> {target}")
+    prior_file = Path(args.out) / "intent_prior.npz"
+    if prior_file.exists() and not args.weights:
+        from hotspot.agents.portfolio import INTENT_PRIOR_FILE, load_intent_prior
+
+        load_intent_prior(prior_file)  # checked first
+        shutil.copyfile(prior_file, INTENT_PRIOR_FILE)
+        print(f"shipped the intent prior: {prior_file} -> {INTENT_PRIOR_FILE}")
 
 
 # ------------------------------------------------------------------ main
@@ -469,6 +528,8 @@ def main(argv=None):
         stage_elo(args)
     elif args.stage == "ship":
         stage_ship(args)
+    elif args.stage == "intents":
+        stage_intents(args)
     else:
         run_stage(args, args.stage, args.gen)
 

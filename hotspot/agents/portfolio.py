@@ -37,7 +37,10 @@ enemy's reply have been played.  So the searcher plans a *phase* at a time:
    rollout seeds (common random numbers), so plans are compared on equal
    games.
 3. **Greedy improvement.**  Hill-climbing over single-counter changes in
-   random order: a change is kept when the plan's value rises by more than
+   random order (``order=learned``: the changes whose (side, phase kind,
+   counter kind, intent) the search kept most often first, the intent
+   prior of ``training/train_generations.py intents``; ties in random
+   order): a change is kept when the plan's value rises by more than
    ``margin``; passes repeat until one finds nothing or the budget is spent
    (``plans`` valuations, or ``think_ms`` milliseconds).
 
@@ -90,6 +93,7 @@ from .scripted.paths import crustal_to_central
 from .setup_search import searched_setup_decide
 from .params import AgentParam, ParamTable
 from .plan_value import NO_NETS, load_plan_value, plan_value, shipped_plan_value
+from .value_net import WEIGHTS_DIR
 
 # ------------------------------------------------------------------ intents
 
@@ -135,6 +139,14 @@ PARAMS = ParamTable(
             "evaluate",
             doc="how a play-out's last position is valued: the hand-written evaluation or the learned plan value",
             choices=("evaluate", "learned"),
+            vector=False,
+        ),
+        AgentParam(
+            "order",
+            "choice",
+            "random",
+            doc="the order the greedy changes are tried in: random, or the learned intent prior's (most often kept first)",
+            choices=("random", "learned"),
             vector=False,
         ),
         AgentParam(
@@ -341,12 +353,46 @@ def _candidates(o, given_mask, side, out_idx, out_kind):
     return n
 
 
+#: the intent prior: P(a change is kept) by (side, phase kind: 0 crustal A/E,
+#: 1 movement B/D/F, counter kind: 0 unit, 1 one-hex crustal, 2 other piece, intent)
+PRIOR_SHAPE = (2, 2, 3, len(INTENT_NAMES))
+#: ... and the counts it is made of: the same, then (tried, kept)
+STATS_SHAPE = PRIOR_SHAPE + (2,)
+NO_PRIOR = np.zeros((0,) + PRIOR_SHAPE[1:], dtype=np.float64)
+NO_STATS = np.zeros((0,) + STATS_SHAPE[1:], dtype=np.float64)
+
+
 @jit
-def portfolio_search(o, given_mask, side, params, seed, plan, nets):
+def _order_by_prior(moves, n_moves, prior, side, pk, score):
+    """Sort the first ``n_moves`` rows of ``moves`` by the prior of their
+    (counter kind, intent), highest first; stable (insertion sort)."""
+    for i in range(n_moves):
+        score[i] = prior[side, pk, moves[i, 2], moves[i, 1]]
+    for i in range(1, n_moves):
+        key = score[i]
+        m0, m1, m2 = moves[i, 0], moves[i, 1], moves[i, 2]
+        j = i - 1
+        while j >= 0 and score[j] < key:
+            score[j + 1] = score[j]
+            moves[j + 1, 0] = moves[j, 0]
+            moves[j + 1, 1] = moves[j, 1]
+            moves[j + 1, 2] = moves[j, 2]
+            j -= 1
+        score[j + 1] = key
+        moves[j + 1, 0] = m0
+        moves[j + 1, 1] = m1
+        moves[j + 1, 2] = m2
+
+
+@jit
+def portfolio_search(o, given_mask, side, params, seed, plan, nets, prior, stats):
     """Fill ``plan`` (int8 of PLAN_SIZE) with the best plan found for ``side``'s
     current phase on its information state ``o``, valuing positions with the
-    networks ``nets`` (``plan_value``; empty: the hand-written evaluation);
-    returns the number of plans valued (0: nothing to plan)."""
+    networks ``nets`` (``plan_value``; empty: the hand-written evaluation)
+    and trying the changes in the order of the intent prior ``prior``
+    (:data:`PRIOR_SHAPE`; empty: a random order); ``stats``
+    (:data:`STATS_SHAPE`, empty: none) counts the changes tried and kept.
+    Returns the number of plans valued (0: nothing to plan)."""
     for i in range(PLAN_SIZE):
         plan[i] = I_SCRIPT
     budget = int(params[P_PLANS])
@@ -378,37 +424,49 @@ def portfolio_search(o, given_mask, side, params, seed, plan, nets):
     horizon = int(params[P_HORIZON])
     feat = np.zeros(NUM_POSITION_FEATURES, dtype=np.float64)
     best = value_plan(
-        dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n, nets, feat
+        dets,
+        prngs,
+        side,
+        plan,
+        start_turn,
+        start_phase,
+        horizon,
+        max_actions,
+        sw,
+        mask,
+        obs,
+        work,
+        ev,
+        ev_n,
+        nets,
+        feat,
     )
     valued = 1
     # the moves: (candidate, intent) pairs
-    moves = np.zeros((n_cand * 3, 2), dtype=np.int64)
+    moves = np.zeros((n_cand * 3, 3), dtype=np.int64)  # (plan index, intent, counter kind)
     n_moves = 0
     for j in range(n_cand):
         kind = kinds[j]
-        moves[n_moves, 0] = cand[j]
-        moves[n_moves, 1] = I_HOLD
-        n_moves += 1
-        moves[n_moves, 0] = cand[j]
-        moves[n_moves, 1] = I_ADVANCE
-        n_moves += 1
-        if kind == 0:
+        for it in (I_HOLD, I_ADVANCE, I_ATTACK, I_RAM):
+            if (it == I_ATTACK and kind != 0) or (it == I_RAM and (kind != 1 or side != ZIEGLER)):
+                continue
             moves[n_moves, 0] = cand[j]
-            moves[n_moves, 1] = I_ATTACK
+            moves[n_moves, 1] = it
+            moves[n_moves, 2] = kind
             n_moves += 1
-        elif kind == 1 and side == ZIEGLER:
-            moves[n_moves, 0] = cand[j]
-            moves[n_moves, 1] = I_RAM
-            n_moves += 1
+    pk = 0 if is_crustal_phase(start_phase) else 1
+    score = np.zeros(n_moves, dtype=np.float64)
     improved = True
     while improved and valued < budget:
         improved = False
         for i in range(n_moves - 1, 0, -1):  # a fresh random order each pass
             j = draw_below(rng, i + 1)
-            for c in range(2):
+            for c in range(3):
                 tmp = moves[i, c]
                 moves[i, c] = moves[j, c]
                 moves[j, c] = tmp
+        if prior.shape[0] > 0:  # the intent prior first: a stable sort, so that ties keep the random order
+            _order_by_prior(moves, n_moves, prior, side, pk, score)
         for i in range(n_moves):
             if valued >= budget or (think_ms > 0.0 and now_seconds() >= t_end):
                 break
@@ -437,7 +495,12 @@ def portfolio_search(o, given_mask, side, params, seed, plan, nets):
                 feat,
             )
             valued += 1
-            if v > best + margin:
+            kept = v > best + margin
+            if stats.shape[0] > 0:
+                stats[side, pk, moves[i, 2], it, 0] += 1.0
+                if kept:
+                    stats[side, pk, moves[i, 2], it, 1] += 1.0
+            if kept:
                 best = v
                 improved = True
             else:
@@ -448,11 +511,12 @@ def portfolio_search(o, given_mask, side, params, seed, plan, nets):
 
 
 @jit
-def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work, nets):
+def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work, nets, prior, stats):
     """The portfolio agent's action on information state ``o`` (legal
     ``mask``); ``plan``/``key``: the current plan and the (turn, phase, side)
     it was made for, kept between calls; ``rng[slot]``: the agent's generator;
-    ``nets``: the learned value (``plan_value``; empty: none)."""
+    ``nets``: the learned value (``plan_value``; empty: none); ``prior``,
+    ``stats``: :func:`portfolio_search`'s."""
     p = o["phase"]
     wc, wu, bd, bp, bk, mo = work
     if is_setup_phase(p):
@@ -479,7 +543,7 @@ def portfolio_decide(o, mask, side, rng, slot, params, plan, key, work, nets):
     if planned_phase(p) and o["loss_side"] < 0:
         if key[0] != o["turn"] or key[1] != p or key[2] != side:
             rng[slot], seed = splitmix64(rng[slot])
-            portfolio_search(o, mask, side, params, seed, plan, nets)
+            portfolio_search(o, mask, side, params, seed, plan, nets, prior, stats)
             key[0] = o["turn"]
             key[1] = p
             key[2] = side
@@ -519,9 +583,14 @@ class PortfolioAgent(Agent):
         deploy_turns: int | None = None,
         horizon: int | None = None,
         value: str | None = None,
+        order: str | None = None,
         value_net=None,
         seed: int | None = None,
     ):
+        self.order = PARAMS.check("order", order) if order is not None else "random"
+        self.prior = shipped_intent_prior() if self.order == "learned" else NO_PRIOR
+        #: the changes the searches tried and kept, by STATS_SHAPE (what an intent prior is made of)
+        self.stats = np.zeros(STATS_SHAPE, dtype=np.float64)
         if value is not None:
             value = PARAMS.check("value", value)
         if value_net is not None and not (isinstance(value_net, str) and value_net == ""):
@@ -565,7 +634,20 @@ class PortfolioAgent(Agent):
         if self._work is None:
             _, self._work = _buffers()
         a = int(
-            portfolio_decide(o[0], m, int(side), self._rng, 0, self.params, self.plan, self._key, self._work, self.nets)
+            portfolio_decide(
+                o[0],
+                m,
+                int(side),
+                self._rng,
+                0,
+                self.params,
+                self.plan,
+                self._key,
+                self._work,
+                self.nets,
+                self.prior,
+                self.stats,
+            )
         )
         if a < 0 or not m[a]:  # cannot happen: every action comes from the mask
             raise RuntimeError(f"the portfolio search chose the illegal action {a}")
@@ -581,7 +663,8 @@ class PortfolioAgent(Agent):
         return (
             f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
             f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
-            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, horizon={int(p[P_HORIZON])}, value={self.value!r})"
+            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, horizon={int(p[P_HORIZON])}, value={self.value!r}, "
+            f"order={self.order!r})"
         )
 
 
@@ -592,3 +675,45 @@ if PortfolioAgent.__doc__:  # (None under python -OO)
 @jit
 def _buffers():
     return new_rollout_buffers()
+
+
+# ------------------------------------------------------------------ the intent prior
+
+INTENT_PRIOR_FILE = WEIGHTS_DIR / "intent_prior.npz"
+
+
+def intent_prior(stats: np.ndarray, pseudo: float = 1.0) -> np.ndarray:
+    """The prior of counts ``stats`` (:data:`STATS_SHAPE`): each (side, phase
+    kind, counter kind, intent)'s share of changes kept, with ``pseudo``
+    changes of the overall share added (a cell never tried gets the overall
+    share)."""
+    stats = np.asarray(stats, dtype=np.float64)
+    tried, kept = stats[..., 0], stats[..., 1]
+    overall = kept.sum() / max(tried.sum(), 1.0)
+    return (kept + pseudo * overall) / (tried + pseudo)
+
+
+def save_intent_prior(path, stats: np.ndarray) -> None:
+    stats = np.asarray(stats, dtype=np.float64)
+    np.savez(path, prior=intent_prior(stats), stats=stats, intents=np.array(INTENT_NAMES))
+
+
+def load_intent_prior(path) -> np.ndarray:
+    """The prior of a file written by :func:`save_intent_prior`, checked (one-line ``ValueError``)."""
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            prior = np.ascontiguousarray(data["prior"], dtype=np.float64) if "prior" in data else None
+    except Exception as exc:  # noqa: BLE001  (unreadable, not an .npz: one line)
+        raise ValueError(f"{path}: cannot read the intent prior ({type(exc).__name__})") from None
+    if prior is None or prior.shape != PRIOR_SHAPE or not np.all(np.isfinite(prior)):
+        raise ValueError(f"{path}: not an intent prior of shape {PRIOR_SHAPE}")
+    return prior
+
+
+_SHIPPED_PRIOR: list = []
+
+
+def shipped_intent_prior() -> np.ndarray:
+    if not _SHIPPED_PRIOR:
+        _SHIPPED_PRIOR.append(load_intent_prior(INTENT_PRIOR_FILE))
+    return _SHIPPED_PRIOR[0]
