@@ -27,7 +27,7 @@ import numpy as np
 import _common as C
 
 from hotspot.agents.plan_value import NO_NETS, shipped_plan_value
-from hotspot.agents.portfolio import PARAMS, PLAN_SIZE, planned_phase, portfolio_search
+from hotspot.agents.portfolio import NO_PRIOR, NO_STATS, PARAMS, PLAN_SIZE, planned_phase, portfolio_search
 from hotspot.arena.registry import make_agent
 from hotspot.core.game import Game
 
@@ -74,11 +74,11 @@ def main(argv=None) -> int:
         params = PARAMS.vector(horizon=horizon)
         nets = shipped_plan_value() if value == "learned" else NO_NETS
         o, mask, side = pos[0]
-        portfolio_search(o[0], mask, side, params, np.uint64(1), plan, nets)  # compile
+        portfolio_search(o[0], mask, side, params, np.uint64(1), plan, nets, NO_PRIOR, NO_STATS)  # compile
         seconds, valued = 0.0, 0
         for i, (o, mask, side) in enumerate(pos):
             t0 = time.perf_counter()
-            valued += portfolio_search(o[0], mask, side, params, np.uint64(1000 + i), plan, nets)
+            valued += portfolio_search(o[0], mask, side, params, np.uint64(1000 + i), plan, nets, NO_PRIOR, NO_STATS)
             seconds += time.perf_counter() - t0
         rows.append(
             {

@@ -189,8 +189,14 @@ def reliability(values, y, bins: int = 10) -> list[dict]:
     for i in range(bins):
         sel = (p >= edges[i]) & ((p < edges[i + 1]) if i < bins - 1 else (p <= 1.0))
         if sel.any():
-            out.append({"bin": [float(edges[i]), float(edges[i + 1])], "rows": int(sel.sum()),
-                        "predicted": float(p[sel].mean()), "observed": float(obs[sel].mean())})
+            out.append(
+                {
+                    "bin": [float(edges[i]), float(edges[i + 1])],
+                    "rows": int(sel.sum()),
+                    "predicted": float(p[sel].mean()),
+                    "observed": float(obs[sel].mean()),
+                }
+            )
     return out
 
 
@@ -214,7 +220,9 @@ def platt(values, y):
 
 def save_plan_value(path, nets: np.ndarray, generation: int = 0) -> None:
     np.savez(
-        path, nets=np.asarray(nets, dtype=np.float64), generation=np.int64(generation),
+        path,
+        nets=np.asarray(nets, dtype=np.float64),
+        generation=np.int64(generation),
         features=np.int64(NUM_POSITION_FEATURES),
     )
 
