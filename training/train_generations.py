@@ -212,6 +212,27 @@ def load_positions(args, gens) -> dict:
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
+def judge(net, hand, hand_fitted, y, constant: float) -> dict:
+    """Brier scores of the networks' values ``net``, the hand-written
+    evaluation raw (``hand``) and fitted to the results (``hand_fitted``),
+    and a constant forecast, on results ``y``; the reliability curves."""
+    brier_scores = {
+        "network": brier(net, y),
+        "hand_evaluation": brier(hand, y),
+        "hand_evaluation_platt": brier(hand_fitted, y),
+        "constant": brier(np.full(len(y), constant), y),
+    }
+    return {
+        "brier": brier_scores,
+        "reliability": {
+            "network": reliability(net, y),
+            "hand_evaluation": reliability(hand, y),
+            "hand_evaluation_platt": reliability(hand_fitted, y),
+        },
+        "brier_reduction_vs_hand_platt": 1.0 - brier_scores["network"] / brier_scores["hand_evaluation_platt"],
+    }
+
+
 def stage_fit(args, k: int) -> None:
     if k < 1:
         sys.exit("fit: generation 0 is the hand-written evaluation; fit generation 1 or later")
@@ -245,19 +266,12 @@ def stage_fit(args, k: int) -> None:
         "trained_on_generations": gens,
         "positions": {"train": int(train.sum()), "held_out": int(test.sum())},
         "games": {"train": int(len(games) - len(held)), "held_out": int(len(held))},
-        "brier": {
-            "network": brier(net, y),
-            "hand_evaluation": brier(hand, y),
-            "hand_evaluation_platt": brier(hand_fitted, y),
-            "constant": brier(np.full(len(y), data["y"][train].mean()), y),
-        },
-        "reliability": {"network": reliability(net, y), "hand_evaluation_platt": reliability(hand_fitted, y)},
+        **judge(net, hand, hand_fitted, y, data["y"][train].mean()),
         "loss_last_epoch": [float(loss[-1]) for loss in losses],
         "hidden": args.hidden,
         "epochs": args.epochs,
     }
     b = report["brier"]
-    report["brier_reduction_vs_hand_platt"] = 1.0 - b["network"] / b["hand_evaluation_platt"]
     (gen_dir(args, k) / "fit.json").write_text(json.dumps(report, indent=1) + "\n")
     print(
         f"fit: generation {k} on {report['positions']['train']} positions of generations {gens}; held-out Brier "
@@ -283,20 +297,9 @@ def stage_calibration(args, k: int) -> None:
         "generation": k,
         "positions": int(len(y)),
         "games": int(len(np.unique(data["game"]))),
-        "brier": {
-            "network": brier(net, y),
-            "hand_evaluation": brier(data["hand"], y),
-            "hand_evaluation_platt": brier(hand_fitted, y),
-            "constant": brier(np.full(len(y), earlier["y"].mean()), y),
-        },
-        "reliability": {
-            "network": reliability(net, y),
-            "hand_evaluation": reliability(data["hand"], y),
-            "hand_evaluation_platt": reliability(hand_fitted, y),
-        },
+        **judge(net, data["hand"], hand_fitted, y, earlier["y"].mean()),
     }
     b = report["brier"]
-    report["brier_reduction_vs_hand_platt"] = 1.0 - b["network"] / b["hand_evaluation_platt"]
     (gen_dir(args, k) / "calibration.json").write_text(json.dumps(report, indent=1) + "\n")
     print(
         f"calibration: generation {k} on {len(y)} positions of its own {report['games']} games: Brier network "
