@@ -296,14 +296,14 @@ def _reply_done(s, side, start_turn):
 
 
 @jit
-def value_plan(
-    dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, sw, mask, obs, work, ev, ev_n, nets, feat
-):
+def value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, scratch, nets):
     """The mean value for ``side`` of ``plan`` over the determinizations
     ``dets`` (each played with its own rollout seeds ``prngs[k]``): the plan
     for the rest of phase ``start_phase``, the scripted player for the rest of
     the enemy's reply and ``horizon`` whole turns more; the position then is
-    valued by ``plan_value`` (``nets`` empty: ``beliefs.evaluate``)."""
+    valued by ``plan_value`` (``nets`` empty: ``beliefs.evaluate``).
+    ``scratch``: the search's buffers ``(sw, mask, obs, work, ev, ev_n, feat)``."""
+    sw, mask, obs, work, ev, ev_n, feat = scratch
     wc, wu, bd, bp, bk, mo = work
     prng = np.zeros(2, dtype=np.uint64)
     total = 0.0
@@ -423,24 +423,8 @@ def portfolio_search(o, given_mask, side, params, seed, plan, nets, prior, stats
     start_phase = int(o["phase"])
     horizon = int(params[P_HORIZON])
     feat = np.zeros(NUM_POSITION_FEATURES, dtype=np.float64)
-    best = value_plan(
-        dets,
-        prngs,
-        side,
-        plan,
-        start_turn,
-        start_phase,
-        horizon,
-        max_actions,
-        sw,
-        mask,
-        obs,
-        work,
-        ev,
-        ev_n,
-        nets,
-        feat,
-    )
+    scratch = (sw, mask, obs, work, ev, ev_n, feat)
+    best = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, scratch, nets)
     valued = 1
     # the moves: (candidate, intent) pairs
     moves = np.zeros((n_cand * 3, 3), dtype=np.int64)  # (plan index, intent, counter kind)
@@ -476,24 +460,7 @@ def portfolio_search(o, given_mask, side, params, seed, plan, nets, prior, stats
                 continue
             old = plan[x]
             plan[x] = it
-            v = value_plan(
-                dets,
-                prngs,
-                side,
-                plan,
-                start_turn,
-                start_phase,
-                horizon,
-                max_actions,
-                sw,
-                mask,
-                obs,
-                work,
-                ev,
-                ev_n,
-                nets,
-                feat,
-            )
+            v = value_plan(dets, prngs, side, plan, start_turn, start_phase, horizon, max_actions, scratch, nets)
             valued += 1
             kept = v > best + margin
             if stats.shape[0] > 0:
