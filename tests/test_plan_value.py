@@ -32,11 +32,27 @@ from hotspot.arena.match import GameSpec, play_game
 from hotspot.core.game import Game
 from hotspot.core.rules_data import PHASE_T_CRUSTAL, PHASE_Z_CRUSTAL, TECHNOCRAT, ZIEGLER
 from hotspot.features.position import NUM_POSITION_FEATURES, position_features
-from training.train_generations import replayable
 
 
 def _nets(seed=0, hidden=5):
     return np.stack([init_net(hidden, seed), init_net(hidden, seed + 1)])
+
+
+def replayable(rows):
+    """(key, started state, actions, Technocrat result) of arena rows, as
+    ``training/train_generations.py`` gives them to ``game_positions``."""
+    from hotspot.arena.folder import record_from_row
+
+    for row in rows:
+        rec = record_from_row(row)
+        actions = np.array(rec.actions, dtype=np.int64)
+        rec.actions = []
+        yield (
+            row["key"],
+            Game.from_record(rec).state,
+            actions,
+            {"technocrat": 1.0, "ziegler": -1.0}.get(row["winner"], 0.0),
+        )
 
 
 def _scripted_row(seed=11):
