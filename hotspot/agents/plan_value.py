@@ -35,7 +35,8 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import apply_action, legal_actions
+from hotspot.core.actions import action_error, apply_action
+from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, TECHNOCRAT
@@ -87,7 +88,6 @@ def replay_positions(s, actions, X, HALF, HAND, n):
     turn in ``HALF[n]``, the hand-written evaluation for the Technocrat in
     ``HAND[n]``.  Returns ``(n, ok)``: ``ok`` False if an action was illegal
     (the replay stops there) or the arrays filled up."""
-    acts = np.empty(NUM_ACTIONS, dtype=np.int64)
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     last = -1  # turn * 2 + half of the last point recorded
@@ -105,12 +105,7 @@ def replay_positions(s, actions, X, HALF, HAND, n):
                 HALF[n] = half_of(p)
                 HAND[n] = evaluate(s, TECHNOCRAT, EVAL_WEIGHTS)
                 n += 1
-        k = legal_actions(s, acts)
-        legal = False
-        for i in range(k):
-            if acts[i] == a:
-                legal = True
-        if not legal:
+        if a < 0 or a >= NUM_ACTIONS or action_error(s, a) != OK:  # the core's one legality check
             return n, False
         apply_action(s, a, ev, ev_n)
     return n, True
