@@ -18,7 +18,7 @@ D22), not the phase's player.
 
 import numpy as np
 
-from hotspot.core._jit import jit
+from hotspot.core._jit import borrowed, jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
@@ -61,6 +61,14 @@ def new_policy_buffers(policy):
 def new_game_buffers(policy_z, policy_t):
     """``new_policy_buffers`` for a game between ``policy_z`` and ``policy_t``."""
     return new_policy_buffers(POLICY_SCRIPTED if POLICY_SCRIPTED in (policy_z, policy_t) else POLICY_RANDOM)
+
+
+@jit(inline=True)
+def borrowed_work(work):
+    """The scripted player's buffers ``work`` as views without reference
+    counts (``core._jit.borrowed``): for a function whose argument ``work`` is."""
+    wc, wu, bd, bp, bk, mo = work
+    return borrowed(wc), borrowed(wu), borrowed(bd), borrowed(bp), borrowed(bk), borrowed(mo)
 
 
 @jit(inline=True)
@@ -134,6 +142,17 @@ def play_games(states, policy_z, policy_t, rng, max_actions, counts):
     ev = np.zeros((0, EV_WIDTH), dtype=np.int32)
     ev_n = np.zeros(1, dtype=np.int32)
     obs, work = new_game_buffers(policy_z, policy_t)
+    _play_games(states, policy_z, policy_t, rng, max_actions, counts, mask, ev, ev_n, obs, work)
+
+
+@jit
+def _play_games(states, policy_z, policy_t, rng, max_actions, counts, mask, ev, ev_n, obs, work):
+    """``play_games`` with the buffers of its caller, used without reference counts (``borrowed``)."""
+    mask = borrowed(mask)
+    ev = borrowed(ev)
+    ev_n = borrowed(ev_n)
+    work = borrowed_work(work)
+    rng = borrowed(rng)
     for i in range(states.shape[0]):
         s = states[i]
         r = rng[i]

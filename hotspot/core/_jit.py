@@ -291,3 +291,54 @@ def is_cached(dispatcher) -> bool:
         return os.path.exists(dispatcher._cache._cache_file._index_path)
     except AttributeError:
         return False
+
+
+def _borrowed_intrinsic():
+    """The compiled ``borrowed`` (see :func:`borrowed`), or None where this
+    numba lacks what it is built from (``borrowed`` then returns its array:
+    the same results, the reference counting kept)."""
+    if numba_config.DISABLE_JIT:
+        return None
+    try:
+        from numba.extending import intrinsic
+        from numba.np.arrayobj import make_array, populate_array
+    except ImportError:
+        return None
+
+    @intrinsic
+    def _borrowed(typingctx, arr):
+        if not isinstance(arr, types.Array):
+            return None
+
+        def codegen(context, builder, sig, args):
+            src = make_array(sig.args[0])(context, builder, args[0])
+            out = make_array(sig.return_type)(context, builder)
+            populate_array(
+                out, data=src.data, shape=src.shape, strides=src.strides, itemsize=src.itemsize, meminfo=None
+            )
+            return out._getvalue()
+
+        return arr(arr), codegen
+
+    return _borrowed
+
+
+_BORROWED = _borrowed_intrinsic()
+
+
+def _identity(a):
+    return a
+
+
+#: ``borrowed(a)``, in compiled code: a view of array ``a`` (the same data,
+#: shape and strides) that carries no reference count.  numba increments and
+#: decrements an array's count (an atomic operation) on entry to and exit
+#: from nearly every compiled function it is passed to; a scratch buffer
+#: handed down a deep tree of small functions (the scripted player's) spends
+#: a third of its time there.  The view is only as alive as ``a``: take it of
+#: an argument of the function that takes it (its caller holds ``a`` for the
+#: whole call) and never return it or keep it.  The results are the same.
+#: numba's private API (``make_array``, ``populate_array``) is touched here,
+#: guarded: without it, or in pure Python (``NUMBA_DISABLE_JIT=1``),
+#: ``borrowed`` is the identity.
+borrowed = _BORROWED if _BORROWED is not None else _identity

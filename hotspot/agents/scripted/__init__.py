@@ -92,7 +92,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core._jit import jit
+from hotspot.core._jit import borrowed, jit
 from hotspot.core.actions import A_END_PHASE, A_END_PIECE, NUM_ACTIONS, current_player, legal_action_mask
 from hotspot.core.observation import keep_alive, observe
 from hotspot.core.rollout import random_choice
@@ -140,6 +140,14 @@ def scripted_decide(o, mask, side, rng, slot, wc, wu, bd, bp, bk, mo):
     p = o["phase"]
     if p == PHASE_OVER:
         return -1
+    # views without reference counts: the caller holds the buffers for the call
+    mask = borrowed(mask)
+    wc = borrowed(wc)
+    wu = borrowed(wu)
+    bd = borrowed(bd)
+    bp = borrowed(bp)
+    bk = borrowed(bk)
+    mo = borrowed(mo)
     if is_setup_phase(p):  # 3.2, 3.3, D21: the deployment plan
         return setup_decide(o, mask, side, rng, slot)
     if o["loss_side"] >= 0:  # D22 losses="owner": this side names the counter

@@ -59,7 +59,8 @@ NC_ROWS = 20
 U_ROLE = 0
 U_TGT = 1
 U_SLOT = 2
-NU_ROWS = 3
+U_LIST = 3  # scratch list of units (t_move: the side's units with a defense factor, in index order)
+NU_ROWS = 4
 
 ROLE_FREE = 0
 ROLE_STAY = 1  # guard, fortress or blocker that stays where it is

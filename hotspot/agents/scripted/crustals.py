@@ -13,6 +13,8 @@ from .common import (
     C_CLAIM,
     C_ENATT,
     C_ENCNT,
+    C_LIST,
+    C_LIST2,
     C_MYCNT,
     C_MYDEF,
     C_MYENG,
@@ -72,6 +74,13 @@ def t_platform_target(o, wc, k, turn, last):
         moves = 0
     pmove = int(o["rules"]["platform_move"])
     eng = piece_count(o, wc, k, C_MYENG) > 0
+    # each land hex's landing value, asked of up to six docks: worked out on
+    # first asking, for an arrival before the platforms' last turn
+    # (C_LIST) and on it (C_LIST2, where only the engineers' rule differs)
+    early = wc[C_LIST]
+    late = wc[C_LIST2]
+    for c in range(NC):
+        early[c] = -1
     best = -1
     bests = -1000000
     for x in range(NC):
@@ -93,7 +102,10 @@ def t_platform_target(o, wc, k, turn, last):
         for d in range(6):
             L = NEIGHBOUR[x, d]
             if L >= 0:
-                lv = landing_value(o, wc, L, k, eng, turn + extra, last)
+                if early[L] < 0:
+                    early[L] = landing_value(o, wc, L, k, eng, last - 1, last)
+                    late[L] = landing_value(o, wc, L, k, eng, last, last)
+                lv = early[L] if turn + extra < last else late[L]
                 if lv > v:
                     v = lv
         if v <= 0:

@@ -46,6 +46,7 @@ from .common import (
     ROLE_MOVE,
     ROLE_STAY,
     SPLIT,
+    U_LIST,
     U_ROLE,
     U_SLOT,
     U_TGT,
@@ -210,13 +211,18 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
     su = o["sel_unit"]
     if su >= 0 and wu[U_ROLE, su] == ROLE_STAY and mask[A_END_PIECE]:
         return A_END_PIECE
-    # where free guards (units with a defense factor) can get to
+    # where free guards (units with a defense factor) can get to; the side's
+    # units other than engineers, in index order (every guard scan below)
     greach = wc[C_GREACH]
     for c in range(NC):
         greach[c] = 0
+    guards = wu[U_LIST]
+    ng = 0
     for u in range(MAX_UNITS):
         if side_seen_by(o, u, me) != me or o["unit_type"][u] == T_ENGINEER:
             continue
+        guards[ng] = u
+        ng += 1
         df = defense_of(o, u)
         if df <= 0:
             continue
@@ -268,29 +274,23 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
         # the guard: a unit with a defense factor at dest that stays, or one that comes
         g = -1
         gd = 0
-        for v in range(MAX_UNITS):
-            if side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER:
-                continue
+        for i in range(ng):
+            v = guards[i]
             if o["unit_cell"][v] == dest and (wu[U_ROLE, v] == ROLE_STAY or wu[U_ROLE, v] == ROLE_MOVE):
                 g = v  # already guarded by another engineer's guard
                 break
         if g < 0:
-            for v in range(MAX_UNITS):
-                if side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER:
-                    continue
+            for i in range(ng):
+                v = guards[i]
                 if wu[U_ROLE, v] == ROLE_MOVE and wu[U_TGT, v] == dest:
                     g = v
                     break
         if g < 0:
             # the guard that costs the attacks least: low attack, then high defense
             gk = 1000000
-            for v in range(MAX_UNITS):
-                if (
-                    side_seen_by(o, v, me) != me
-                    or o["unit_type"][v] == T_ENGINEER
-                    or wu[U_ROLE, v] != ROLE_FREE
-                    or defense_of(o, v) <= 0
-                ):
+            for i in range(ng):
+                v = guards[i]
+                if wu[U_ROLE, v] != ROLE_FREE or defense_of(o, v) <= 0:
                     continue
                 key = 10 * attack_of(o, v) - defense_of(o, v)
                 if o["unit_cell"][v] == dest and key < gk:
@@ -301,8 +301,9 @@ def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
                 wu[U_TGT, g] = dest
         if g < 0 and dest != src:
             # a free guard that can reach dest
-            for v in range(MAX_UNITS):
-                if side_seen_by(o, v, me) != me or o["unit_type"][v] == T_ENGINEER or wu[U_ROLE, v] != ROLE_FREE:
+            for i in range(ng):
+                v = guards[i]
+                if wu[U_ROLE, v] != ROLE_FREE:
                     continue
                 mvv = moves_left(o, v)
                 dv = defense_of(o, v)

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from hotspot.core._jit import jit
+from hotspot.core._jit import borrowed, jit
 from hotspot.core.actions import A_END_PIECE, A_MANEUVER
 from hotspot.core.collisions import in_zone_of_contact
 from hotspot.core.crustal_movement import M_FORWARD, NUM_MANEUVERS, maneuver_geometry
+from hotspot.core.observation import keep_alive
 from hotspot.core.hexgrid import NEIGHBOUR, ON_MAP, direction_between
 from hotspot.core.rules_data import LONG, MAX_PIECE_CELLS, ONE_HEX, TRIANGULAR, TWO_HEX
 
@@ -292,6 +293,32 @@ def pos_score(o, k, out, row, size, mode):
 
 
 @jit
+def score_bound(o, out, row, size, mode, steps):
+    """An upper bound of ``pos_score`` after ``steps`` more maneuvers from the
+    position in row ``row`` of ``out``.  A maneuver moves each hex of a piece
+    at most two hexes (6.4-6.6: a forward move two straight ahead, a turn or
+    rotation to another neighbour of a hex the piece keeps), and the distances
+    to the Central Crustal and to the edge change by at most one a hex, so
+    the piece's nearest hex comes at most two closer a maneuver.  The
+    look-ahead skips what cannot beat its best so far: the same choice,
+    fewer positions tried."""
+    reach = 2 * steps
+    dmin = 99
+    edge = 99
+    for j in range(size):
+        c = out[row, j]
+        if DCEN[c] < dmin:
+            dmin = DCEN[c]
+        if DEDGE[c] < edge:
+            edge = DEDGE[c]
+    if mode == 0:
+        return -10 * max(dmin - reach, 0)
+    if edge > reach:
+        return -10 * (edge - reach)  # no hex can reach the edge: none off the map
+    return 100 * size
+
+
+@jit
 def new_contacts(o, k, out, row, size):
     """Collisions (7.1, D9) on the hexes of a new position that k does not hold now."""
     n = 0
@@ -319,12 +346,15 @@ def best_maneuver(o, mask, k, mo, mode):
         size = 2
     elif kind == TRIANGULAR or kind == LONG:
         size = 3
-    lv = np.empty((4, MAX_PIECE_CELLS), dtype=np.int64)
+    # the positions after 0-3 maneuvers; used through a view without
+    # reference counts, the array kept alive to every return (keep_alive)
+    positions = np.empty((4, MAX_PIECE_CELLS), dtype=np.int64)
+    lv = borrowed(positions)
     for j in range(MAX_PIECE_CELLS):
         lv[0, j] = o["piece_cells"][k, j]
     now = pos_score(o, k, lv, 0, size, mode)
     if mode == 0 and now >= -10:
-        return -1  # already next to the Central Crustal
+        return keep_alive(positions, -1)  # already next to the Central Crustal
     best = -1
     bestv = now
     depth = 1 if kind == ONE_HEX else 3
@@ -348,6 +378,8 @@ def best_maneuver(o, mask, k, mo, mode):
             best = m1
         if depth < 2 or (mode == 0 and s1 >= -10):
             continue
+        if max(score_bound(o, lv, 1, size, mode, 1) - 4, score_bound(o, lv, 1, size, mode, 2) - 7) <= bestv:
+            continue
         for m2 in range(NUM_MANEUVERS):
             n2 = geom(kind, lv[1, 0], lv[1, 1], lv[1, 2], m2, mo)
             if n2 == 0:
@@ -365,6 +397,8 @@ def best_maneuver(o, mask, k, mo, mode):
                 best = m1
             if mode == 0 and s2 >= -10:
                 continue
+            if score_bound(o, lv, 2, size, mode, 1) - 7 <= bestv:
+                continue
             for m3 in range(NUM_MANEUVERS):
                 n3 = geom(kind, lv[2, 0], lv[2, 1], lv[2, 2], m3, mo)
                 if n3 == 0:
@@ -378,7 +412,7 @@ def best_maneuver(o, mask, k, mo, mode):
                 if s3 - 7 > bestv:
                     bestv = s3 - 7
                     best = m1
-    return best
+    return keep_alive(positions, best)
 
 
 @jit

@@ -247,15 +247,31 @@ def _z_footprint_score(o, kind, anchor, f, sector_hexes):
 
 
 @jit
-def _z_sector_hexes(o, out):
-    for i in range(6):
-        out[i] = 0
+def _z_sector_hexes(o):
+    """Ziegler crustal hexes in each of the six sectors, as a tuple (a value:
+    asked of every footprint tried, it costs no allocation and no reference
+    count)."""
+    n0 = n1 = n2 = n3 = n4 = n5 = 0
     for k in range(1, MAX_PIECES):
         if is_crustal(o["piece_kind"][k]) and o["piece_controller"][k] == ZIEGLER:
             for i in range(3):
                 c = o["piece_cells"][k, i]
-                if c >= 0:
-                    out[SECTOR[c]] += 1
+                if c < 0:
+                    continue
+                s = SECTOR[c]
+                if s == 0:
+                    n0 += 1
+                elif s == 1:
+                    n1 += 1
+                elif s == 2:
+                    n2 += 1
+                elif s == 3:
+                    n3 += 1
+                elif s == 4:
+                    n4 += 1
+                else:
+                    n5 += 1
+    return (n0, n1, n2, n3, n4, n5)
 
 
 @jit
@@ -319,8 +335,7 @@ def _z_hex(o, mask, item, rng, slot):
     best = NEG
     ba = -1
     if kind != NO_PIECE:  # a crustal: anchor of the best footprint
-        sector_hexes = np.zeros(6, dtype=np.int64)
-        _z_sector_hexes(o, sector_hexes)
+        sector_hexes = _z_sector_hexes(o)
         for h in range(NUM_MAP_HEXES):
             if not mask[A_SETUP_HEX + h]:
                 continue
@@ -347,8 +362,7 @@ def _z_hex(o, mask, item, rng, slot):
 @jit
 def _z_facing(o, mask, item):
     kind = ITEM_PIECE_KIND[item]
-    sector_hexes = np.zeros(6, dtype=np.int64)
-    _z_sector_hexes(o, sector_hexes)
+    sector_hexes = _z_sector_hexes(o)
     best = NEG
     ba = -1
     for f in range(NUM_FACINGS):
