@@ -29,6 +29,7 @@ from .common import (
     NC,
     ROLE_ATTACK,
     ROLE_FREE,
+    U_LIST,
     U_ROLE,
     U_SLOT,
     U_TGT,
@@ -100,7 +101,9 @@ def plan_attacks(o, me, mask, wc, wu, bd, bp, bk):
                 ntg += 1
     if ntg == 0:
         return -1
-    # BFS trees of the free attackers
+    # BFS trees of the free attackers, listed in index order
+    attackers = wu[U_LIST]
+    nat = 0
     for u in range(MAX_UNITS):
         wu[U_SLOT, u] = -1
         if wu[U_ROLE, u] != ROLE_FREE or side_seen_by(o, u, me) != me:
@@ -109,6 +112,9 @@ def plan_attacks(o, me, mask, wc, wu, bd, bp, bk):
         if mv <= 0 or attack_of(o, u) <= 0:
             continue
         wu[U_SLOT, u] = unit_bfs(o, wc, bd, bp, bk, o["unit_cell"][u], mv, 1)
+        if wu[U_SLOT, u] >= 0:
+            attackers[nat] = u
+            nat += 1
     cand = wc[C_LIST]
     chosen = wc[C_LIST2]
     for ti in range(ntg):
@@ -117,9 +123,10 @@ def plan_attacks(o, me, mask, wc, wu, bd, bp, bk):
         committed = wc[C_MYATT, t]
         rm = room(o, wc, t)
         nc = 0
-        for u in range(MAX_UNITS):
+        for j in range(nat):
+            u = attackers[j]
             sl = wu[U_SLOT, u]
-            if sl < 0 or wu[U_ROLE, u] != ROLE_FREE:
+            if wu[U_ROLE, u] != ROLE_FREE:
                 continue
             dd = bd[sl, t]
             if dd <= 0 or dd > moves_left(o, u):

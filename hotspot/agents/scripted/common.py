@@ -59,7 +59,7 @@ NC_ROWS = 20
 U_ROLE = 0
 U_TGT = 1
 U_SLOT = 2
-U_LIST = 3  # scratch list of units (t_move: the side's units with a defense factor, in index order)
+U_LIST = 3  # scratch list of units, in index order (t_move's guards, then plan_attacks' attackers)
 NU_ROWS = 4
 
 ROLE_FREE = 0
