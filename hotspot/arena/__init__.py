@@ -15,7 +15,8 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
   refuses another run's settings), a row's checked replay
   (:func:`record_from_row`, :func:`replay_row`).
 * ``stats``: :func:`wilson_interval`, :func:`bradley_terry`, tables.
-* ``tournament`` (:func:`run_arena`) and ``balance`` (:func:`run_balance`).
+* ``tournament`` (:func:`run_arena`), ``balance`` (:func:`run_balance`) and
+  ``game_report`` (:func:`run_report`, ``hotspot report``).
 """
 
 from .folder import DamagedFileError, RowError, RunConfigError, record_from_row, replay_row, scan_games
@@ -27,6 +28,7 @@ from .runner import run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)
+from .game_report import run_report  # noqa: E402  (after balance: it uses it)
 
 __all__ = [
     "ArenaError",
@@ -49,6 +51,7 @@ __all__ = [
     "run_arena",
     "run_balance",
     "run_games",
+    "run_report",
     "scan_games",
     "wilson_interval",
 ]

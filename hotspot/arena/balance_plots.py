@@ -182,4 +182,86 @@ def plot_lengths(rows, cells, path) -> Path | None:
     return path
 
 
-__all__ = ["cell_label", "panel_title", "plot_balance", "plot_lengths"]
+def _figure(width, height):
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise ImportError("the report's plots need matplotlib: python -m pip install 'hotspot[plots]'") from None
+    fig = Figure(figsize=(width, height))
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def plot_report(report: dict, out) -> dict:
+    """The game report's figures (``hotspot report``), in ``out``: the
+    Technocrat's score along the skill diagonal for every set-up
+    (``diagonal.png``), the forces one counter down and up (``forces.png``),
+    the turn the game is decided (``decided.png``) and the game lengths of
+    each set-up's grid (``lengths-SETUP.png``).  Returns {figure: file name}."""
+    out = Path(out)
+    setups = report["setups"]
+    names = {}
+    colours = ["#b2182b", "#2166ac", "#1b7837", "#762a83", "#e08214", "#555555"]
+    # 1. the diagonal, one line a set-up
+    fig = _figure(7.0, 3.6)
+    ax = fig.add_subplot(1, 1, 1)
+    for i, s in enumerate(setups):
+        xs = np.arange(len(s["diagonal"])) + (i - (len(setups) - 1) / 2) * 0.08
+        ys = [d["technocrat_win_rate"] for d in s["diagonal"]]
+        err = [
+            [y - d["ci_low"] for y, d in zip(ys, s["diagonal"])],
+            [d["ci_high"] - y for y, d in zip(ys, s["diagonal"])],
+        ]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=s["slug"], color=colours[i % len(colours)])
+    if setups:
+        ax.set_xticks(range(len(setups[0]["diagonal"])))
+        ax.set_xticklabels([d["agent"] for d in setups[0]["diagonal"]], fontsize=7, rotation=15)
+    ax.axhline(0.5, color="#999999", lw=0.8, ls="--")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_ylabel("Technocrat score (95% CI)")
+    ax.set_title("Each agent against itself, weakest to strongest (the order of the first set-up)", fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "diagonal.png", dpi=90)
+    names["diagonal"] = "diagonal.png"
+    # 2. the forces, one panel a set-up
+    with_forces = [s for s in setups if s.get("forces")]
+    if with_forces:
+        fig = _figure(7.0, 0.5 + 2.6 * len(with_forces))
+        for i, s in enumerate(with_forces):
+            ax = fig.add_subplot(len(with_forces), 1, i + 1)
+            f = [x for x in s["forces"] if x["games"]]
+            ys = np.arange(len(f))
+            ds = [x["delta"] for x in f]
+            err = [[x["delta"] - x["ci_low"] for x in f], [x["ci_high"] - x["delta"] for x in f]]
+            ax.barh(ys, ds, xerr=err, color=["#b2182b" if d > 0 else "#2166ac" for d in ds], capsize=2)
+            ax.set_yticks(ys)
+            ax.set_yticklabels([x["label"] for x in f], fontsize=6)
+            ax.axvline(0, color="#333333", lw=0.8)
+            ax.set_title(f"{s['slug']}: change of the Technocrat's score (paired, 95% CI)", fontsize=8)
+            ax.tick_params(labelsize=7)
+        fig.tight_layout()
+        fig.savefig(out / "forces.png", dpi=90)
+        names["forces"] = "forces.png"
+    # 3. the turn the game is decided, for the strongest agent against itself
+    fig = _figure(7.0, 3.2)
+    ax = fig.add_subplot(1, 1, 1)
+    shown = False
+    for s in setups:
+        strongest = s["depth"]["order"][-1] if s["depth"]["order"] else None
+        d = next((x for x in s["decided"] if x["agent"] == strongest), None)
+        if d and d["turns"]:
+            ax.hist(d["turns"], bins=range(0, max(d["turns"]) + 2), alpha=0.55, label=f"{s['slug']} ({strongest})")
+            shown = True
+    ax.set_xlabel("turn from which the learned value keeps the winner above 0.9")
+    ax.set_ylabel("games")
+    if shown:
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(out / "decided.png", dpi=90)
+    names["decided"] = "decided.png"
+    return names
+
+
+__all__ = ["cell_label", "panel_title", "plot_balance", "plot_lengths", "plot_report"]

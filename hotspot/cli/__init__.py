@@ -1,5 +1,5 @@
 """The ``hotspot`` command line: one module a subcommand (``hotspot.cli.play``,
-``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.balance``, ``.evaluate``), each
+``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.balance``, ``.evaluate``, ``.report``), each
 with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
 
     hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
@@ -21,6 +21,9 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
     hotspot evaluate AGENT [--opponents A,B,...] [--precision H] [--step N] [--games N] [--out DIR]
                     [--workers N] [--max-games N] [--ratings FILE]   (the standard protocol: a result card)
+    hotspot report SETUP [SETUP ...] [--quick] [--agents A,B,...] [--games N] [--probe-games N]
+                   [--probe-pair T:Z] [--deployments N] [--dice-seeds N] [--out DIR]
+                                                (a game report: report.html and report.json)
 
 Wherever an agent is named it may be a registered name or alias, a spec with
 parameters (``ismcts(iterations=64)``), your own ``module:attribute``
@@ -53,10 +56,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import arena, balance, evaluate, play, replay, scenario, serve
+from . import arena, balance, evaluate, play, replay, report, scenario, serve
 
 #: the subcommands, in the order ``hotspot --help`` lists them
-COMMANDS = (play, replay, serve, scenario, arena, balance, evaluate)
+COMMANDS = (play, replay, serve, scenario, arena, balance, evaluate, report)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -78,7 +81,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command == "serve":
             return 0
-        if args.command in ("arena", "balance", "evaluate"):
+        if args.command in ("arena", "balance", "evaluate", "report"):
             print(
                 "\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
                 "to resume (with --drop-damaged if it reports a line cut short)",

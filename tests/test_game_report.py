@@ -1,0 +1,199 @@
+"""``hotspot report``: the game report of set-ups (hotspot.arena.game_report).
+
+A tiny report (random and scripted, a few games a cell) is played once for
+the module; the tests read its numbers against the games it kept, check the
+readings' arithmetic on grids made by hand, and open the page in headless
+Chromium."""
+
+import json
+import math
+
+import numpy as np
+import pytest
+from test_viewer import chromium_page, needs_chromium
+
+from hotspot.arena import scan_games
+from hotspot.arena.calibrate import base_value
+from hotspot.arena.game_report import (
+    FOG_PROBES,
+    SQUADS_A_COUNTER,
+    decided_turns,
+    dice_spread,
+    force_variants,
+    paired_change,
+    run_report,
+    seat_score,
+    skill_depth,
+)
+from hotspot.cli import main
+from hotspot.core.scenario import load_scenario
+
+SIZES = dict(agents=["random", "scripted"], games=4, probe_games=4, deployments=2, dice_seeds=2)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    rep = run_report(["open"], out=str(out), workers=1, progress=False, **SIZES)
+    return out, rep
+
+
+def test_the_report_holds_every_reading_of_every_setup(report):
+    """report.json: the grid (every agent against every one, both seats), the
+    depth, the upsets, the turn decided, the fog probes, the forces, the dice."""
+    out, rep = report
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert data["format"] == "hotspot-game-report"
+    (s,) = data["setups"]
+    pairs = {(c["technocrat"], c["ziegler"]) for c in s["cells"]}
+    assert pairs == {(a, b) for a in SIZES["agents"] for b in SIZES["agents"]}
+    assert all(c["games"] == SIZES["games"] for c in s["cells"])
+    assert [d["agent"] for d in s["diagonal"]] == s["depth"]["order"]
+    assert {p["probe"] for p in s["fog"]} == set(FOG_PROBES)
+    assert all(p["games"] == SIZES["probe_games"] for p in s["fog"])
+    assert s["forces"] and all(f["games"] == SIZES["probe_games"] for f in s["forces"])
+    dice = s["dice"]
+    assert np.array(dice["scores"]).shape == (SIZES["deployments"], SIZES["dice_seeds"])
+    assert 0.0 <= dice["dice_share"] <= 1.0 or dice["dice_share"] is None
+    assert data["played_now"] > 0 and data["trust"].startswith("4 games a cell")
+
+
+def test_the_grid_cells_are_the_kept_games(report):
+    """Each cell's score is its games' (a win 1, a draw half a point, D19 revised), read from games.jsonl."""
+    out, rep = report
+    rows = scan_games(out / "open" / "grid" / "games.jsonl").rows.values()
+    for c in rep["setups"][0]["cells"]:
+        games = [r for r in rows if (r["technocrat"], r["ziegler"]) == (c["technocrat"], c["ziegler"])]
+        pts = sum(1.0 if r["winner"] == "technocrat" else 0.0 if r["winner"] == "ziegler" else 0.5 for r in games)
+        assert len(games) == c["games"] and math.isclose(pts / len(games), c["technocrat_win_rate"])
+
+
+def test_the_weaker_agent_is_the_one_measured_weaker(report):
+    """Chance against skill counts the outright wins of the agent ranked lower by the grid itself."""
+    _, rep = report
+    s = rep["setups"][0]
+    order = s["depth"]["order"]
+    for u in s["upsets"]:
+        other = u["ziegler"] if u["weaker"] == u["technocrat"] else u["technocrat"]
+        assert order.index(u["weaker"]) < order.index(other)
+        assert 0 <= u["weaker_wins"] <= u["games"]
+
+
+def test_a_game_is_decided_no_later_than_its_end(report):
+    """The turn the learned value keeps the winner above 0.9 lies within the game (15.5: the game ends when won)."""
+    out, rep = report
+    rows = [r for r in scan_games(out / "open" / "grid" / "games.jsonl").rows.values()]
+    decided = decided_turns(rows)
+    assert decided, "the tiny grid has games with a winner"
+    for d in decided:
+        assert 0 <= d["decided_turn"] <= d["turns"]
+
+
+def test_a_rerun_resumes_without_playing(report):
+    """The same command again reads the folders: no game is played twice."""
+    out, rep = report
+    again = run_report(["open"], out=str(out), workers=1, progress=False, **SIZES)
+    assert again["played_now"] == 0
+    assert again["setups"][0]["cells"] == rep["setups"][0]["cells"]
+
+
+def test_force_variants_change_one_force_by_one_counter():
+    """3.2, 3.3: each variant is the set-up with one force one counter smaller
+    or larger (an infantry force by three squads: a full counter, 10.0); the rest unchanged."""
+    base = load_scenario("open")
+    variants = force_variants("open")
+    assert variants
+    for v in variants:
+        changed = [
+            (side, key)
+            for side, forces in base["forces"].items()
+            for key in forces
+            if v["data"]["forces"][side][key] != forces[key]
+        ]
+        side, key = v["force"].split(".")[1:]
+        assert changed == [(side, key)]
+        step = SQUADS_A_COUNTER if key.endswith("squads") else 1
+        assert v["data"]["forces"][side][key] - base_value(base, v["force"]) == v["step"] and abs(v["step"]) == step
+
+
+def test_skill_depth_counts_the_clear_rungs():
+    """A rung is clear when the stronger agent's score over both seats has an interval above 0.5."""
+
+    def cell(t, z, p, n=400):
+        return {"technocrat": t, "ziegler": z, "technocrat_win_rate": p, "games": n}
+
+    # a beats b clearly (0.9 as Technocrat, 0.8 as Ziegler); b and c cannot be told apart
+    cells = [
+        cell("a", "a", 0.5),
+        cell("b", "b", 0.5),
+        cell("c", "c", 0.5),
+        cell("a", "b", 0.9),
+        cell("b", "a", 0.2),
+        cell("a", "c", 0.9),
+        cell("c", "a", 0.2),
+        cell("b", "c", 0.51),
+        cell("c", "b", 0.5),
+    ]
+    depth = skill_depth(cells, ["c", "a", "b"])
+    assert depth["order"][-1] == "a"
+    assert (depth["depth"], depth["of"]) == (1, 2)
+    top = depth["rungs"][-1]
+    assert top["stronger"] == "a" and math.isclose(top["score"], 0.85) and top["clear"]
+    s = seat_score(cell("a", "b", 0.9), cell("b", "a", 0.2))
+    assert math.isclose(s["as_ziegler"], 0.8) and s["ci_low"] < 0.85 < s["ci_high"]
+
+
+def test_paired_change_is_the_mean_of_the_game_by_game_differences():
+    base = {0: 1.0, 1: 0.0, 2: 0.5, 3: 1.0}
+    other = {0: 1.0, 1: 1.0, 2: 0.5, 9: 0.0}  # game 9 has no base game: left out
+    d = paired_change(base, other)
+    assert d["games"] == 3 and math.isclose(d["delta"], 1 / 3)
+    assert d["ci_low"] < d["delta"] < d["ci_high"]
+    assert paired_change(base, {})["games"] == 0
+
+
+def test_dice_spread_is_deterministic_and_one_seed_has_no_dice_variance():
+    """The same seed gives the same games; with one dice seed a deployment has no spread of its own."""
+    a = dice_spread("open", 2, 2, seed=5, max_turns=30)
+    b = dice_spread("open", 2, 2, seed=5, max_turns=30)
+    assert a["scores"] == b["scores"]
+    one = dice_spread("open", 2, 1, seed=5, max_turns=30)
+    assert one["within_deployment_variance"] == 0.0
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["report", "no-such-setup", "--quick"], "no-such-setup"),
+        (["report", "random:3", "--quick"], "not one set-up"),
+        (["report", "open", "--agents", "scripted"], "at least two agents"),
+        (["report", "open", "--agents", "scripted,scripted"], "named twice"),
+        (["report", "open", "open"], "named twice"),
+        (["report", "open", "--probe-pair", "scripted"], "probe"),
+    ],
+)
+def test_bad_input_is_refused_in_one_line(tmp_path, capsys, argv, words):
+    """A wrong set-up, agent list or pair: one line naming it, and no folder written."""
+    out = tmp_path / "r"
+    assert main([*argv, "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hotspot: error:") and "\n" not in err and words in err
+    assert not out.exists() or not any(out.iterdir())
+
+
+@needs_chromium
+def test_the_report_page_reads_in_a_real_browser(report):
+    """The page a designer opens: no console errors, every figure drawn, every section there."""
+    out, rep = report
+    errors: list = []
+    with chromium_page(errors) as page:
+        page.goto((out / "report.html").resolve().as_uri())
+        page.wait_for_load_state("load")
+        assert page.title().startswith("Hot Spot game report")
+        images = page.eval_on_selector_all("img", "els => els.map(e => [e.getAttribute('src'), e.naturalWidth])")
+        assert {"diagonal.png", "forces.png", "decided.png", "lengths-open.png"} <= {src for src, _ in images}
+        assert all(width > 100 for _, width in images)
+        for anchor in ("#methods", "#comparison", "#open"):
+            assert page.inner_text(anchor)
+        assert "skill depth" in page.inner_text("#comparison table")
+    assert errors == []
