@@ -78,8 +78,9 @@ def test_skill_grid_plays_every_pairing_and_mirrors_the_seeds(grid):
 
 
 def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):
-    """A cell stops at the first look (every 10 games) where its 95% Wilson
-    interval's half-width is <= 0.12, or at 40 games."""
+    """A cell stops at the first look (every 10 games) where its Wilson
+    interval's half-width is <= 0.12, or at 40 games; the intervals are
+    corrected for the four looks (Bonferroni: each at 1 - 0.05 / 4)."""
     out, summary = grid
     rows = _rows(out / "games.jsonl")
     for c in summary["cells"]:
@@ -95,15 +96,16 @@ def test_sequential_stopping_stops_each_cell_by_its_own_interval(grid):
 
         def half(n, mine=mine):
             score = sum(1.0 if r["winner"] == "technocrat" else 0.5 if r["winner"] is None else 0.0 for r in mine[:n])
-            lo, hi = wilson_interval(score, n)
+            lo, hi = wilson_interval(score, n, 1 - 0.05 / 4)
             return (hi - lo) / 2
 
+        assert summary["config"]["interval_confidence"] == 1 - 0.05 / 4
         assert all(half(n) > 0.12 for n in range(10, c["games"], 10))  # no earlier look was precise
         if c["stopped"] == "precision":
             assert half(c["games"]) <= 0.12 and c["half_width"] <= 0.12
         else:
             assert c["stopped"] == "games" and c["games"] == 40
-    # a one-sided cell (random Technocrat) stops early: 0 of 20 gives [0, 0.161]
+    # a one-sided cell (random Technocrat) stops early: 0 of 20 gives [0, 0.238] at 98.75%
     rr = next(c for c in summary["cells"] if (c["technocrat"], c["ziegler"]) == ("random", "scripted"))
     assert rr["games"] == 20 and rr["stopped"] == "precision" and rr["technocrat_win_rate"] == 0.0
 

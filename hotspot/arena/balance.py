@@ -25,9 +25,12 @@ Sequential stopping (``precision``): the cells are played in steps of
 ``step`` games; after each step a cell whose 95% interval has a half-width
 <= ``precision``, or that has played ``games`` games, stops.  Which cells go
 on depends only on the rows of finished steps, so a rerun resumes to the
-same games.  (Stopping on the interval's width, not on its position, keeps
-the estimate unbiased in practice; the intervals are not corrected for the
-repeated looks, which matters little at these widths.)
+same games.  The intervals are corrected for the repeated looks
+(:func:`look_confidence`: Bonferroni over the planned looks, each look's
+interval at ``1 - 0.05 / looks``), both the ones that decide the stop and
+the ones reported: the chance that any look's interval misses is at most
+5%, so the interval of the look that stopped is a 95% interval whatever
+the stopping did.
 
 Restricted-play probes (``probes``, :data:`PROBES`): each probe is a cell of
 its own, the same agents and seeds as its base cell under the probe's rules
@@ -336,10 +339,22 @@ def balance_run_config(
     return config
 
 
-def cell_table(rows, cells, specs, stopped=None) -> list[dict]:
-    """One entry a cell: its games, score (a draw half a point), 95% Wilson
-    interval and its half-width, lengths; ``stopped``: why each cell stopped
-    (``"precision"`` or ``"games"``, sequential stopping)."""
+def look_confidence(games: int, step: int | None, precision) -> float:
+    """The confidence of each look's interval under sequential stopping: 95%
+    shared by the planned looks (``ceil(games / step)``) with Bonferroni's
+    correction, so that the chance that any look's interval misses the true
+    score is at most 5% (each at ``1 - 0.05 / looks``); 0.95 without
+    ``precision`` (one look)."""
+    if not precision or not step:
+        return 0.95
+    return 1.0 - 0.05 / max(1, math.ceil(games / step))
+
+
+def cell_table(rows, cells, specs, stopped=None, confidence: float = 0.95) -> list[dict]:
+    """One entry a cell: its games, score (a draw half a point), Wilson
+    interval (``confidence``: 95%, or :func:`look_confidence` under
+    sequential stopping) and its half-width, lengths; ``stopped``: why each
+    cell stopped (``"precision"`` or ``"games"``, sequential stopping)."""
     ckey = _cell_key
 
     by = {ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): [] for c in cells}
@@ -359,7 +374,7 @@ def cell_table(rows, cells, specs, stopped=None) -> list[dict]:
         tw = sum(r["winner"] == "technocrat" for r in rs)
         draws = sum(is_draw(r) for r in rs)
         score = tw + 0.5 * draws  # a draw (stopped by max_turns) is half a point
-        lo, hi = wilson_interval(score, n)
+        lo, hi = wilson_interval(score, n, confidence)
         entry = dict(c)
         entry.update(
             {
@@ -472,8 +487,10 @@ def run_balance(
     with writer_lock(out):  # one writer a folder, for the whole run
         by_cell = cell_specs(cells, specs)
 
+        confidence = look_confidence(games, step, precision)
+
         def enough(cell, done):
-            lo, hi = wilson_interval(sum(points(r, "technocrat", by="side") for r in done), len(done))
+            lo, hi = wilson_interval(sum(points(r, "technocrat", by="side") for r in done), len(done), confidence)
             return (hi - lo) / 2 <= precision
 
         run = run_in_steps(
@@ -489,7 +506,7 @@ def run_balance(
         )
         rows, stopped, result, remaining = run.rows, run.stopped, run.last, run.remaining
         kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
-        table = cell_table(kept, cells, specs, stopped)
+        table = cell_table(kept, cells, specs, stopped, confidence)
         summary = {
             "format": "hotspot-balance-summary",
             "version": 2,
@@ -501,6 +518,7 @@ def run_balance(
                 "seed": seed,
                 "precision": precision,
                 "step": step if precision else None,
+                "interval_confidence": confidence,
                 "technocrats": technocrats,
                 "zieglers": zieglers,
                 "probes": {name: over for name, over in probes},

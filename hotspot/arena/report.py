@@ -196,10 +196,13 @@ def balance_text(table: list[dict], summary: dict) -> str:
     lines += dropped_text(summary)
     precision = summary.get("config", {}).get("precision")
     if precision:
+        conf = summary["config"].get("interval_confidence", 0.95)
         lines.append(
             f"Sequential stopping: each cell played steps of {summary['config']['step']} games until its "
-            f"95% interval's half-width was <= {precision} or it reached "
-            f"{summary['config']['games_per_cell']} games (the games column: the games it needed)."
+            f"interval's half-width was <= {precision} or it reached "
+            f"{summary['config']['games_per_cell']} games (the games column: the games it needed). The intervals "
+            f"are corrected for the repeated looks (Bonferroni: each look's interval at {conf:.2%}, so that all "
+            "looks together hold the score with 95% confidence)."
         )
     for grid in summary.get("skill") or []:
         lines += ["", skill_text(grid)]
@@ -230,8 +233,9 @@ def write_report(out, summary: dict, rows) -> Path:
     if config.get("precision"):
         sections.append(
             f'<p class="note">Sequential stopping: steps of {config["step"]} games until a cell\'s '
-            f"95% interval has a half-width &le; {config['precision']} or {config['games_per_cell']} "
-            f"games.</p>"
+            f"interval has a half-width &le; {config['precision']} or {config['games_per_cell']} "
+            f"games; the intervals are corrected for the repeated looks (Bonferroni: each look at "
+            f"{config.get('interval_confidence', 0.95):.2%}, all of them together 95%).</p>"
         )
     for grid, name in zip(summary.get("skill") or [], summary.get("skill_plots") or []):
         sections.append(
