@@ -105,6 +105,12 @@ def add_parser(sub) -> None:
         help="the pair(s) that confirm the best setting (default: the --pair)",
     )
     cal.add_argument(
+        "--halving",
+        action="store_true",
+        help="judge --candidates settings at the one --pair (a strong pair) by successive halving: --games games "
+        "a candidate, the half nearest --target go on with twice the games, the last plays to --confirm-games",
+    )
+    cal.add_argument(
         "--confirm-games",
         type=positive,
         default=1000,
@@ -136,7 +142,12 @@ def add_parser(sub) -> None:
         help="scenario holding the fixed part (default: open for the "
         "Ziegler, standard's Ziegler set-up for the Technocrat)",
     )
-    dep.add_argument("--candidates", type=count_arg(2), default=16, help="deployments sampled (default 16)")
+    dep.add_argument(
+        "--candidates",
+        type=count_arg(2),
+        default=16,
+        help="deployments sampled, or with --calibrate --halving the settings judged (Sobol points) (default 16)",
+    )
     dep.add_argument(
         "--random-candidates",
         type=count_arg(0),
@@ -199,7 +210,7 @@ def run(args) -> int:
 
 def _calibrate(args) -> int:
     from ..arena.balance import parse_option, parse_scenarios
-    from ..arena.calibrate import parse_knob, run_calibration
+    from ..arena.calibrate import parse_knob, run_calibration, run_halving
     from ..arena.tournament import parse_pairings
 
     others = [
@@ -228,6 +239,26 @@ def _calibrate(args) -> int:
         rules[key] = values[0]
     pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
     confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
+    if args.halving:
+        if not pairs or len(pairs) != 1 or confirm:
+            raise ValueError("--halving judges the candidates at one pair: give one --pair (no --confirm-pair)")
+        summary = run_halving(
+            scenarios[0],
+            [parse_knob(k) for k in args.calibrate],
+            pair=pairs[0],
+            rules=rules,
+            target=args.target,
+            candidates=args.candidates,
+            games=16 if args.games is None else args.games,
+            confirm_games=args.confirm_games,
+            seed=args.seed,
+            out=args.out,
+            workers=args.workers,
+            max_turns=args.max_turns,
+            progress=not args.no_progress,
+        )
+        print(summary["text"])
+        return 0
     summary = run_calibration(
         scenarios[0],
         [parse_knob(k) for k in args.calibrate],
