@@ -334,6 +334,43 @@ def test_calibration_searches_confirms_and_resumes(tmp_path):
     assert [t["objective"] for t in again["trials"]] == [t["objective"] for t in summary["trials"]]
 
 
+def test_halving_keeps_the_nearest_half_and_plays_the_last_to_its_games(tmp_path):
+    """--halving: every candidate plays the first round; each round keeps the
+    half nearest the target and doubles the games on the same seeds; the last
+    one plays on to the confirming games, and a rerun plays nothing new."""
+    pytest.importorskip("optuna")
+    from hotspot.arena.calibrate import run_halving
+
+    kwargs = dict(
+        pair=("scripted", "scripted"),
+        candidates=4,
+        games=4,
+        confirm_games=20,
+        out=tmp_path,
+        workers=1,
+        progress=False,
+        max_turns=40,
+        seed=2,
+    )
+    knobs = [parse_knob("forces.technocrat.engineers=1..3"), parse_knob("platform_turns=3..5")]
+    summary = run_halving("open", knobs, **kwargs)
+    rounds = summary["rounds"]
+    assert [len(r["results"]) for r in rounds] == [4, 2, 1]
+    assert [r["games"] for r in rounds] == [4, 8, 20]
+    first = next(r for r in rounds[0]["results"] if r["candidate"] == 0)
+    assert first["values"] == {"forces.technocrat.engineers": 3, "platform_turns": 4}  # the scenario's own values
+    for before, after in zip(rounds, rounds[1:]):
+        nearest = sorted(before["results"], key=lambda r: (abs(r["score"] - 0.5), r["candidate"]))
+        assert before["kept"] == [r["candidate"] for r in nearest[: len(after["results"])]]
+        assert {r["candidate"] for r in after["results"]} == set(before["kept"])
+    best = summary["best"]
+    assert best["games"] == 20 and best["ci_low"] <= best["score"] <= best["ci_high"]
+    scenario = load_scenario(str(tmp_path / "calibrated.json"))
+    assert scenario["forces"]["technocrat"]["engineers"] == best["values"]["forces.technocrat.engineers"]
+    again = run_halving("open", knobs, **kwargs)
+    assert again["rounds"] == rounds
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [
@@ -349,6 +386,7 @@ def test_calibration_searches_confirms_and_resumes(tmp_path):
         (["--calibrate", "platform_turns=3..4", "--target", "1.5"], "target must be"),
         (["--calibrate", "platform_turns=3..4", "--confirm-pair", "random:nobody"], "nobody"),
         (["--step", "0"], "--step"),
+        (["--calibrate", "platform_turns=3..4", "--halving"], "one --pair"),
     ],
 )
 def test_bad_flags_are_refused_in_one_line_and_change_nothing(tmp_path, capsys, argv, words):

@@ -51,7 +51,7 @@ from hotspot.core.rules_data import POOL_KEYS, POOL_SIDE, SIDE_NAMES, RulesOptio
 from hotspot.core.scenario import ScenarioError, load_scenario
 
 from .balance import default_pair
-from .folder import writer_lock
+from .folder import read_run_config, writer_lock
 from .match import ArenaError, GameSpec, game_seed
 from .runner import check_count, run_games
 from .stats import wilson_interval
@@ -147,10 +147,21 @@ def _score(rows) -> tuple[float, float, float, int]:
 
 
 def play_setting(
-    path: Path, folder: Path, pairs, games: int, *, seed: int, max_turns, workers, progress, desc: str
+    path: Path,
+    folder: Path,
+    pairs,
+    games: int,
+    *,
+    seed: int,
+    max_turns,
+    workers,
+    progress,
+    desc: str,
+    first: int | None = None,
 ) -> list[dict]:
     """Play ``games`` mirrored games of the scenario file ``path`` at each pair;
-    one entry a pair: score, interval, games."""
+    one entry a pair: score, interval, games (of the first ``first`` games
+    only, when given: a folder that grew in a later round, read again)."""
     specs = [
         GameSpec(f"{t}:{z}", t, z, i, game_seed(seed, i), str(path), "{}", max_turns=max_turns)
         for t, z in pairs
@@ -167,7 +178,11 @@ def play_setting(
     result = run_games(specs, folder, workers=workers, progress=progress, desc=desc, config=config)
     out = []
     for t, z in pairs:
-        rows = [r for r in result.rows if r["technocrat"] == t and r["ziegler"] == z]
+        rows = [
+            r
+            for r in result.rows
+            if r["technocrat"] == t and r["ziegler"] == z and (first is None or int(r["index"]) < first)
+        ]
         score, lo, hi, n = _score(rows)
         out.append({"pair": f"{t}:{z}", "score": score, "ci_low": lo, "ci_high": hi, "games": n})
     return out
@@ -488,11 +503,13 @@ def run_halving(
             n_now = max(n, confirm_games) if final else n
             results = []
             for e in alive:
+                known = read_run_config(cdir / e["digest"]) or {}
                 (r,) = play_setting(
                     e["path"],
                     cdir / e["digest"],
                     [pair],
-                    n_now,
+                    max(n_now, int(known.get("games") or 0)),  # a rerun reads a folder that grew further
+                    first=n_now,
                     seed=seed,
                     max_turns=max_turns,
                     workers=workers,
