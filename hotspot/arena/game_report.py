@@ -827,7 +827,7 @@ def _setup_section(s, report, plots) -> str:
 
 def write_game_report(out, report: dict) -> Path:
     """Write ``out/report.html`` for :func:`run_report`'s ``report``."""
-    from .report import _page
+    from .report import html_page
 
     out = Path(out)
     report["out"] = str(out)
@@ -869,7 +869,7 @@ def write_game_report(out, report: dict) -> Path:
     sections += [_setup_section(s, report, plots) for s in report["setups"]]
     path = out / "report.html"
     path.write_text(
-        _page("Hot Spot game report: " + ", ".join(s["slug"] for s in report["setups"]), sections), encoding="utf-8"
+        html_page("Hot Spot game report: " + ", ".join(s["slug"] for s in report["setups"]), sections), encoding="utf-8"
     )
     return path
 

@@ -119,7 +119,7 @@ pre { background: #f7f7f7; padding: 0.8em; white-space: pre-wrap; }
 """
 
 
-def _page(title: str, sections: list[str]) -> str:
+def html_page(title: str, sections: list[str]) -> str:
     return (
         f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
         f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>\n"
@@ -349,14 +349,14 @@ def write_report(out, summary: dict, rows) -> Path:
         )
     )
     path = out / "report.html"
-    path.write_text(_page("Hot Spot balance report", sections), encoding="utf-8")
+    path.write_text(html_page("Hot Spot balance report", sections), encoding="utf-8")
     return path
 
 
 def write_calibration_report(out, summary: dict) -> Path:
     """Write ``out/report.html`` for a calibration run."""
     path = Path(out) / "report.html"
-    path.write_text(_page("Hot Spot calibration report", _calibration_sections(summary)), encoding="utf-8")
+    path.write_text(html_page("Hot Spot calibration report", _calibration_sections(summary)), encoding="utf-8")
     return path
 
 
