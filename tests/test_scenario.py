@@ -253,7 +253,7 @@ def test_save_and_load_file(tmp_path):
     """3.2, 3.3: a scenario saved to a file loads back the same (with or
     without the optional keys at their defaults), a preset one and ones whose
     players deploy (D21: forces and deploy have no default and are kept)."""
-    for name in ("standard", "open", "balanced"):
+    for name in ("standard", "open", "balanced", "balanced-strong"):
         data = load_scenario(name)
         for omit in (False, True):
             path = tmp_path / f"{name}{omit}.json"

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
     bal.add_argument(
         "--scenarios",
         default="standard",
-        help="comma-separated: standard, open, balanced, random (a set-up per game), random:SEED, JSON paths "
+        help="comma-separated: standard, open, balanced, balanced-strong, random (a set-up per game), random:SEED, JSON paths "
         "(default: standard)",
     )
     bal.add_argument(

@@ -21,7 +21,7 @@ def add_parser(sub) -> None:
         "setups",
         nargs="+",
         metavar="SETUP",
-        help="a preset (open, standard, balanced, ...) or a scenario file (hotspot scenario NAME --out FILE)",
+        help="a preset (open, standard, balanced, balanced-strong) or a scenario file (hotspot scenario NAME --out FILE)",
     )
     rep.add_argument(
         "--agents",

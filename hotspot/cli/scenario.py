@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
     )
     scen.add_argument(
         "name",
-        help="a built-in scenario (standard, open, balanced), random or random:N (a random set-up, N its "
+        help="a built-in scenario (standard, open, balanced, balanced-strong), random or random:N (a random set-up, N its "
         "seed), or a scenario JSON file",
     )
     scen.add_argument("--out", default=None, help="write the scenario to this JSON file instead of printing it")
