@@ -452,6 +452,7 @@ def run_report(
             "scenario": scenario,
             "slug": slug,
             "folders": {"grid": str(folder / "grid")},
+            "games_files": {"grid": str(folder / "grid" / "games.jsonl")},
             "cells": cells,
             "diagonal": diagonal,
             "skill": grid["skill"][0] if grid.get("skill") else None,
@@ -502,6 +503,7 @@ def run_report(
         )
         played += fog["played_now"]
         setup["folders"]["probes"] = str(pfolder)
+        setup["games_files"]["probes"] = str(pfolder / "games.jsonl")
         setup["fog"] = fog["probes"]
         scores = {}
         if variants:
@@ -514,6 +516,7 @@ def run_report(
                 run_options=dataclasses.replace(opts, out=str(ffolder)),
             )["played_now"]
             setup["folders"]["forces"] = str(ffolder)
+            setup["games_files"]["forces"] = str(ffolder / "games.jsonl")
             scores = _scores_by_cell(scan_games(ffolder / "games.jsonl").rows.values())
         base = scores.get((scenario, *probe_pair), {})
         setup["forces"] = [
@@ -528,6 +531,7 @@ def run_report(
         ]
         setup["dice"] = dice_spread(scenario, deployments, dice_seeds, seed=seed, max_turns=max_turns)
         (folder / "dice.json").write_text(json.dumps(setup["dice"]) + "\n", encoding="utf-8")
+        setup["games_files"]["dice"] = str(folder / "dice.json")
         report["setups"].append(setup)
     report["wall_s"] = round(time.perf_counter() - t0, 1)
     report["played_now"] = played
@@ -672,7 +676,7 @@ def _setup_section(s, report, plots) -> str:
     g = cfg["games_per_cell"]
     parts.append(
         f"<p>Skill grid: {len(s['cells'])} cells, {g} games a cell, seeds game_seed({cfg['seed']}, 0..{g - 1}); "
-        f"every game with its seed in <code>{html.escape(s['folders']['grid'])}/games.jsonl</code>.</p>"
+        f"every game with its seed in <code>{html.escape(s['games_files']['grid'])}</code>.</p>"
     )
     parts.append(
         _table(
@@ -748,7 +752,7 @@ def _setup_section(s, report, plots) -> str:
             f"0..{dice['deployments'] - 1}), each played out under {dice['dice_seeds']} dice seeds): the Technocrat "
             f"scores {_n(dice['score'])}; per deployment from {_n(min(dice['deployment_scores']))} to "
             f"{_n(max(dice['deployment_scores']))}; the dice make {_n(dice['dice_share'])} of the outcome's variance "
-            f"(<code>{html.escape(s['slug'])}/dice.json</code>).</p>"
+            f"(<code>{html.escape(s['games_files'].get('dice', ''))}</code>).</p>"
         )
     parts.append(
         "<h3>Decisiveness and the turn the game is decided</h3>"
@@ -795,7 +799,17 @@ def _setup_section(s, report, plots) -> str:
     parts.append(
         f"<h3>The price of hidden information and the forces</h3><p>At {html.escape(cfg['probe_pair'])}, "
         f"{pg} games a cell on the grid's seeds (game_seed({cfg['seed']}, 0..{pg - 1})), each change paired game by "
-        f"game with the base set-up; the games in <code>{html.escape(s['folders'].get('probes', ''))}</code>.</p>"
+        f"game with the base set-up; the games in "
+        + " and ".join(
+            f"<code>{html.escape(s['games_files'][k])}</code>" for k in ("probes", "forces") if k in s["games_files"]
+        )
+        + ".</p>"
+        + (
+            ""
+            if s.get("forces")
+            else "<p>No force changes: this set-up places its counters itself (no force pools to deploy from, "
+            "3.2, 3.3, D21).</p>"
+        )
         + _table(
             ["change", "games", "base", "changed", "change", "95% CI"],
             [
