@@ -188,6 +188,35 @@ def play_setting(
     return out
 
 
+def _optuna():
+    try:
+        import optuna
+    except ImportError:
+        raise ImportError("--calibrate needs optuna: python -m pip install 'hotspot[balance]'") from None
+    return optuna
+
+
+def _check_knobs(knobs, target) -> None:
+    if not knobs:
+        raise ArenaError("no knob to calibrate")
+    if len({k.name for k in knobs}) != len(knobs):
+        raise ArenaError("a knob is given twice")
+    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
+        raise ArenaError(f"target must be a Technocrat score in (0, 1), got {target!r}")
+
+
+def _base_scenario(scenario: str, rules) -> dict:
+    """The scenario to calibrate, with the rules overrides ``rules`` (checked)."""
+    try:
+        base = load_scenario(scenario)
+        if rules:
+            RulesOptions.from_dict(rules)
+            base = load_scenario({**base, "rules": {**(base.get("rules") or {}), **rules}})
+    except (ScenarioError, ValueError) as exc:
+        raise ArenaError(str(exc)) from None
+    return base
+
+
 def run_calibration(
     scenario: str,
     knobs: list[Knob],
@@ -209,29 +238,15 @@ def run_calibration(
     finalists: int = 3,
 ) -> dict:
     """Search the knobs' values (see the module docstring); returns the summary (with ``"text"``)."""
-    try:
-        import optuna
-    except ImportError:
-        raise ImportError("--calibrate needs optuna: python -m pip install 'hotspot[balance]'") from None
-    if not knobs:
-        raise ArenaError("no knob to calibrate")
-    if len({k.name for k in knobs}) != len(knobs):
-        raise ArenaError("a knob is given twice")
-    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
-        raise ArenaError(f"target must be a Technocrat score in (0, 1), got {target!r}")
+    optuna = _optuna()
+    _check_knobs(knobs, target)
     trials = check_count("trials", trials)
     games = check_count("games", games)
     confirm_games = check_count("confirm_games", confirm_games)
     finalists = check_count("finalists", finalists)
     pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
     confirm_pairs = [tuple(canonical_agents(p)) for p in (confirm_pairs or pairs)]
-    try:
-        base = load_scenario(scenario)
-        if rules:
-            RulesOptions.from_dict(rules)
-            base = load_scenario({**base, "rules": {**(base.get("rules") or {}), **rules}})
-    except (ScenarioError, ValueError) as exc:
-        raise ArenaError(str(exc)) from None
+    base = _base_scenario(scenario, rules)
     out = Path(out)
     with writer_lock(out):  # one writer a folder, for the whole run
         trial_dir = out / "trials"
@@ -445,27 +460,13 @@ def run_halving(
     not be even between strong ones).  Written to ``out`` as
     :func:`run_calibration` writes (``candidates/``, ``calibrated.json``,
     ``calibration.json``); a rerun resumes."""
-    try:
-        import optuna
-    except ImportError:
-        raise ImportError("--calibrate needs optuna: python -m pip install 'hotspot[balance]'") from None
-    if not knobs:
-        raise ArenaError("no knob to calibrate")
-    if len({k.name for k in knobs}) != len(knobs):
-        raise ArenaError("a knob is given twice")
-    if isinstance(target, bool) or not isinstance(target, (int, float)) or not 0 < target < 1:
-        raise ArenaError(f"target must be a Technocrat score in (0, 1), got {target!r}")
+    optuna = _optuna()
+    _check_knobs(knobs, target)
     candidates = check_count("candidates", candidates)
     games = check_count("games", games)
     confirm_games = check_count("confirm_games", confirm_games)
     pair = tuple(canonical_agents(pair))
-    try:
-        base = load_scenario(scenario)
-        if rules:
-            RulesOptions.from_dict(rules)
-            base = load_scenario({**base, "rules": {**(base.get("rules") or {}), **rules}})
-    except (ScenarioError, ValueError) as exc:
-        raise ArenaError(str(exc)) from None
+    base = _base_scenario(scenario, rules)
     out = Path(out)
     with writer_lock(out):
         cdir = out / "candidates"
