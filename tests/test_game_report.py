@@ -170,6 +170,7 @@ def test_dice_spread_is_deterministic_and_one_seed_has_no_dice_variance():
         (["report", "open", "--agents", "scripted,scripted"], "named twice"),
         (["report", "open", "open"], "named twice"),
         (["report", "open", "--probe-pair", "scripted"], "probe"),
+        (["report", "open", "--agents", "nobody,scripted"], "nobody"),
     ],
 )
 def test_bad_input_is_refused_in_one_line(tmp_path, capsys, argv, words):

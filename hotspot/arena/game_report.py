@@ -63,7 +63,7 @@ from .options import RunOptions
 from .rating import ratings_by_seat
 from .report import DRAW_CLASSES, classify_draws, final_state, draw_position  # noqa: F401 (draw_position: docs)
 from .stats import json_safe, wilson_interval
-from .tournament import is_draw
+from .tournament import canonical_agents, is_draw
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -390,6 +390,8 @@ def run_report(
     deployments = check_count("deployments", deployments if deployments is not None else size[2])
     dice_seeds = check_count("dice seeds", dice_seeds if dice_seeds is not None else size[3])
     agents = check_agents(agents if agents is not None else (QUICK_AGENTS if quick else reference_ladder()))
+    agents = check_agents(canonical_agents(agents))  # an agent that does not load: refused before any folder
+    probe_pair = tuple(canonical_agents(probe_pair))
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     played = 0  # games played by this call (the rest read from the folders)
