@@ -392,6 +392,13 @@ def run_report(
     agents = check_agents(agents if agents is not None else (QUICK_AGENTS if quick else reference_ladder()))
     agents = check_agents(canonical_agents(agents))  # an agent that does not load: refused before any folder
     probe_pair = tuple(canonical_agents(probe_pair))
+    if plots:
+        try:
+            import matplotlib  # noqa: F401  (checked before any game: the plots come last)
+        except ImportError:
+            raise ImportError(
+                "the report's plots need matplotlib: python -m pip install 'hotspot[plots]' (or pass --no-plot)"
+            ) from None
     out = Path(opts.out)
     out.mkdir(parents=True, exist_ok=True)
     played = 0  # games played by this call (the rest read from the folders)
