@@ -859,7 +859,8 @@ def write_game_report(out, report: dict) -> Path:
     sections = [
         f'<p class="note">Set-ups {html.escape(", ".join(cfg["scenarios"]))}; agents '
         f"{html.escape(', '.join(cfg['agents']))}; master seed {cfg['seed']}; turn limit {cfg['max_turns']}; "
-        f"{report['wall_s']} s.</p>",
+        f"this run {report['wall_s']} s, {report.get('played_now', 0)} games played by it (the others read from "
+        "its folders).</p>",
         f"<p><b>How far to trust it.</b> {html.escape(report['trust'])}</p>",
         f'<h2 id="methods">Methods</h2><p>{html.escape(METHODS)}</p>',
         _comparison(report),
