@@ -61,9 +61,9 @@ from .errors import ArenaError
 from .match import game_seed
 from .options import RunOptions
 from .rating import ratings_by_seat
-from .report import DRAW_CLASSES, classify_draws, final_state, draw_position  # noqa: F401 (draw_position: docs)
+from .report import DRAW_CLASSES, classify_draws
 from .stats import json_safe, wilson_interval
-from .tournament import canonical_agents, is_draw
+from .tournament import canonical_agents, points
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -90,10 +90,6 @@ def reference_ladder() -> list[str]:
 def _slug(scenario: str) -> str:
     name = Path(scenario).stem if scenario.endswith(".json") else scenario
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "setup"
-
-
-def _score(row) -> float:
-    return 1.0 if row["winner"] == "technocrat" else 0.5 if is_draw(row) else 0.0
 
 
 # ------------------------------------------------------------------ the readings
@@ -144,7 +140,9 @@ def paired_change(base: dict, other: dict) -> dict:
 def _scores_by_cell(rows) -> dict:
     out: dict = {}
     for r in rows:
-        out.setdefault((r["scenario"], r["technocrat"], r["ziegler"]), {})[int(r["index"])] = _score(r)
+        out.setdefault((r["scenario"], r["technocrat"], r["ziegler"]), {})[int(r["index"])] = points(
+            r, "technocrat", by="side"
+        )
     return out
 
 
@@ -229,6 +227,8 @@ def decided_turns(rows, nets=None) -> list[dict]:
     the game's last turn.  Rows whose actions do not replay are left out."""
     from hotspot.agents.plan_value import game_positions, predict_plan_value, shipped_plan_value
 
+    from hotspot.core.game import Game
+
     from .folder import RowError, record_from_row
 
     if nets is None:
@@ -241,8 +241,6 @@ def decided_turns(rows, nets=None) -> list[dict]:
             rec = record_from_row(row)
         except (RowError, ValueError):
             continue
-        from hotspot.core.game import Game
-
         actions = np.array(rec.actions, dtype=np.int64)
         rec.actions = []
         try:
