@@ -28,14 +28,16 @@ package's own functions are pointed there: numba's ``CACHE_DIR`` setting is
 changed while one of them is decorated and restored at once, so other numba
 code in the process caches where it always does.
 
-numba's private API is touched in this module only, in two guarded places:
+numba's private API is touched in this module only, in three guarded places:
 :func:`_get_call_template` (one machine-code version per general argument
 types, which halves the cold compile time) replaces a dispatcher's
 ``get_call_template`` only on the numba versions it was checked against
 (:data:`HOOK_NUMBA_VERSIONS`) and unless ``HOTSPOT_NUMBA_HOOK=0``; on any
 other numba the package compiles with plain ``njit`` (the same results,
 more versions, a slower first compile).  :func:`is_cached` reads numba's
-cache index path and answers False where numba moved it.
+cache index path and answers False where numba moved it.  :data:`borrowed`
+(an array view without a reference count, for hot call trees) is built
+from numba's array helpers and is the identity where they are missing.
 """
 
 import hashlib
