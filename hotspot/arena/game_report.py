@@ -561,11 +561,16 @@ def trust_text(report: dict) -> str:
                 widest = max(widest, (c["ci_high"] - c["ci_low"]) / 2)
     g = report["config"]["games_per_cell"]
     quick = " (--quick)" if report["config"]["quick"] else ""
+    pg = report["config"]["probe_games"]
+    probes = (
+        f"the forces and fog probes ({pg} paired games at {report['config']['probe_pair']}) resolve smaller changes"
+        if pg > g
+        else f"the forces and fog probes have {pg} paired games each"
+    )
     return (
         f"{g} games a cell{quick}: a cell's 95% interval is up to +-{widest:.2f} wide, so differences between cells "
-        f"smaller than about {2 * widest:.2f} are not resolved here; the forces and fog probes "
-        f"({report['config']['probe_games']} paired games at {report['config']['probe_pair']}) resolve smaller "
-        "changes. Rerun with more --games (the same --out resumes) where a reading matters."
+        f"smaller than about {2 * widest:.2f} are not resolved here; {probes}. Rerun with more --games (the same "
+        "--out resumes) where a reading matters."
     )
 
 
