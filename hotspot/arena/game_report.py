@@ -49,7 +49,6 @@ import os
 import re
 import time
 from pathlib import Path
-from statistics import NormalDist
 
 import numpy as np
 
@@ -62,10 +61,10 @@ from .match import game_seed
 from .options import RunOptions
 from .rating import ratings_by_seat
 from .report import DRAW_CLASSES, classify_draws
+from .skill import Z95, paired_change
 from .stats import json_safe, wilson_interval
 from .tournament import canonical_agents, points
 
-Z95 = NormalDist().inv_cdf(0.975)
 
 #: the cheap strong agent of ``quick``: the search at horizon 0 valuing plans
 #: with the learned value (about as strong as ``best``, a third of its cost)
@@ -115,26 +114,6 @@ def force_variants(scenario: str) -> list[dict]:
                     continue
                 out.append({"force": name, "step": delta, "label": f"{side} {key} {delta:+d}", "data": variant})
     return out
-
-
-def paired_change(base: dict, other: dict) -> dict:
-    """Mean of ``other[i] - base[i]`` over the games both have, with a 95% interval."""
-    common = sorted(set(base) & set(other))
-    n = len(common)
-    if not n:
-        return {"games": 0, "delta": None, "ci_low": None, "ci_high": None}
-    d = [other[i] - base[i] for i in common]
-    m = sum(d) / n
-    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
-    half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
-    return {
-        "games": n,
-        "base": sum(base[i] for i in common) / n,
-        "score": sum(other[i] for i in common) / n,
-        "delta": m,
-        "ci_low": m - half,
-        "ci_high": m + half,
-    }
 
 
 def _scores_by_cell(rows) -> dict:

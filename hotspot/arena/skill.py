@@ -286,20 +286,34 @@ def probe_deltas(table, rows) -> list[dict]:
         }
         entry["measures"] = PROBES[cell["probe"]][1] if cell["probe"] in PROBES else f"rules {cell['probe']}"
         if common:
-            d = [probe[i] - base[i] for i in common]
-            n = len(d)
-            mean = sum(d) / n
-            sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
-            half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+            d = paired_change(base, probe)
             entry.update(
-                base_score=sum(base[i] for i in common) / n,
-                probe_score=sum(probe[i] for i in common) / n,
-                delta=mean,
-                ci_low=mean - half,
-                ci_high=mean + half,
+                base_score=d["base"], probe_score=d["score"], delta=d["delta"], ci_low=d["ci_low"], ci_high=d["ci_high"]
             )
         out.append(entry)
     return out
+
+
+def paired_change(base: dict, other: dict) -> dict:
+    """The change from ``base`` to ``other`` (game index -> score), paired over
+    the games both have (the same seeds): ``games``, the two mean scores
+    (``base``, ``score``), the mean difference ``delta`` and its 95% interval."""
+    common = sorted(set(base) & set(other))
+    n = len(common)
+    if not n:
+        return {"games": 0, "delta": None, "ci_low": None, "ci_high": None}
+    d = [other[i] - base[i] for i in common]
+    m = sum(d) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
+    half = Z95 * sd / math.sqrt(n) if n > 1 else math.nan
+    return {
+        "games": n,
+        "base": sum(base[i] for i in common) / n,
+        "score": sum(other[i] for i in common) / n,
+        "delta": m,
+        "ci_low": m - half,
+        "ci_high": m + half,
+    }
 
 
 def probes_text(deltas) -> str:
@@ -316,4 +330,13 @@ def probes_text(deltas) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PROBES", "plot_skill_grid", "probe_deltas", "probes_text", "skill_summaries", "skill_summary", "skill_text"]
+__all__ = [
+    "PROBES",
+    "paired_change",
+    "plot_skill_grid",
+    "probe_deltas",
+    "probes_text",
+    "skill_summaries",
+    "skill_summary",
+    "skill_text",
+]
