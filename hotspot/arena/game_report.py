@@ -49,6 +49,7 @@ import os
 import re
 import time
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -396,6 +397,7 @@ def run_report(
         },
         "setups": [],
     }
+    grid_rows = []  # each set-up's grid games, paired with the first's after the loop
     for scenario in scenarios:
         slug = _slug(scenario)
         folder = out / slug
@@ -412,6 +414,7 @@ def run_report(
         from .folder import scan_games
 
         rows = sorted(scan_games(folder / "grid" / "games.jsonl").rows.values(), key=lambda r: r["key"])
+        grid_rows.append(rows)
         depth = skill_depth(cells, agents)
         ratings, anchor = ratings_by_seat(rows, agents)
         span = max(r["rating"] for r in ratings) - min(r["rating"] for r in ratings) if ratings else None
@@ -521,7 +524,9 @@ def run_report(
         report["setups"].append(setup)
     report["wall_s"] = round(time.perf_counter() - t0, 1)
     report["played_now"] = played
+    pair_with_first(report["setups"], grid_rows)
     report["trust"] = trust_text(report)
+    report["verdicts"] = verdicts(report)
     if plots:
         from .balance_plots import plot_report
 
@@ -550,6 +555,212 @@ def trust_text(report: dict) -> str:
         f"{g} games a cell{quick}: a cell's 95% interval is up to +-{widest:.2f} wide, so differences between cells "
         f"smaller than about {2 * widest:.2f} are not resolved here; {probes}. Rerun with more --games (the same "
         "--out resumes) where a reading matters."
+    )
+
+
+# ------------------------------------------------------------------ the paired difference between set-ups
+
+#: from this many per-seed differences on, the paired interval is normal; below it, Student's t
+NORMAL_FROM = 30
+
+
+def mean_interval(diffs, confidence: float = 0.95) -> dict:
+    """The mean of ``diffs`` (per-seed differences) with its interval from their
+    sample variance: ``n``, ``delta``, ``sd``, ``ci_low``, ``ci_high`` and
+    ``interval`` (``"normal"`` from :data:`NORMAL_FROM` values on, ``"t"``,
+    Student's t with n - 1 degrees of freedom, below; ``None`` with fewer than
+    two values, which have no interval)."""
+    diffs = [float(x) for x in diffs]
+    n = len(diffs)
+    out = {"n": n, "delta": math.fsum(diffs) / n if n else None, "sd": None, "ci_low": None, "ci_high": None}
+    out["interval"] = None
+    if n < 2:
+        return out
+    m = out["delta"]
+    sd = math.sqrt(math.fsum((x - m) ** 2 for x in diffs) / (n - 1))
+    if n >= NORMAL_FROM:
+        q, kind = NormalDist().inv_cdf(0.5 + confidence / 2), "normal"
+    else:
+        from scipy.stats import t as student_t
+
+        q, kind = float(student_t.ppf(0.5 + confidence / 2, n - 1)), "t"
+    half = q * sd / math.sqrt(n)
+    out.update(sd=sd, ci_low=m - half, ci_high=m + half, interval=kind)
+    return out
+
+
+def _by_game(rows) -> dict:
+    return {(r["technocrat"], r["ziegler"], int(r["index"])): r for r in rows}
+
+
+def paired_difference(base_rows, rows, base: str = "the first set-up") -> dict:
+    """The Technocrat's score on ``rows``' set-up minus on ``base_rows``' (the
+    grids' games), paired game by game: game ``i`` of a cell (an agent pair)
+    in both is played on the same seed, so each such game gives one per-seed
+    difference.  ``cells``: each cell in both, its games' base and score and
+    :func:`mean_interval` of its differences; ``overall``: the same pooled
+    over every cell's differences, with ``seeds`` and ``cells``.  Games that
+    cannot be paired (no agent pair in common, game ``i`` on another seed, no
+    game index in common): ``paired`` is False and ``why`` says so."""
+    a, b = _by_game(base_rows), _by_game(rows)
+    out = {"against": base, "paired": False, "why": None, "cells": [], "overall": mean_interval([])}
+    pairs = sorted({k[:2] for k in a} & {k[:2] for k in b})
+    if not pairs:
+        out["why"] = f"no agent pair played on both it and {base} (other agents): its games cannot be paired"
+        return out
+    cells, pooled, seeds, base_pooled = [], [], set(), []
+    for t, z in pairs:
+        keys = sorted(k for k in b if k[:2] == (t, z) and k in a)
+        for k in keys:
+            if int(a[k]["seed"]) != int(b[k]["seed"]):
+                out["why"] = (
+                    f"game {k[2]} of {t}:{z} has seed {b[k]['seed']} here but {a[k]['seed']} in {base} "
+                    "(another --seed?): its games cannot be paired"
+                )
+                return out
+        if not keys:
+            continue
+        base_pts = [points(a[k], "technocrat", by="side") for k in keys]
+        pts = [points(b[k], "technocrat", by="side") for k in keys]
+        diffs = [p - q for p, q in zip(pts, base_pts)]
+        cells.append({"technocrat": t, "ziegler": z, "base": float(np.mean(base_pts)), "score": float(np.mean(pts))})
+        cells[-1].update(mean_interval(diffs))
+        pooled += diffs
+        base_pooled += base_pts
+        seeds.update(int(b[k]["seed"]) for k in keys)
+    if not cells:
+        out["why"] = f"no game index played on both it and {base}: its games cannot be paired"
+        return out
+    overall = {"base": float(np.mean(base_pooled)), "score": float(np.mean(base_pooled) + np.mean(pooled))}
+    overall.update(mean_interval(pooled))
+    out.update(paired=True, cells=cells, overall={**overall, "seeds": len(seeds), "cells": len(cells)})
+    return out
+
+
+def pair_with_first(setups: list[dict], grid_rows: list) -> None:
+    """Set each set-up's ``paired_difference``: against the first set-up's
+    grid games (``grid_rows[0]``) for every later one, ``None`` for the first."""
+    for i, (s, rows) in enumerate(zip(setups, grid_rows, strict=True)):
+        s["paired_difference"] = paired_difference(grid_rows[0], rows, setups[0]["scenario"]) if i else None
+
+
+def paired_text(s: dict) -> str | None:
+    """The set-up's paired difference against the first in one sentence
+    (``None`` for the first set-up)."""
+    pd = s.get("paired_difference")
+    if not pd:
+        return None
+    head = f"{s['scenario']} - {pd['against']}:"
+    if not pd["paired"]:
+        return f"{head} not paired: {pd['why']}."
+    o = pd["overall"]
+    over = f"paired over {o['n']} games: {o['seeds']} seeds x {o['cells']} cells"
+    if o["interval"] is None:
+        return f"{head} Technocrat score {o['delta']:+.3f} ({over}; one game, no interval)"
+    return (
+        f"{head} Technocrat score {o['delta']:+.3f} {_ci(o['ci_low'], o['ci_high'], '+.3f')} "
+        f"({over}; {o['interval']} interval)"
+    )
+
+
+# ------------------------------------------------------------------ the verdicts
+
+
+def _upset_rate(s: dict):
+    games = sum(u["games"] for u in s["upsets"])
+    return sum(u["weaker_wins"] for u in s["upsets"]) / games if games else None
+
+
+def _draw_rate(s: dict):
+    games = sum(c["games"] for c in s["cells"])
+    return sum(c["draws"] for c in s["cells"]) / games if games else None
+
+
+def _resolved_forces(s: dict) -> list[dict]:
+    """The force changes whose paired interval lies off 0."""
+    return [
+        f
+        for f in s.get("forces") or []
+        if f["games"] and f["ci_low"] is not None and (f["ci_low"] > 0 or f["ci_high"] < 0)
+    ]
+
+
+def _seat_verdict(s: dict) -> str | None:
+    strongest = s["depth"]["order"][-1]
+    d = next((x for x in s["diagonal"] if x["agent"] == strongest), None)
+    if d is None or not d["games"]:
+        return None
+    if d["ci_low"] > 0.5:
+        verdict = "the Technocrat's seat is favoured"
+    elif d["ci_high"] < 0.5:
+        verdict = "the Ziegler's seat is favoured"
+    else:
+        verdict = "no seat advantage resolved"
+    return (
+        f"{s['scenario']}: the Technocrat scores {d['technocrat_win_rate']:.2f} {_ci(d['ci_low'], d['ci_high'], '.2f')}"
+        f" at the strong pair ({strongest} in both seats, {d['games']} games): {verdict}."
+    )
+
+
+def setup_verdicts(s: dict, cfg: dict) -> list[str]:
+    """The set-up's findings in a few plain sentences: the seat balance at the
+    strong pair (the strongest agent against itself), skill depth and chance,
+    the dice and decisiveness, the fog and the forces that matter."""
+    name, out = s["scenario"], []
+    seat = _seat_verdict(s)
+    if seat:
+        out.append(seat)
+    d, upset = s["depth"], _upset_rate(s)
+    skill = f"{name}: skill depth {d['depth']} of {d['of']} rungs clear ({' < '.join(d['order'])})"
+    if s.get("elo_span") is not None:
+        skill += f", Elo span {s['elo_span']:.0f}"
+    out.append(skill + (f"; the weaker agent still wins {upset:.0%} of its games." if upset is not None else "."))
+    facts = []
+    share = (s.get("dice") or {}).get("dice_share")
+    if share is not None:
+        facts.append(f"the dice make {share:.0%} of the outcome's variance")
+    if _draw_rate(s) is not None:
+        facts.append(f"{_draw_rate(s):.0%} of the grid's games are draws at the turn limit")
+    dec = next((x for x in s["decided"] if x["agent"] == d["order"][-1]), None)
+    if dec and dec["median_decided_turn"] is not None:
+        facts.append(
+            f"the strong pair's games are decided at turn {dec['median_decided_turn']:.0f} of "
+            f"{dec['median_turns']:.0f} (medians)"
+        )
+    if facts:
+        out.append(f"{name}: " + "; ".join(facts) + ".")
+    fog = [
+        f"{x['delta']:+.2f} {_ci(x['ci_low'], x['ci_high'], '+.2f')} when the {x['probe'][4:].capitalize()} sees"
+        for x in s.get("fog") or []
+        if x.get("delta") is not None and x["probe"] in FOG_PROBES
+    ]
+    forces = ", ".join(f"{f['label']} ({f['delta']:+.2f})" for f in _resolved_forces(s))
+    at = f"{name}: at {cfg['probe_pair']} ({cfg['probe_games']} games a change)"
+    parts = [f"lifting the fog changes the Technocrat's score by {' and '.join(fog)}"] if fog else []
+    if s.get("forces"):
+        parts.append(f"forces that matter: {forces}" if forces else "no force change is resolved")
+    if parts:
+        out.append(f"{at}, " + "; ".join(parts) + ".")
+    return out
+
+
+def verdicts(report: dict) -> list[str]:
+    """Every set-up's :func:`setup_verdicts`, then each later set-up's
+    :func:`paired_text` against the first: the sentences the page and the
+    terminal share."""
+    out = [v for s in report["setups"] for v in setup_verdicts(s, report["config"])]
+    return out + [t for t in (paired_text(s) for s in report["setups"]) if t]
+
+
+def terminal_text(report: dict, width: int = 100) -> str:
+    """What ``hotspot report`` prints: the trust sentence and the verdicts,
+    plain text, each line at most ``width`` columns (a sentence goes on
+    indented)."""
+    import textwrap
+
+    lines = [report["trust"], *verdicts(report)]
+    return "\n".join(
+        textwrap.fill(x, width, subsequent_indent="  ", break_on_hyphens=False, break_long_words=True) for x in lines
     )
 
 
@@ -608,17 +819,8 @@ def _comparison(report) -> str:
         rows.append(row)
     rows.append(["skill depth (clear rungs)"] + [f"{s['depth']['depth']} of {s['depth']['of']}" for s in setups])
     rows.append(["Elo span, weakest to strongest"] + [_n(s["elo_span"], ".0f") for s in setups])
-    rows.append(
-        ["weaker agent wins (all pairs)"]
-        + [
-            _n(sum(u["weaker_wins"] for u in s["upsets"]) / max(1, sum(u["games"] for u in s["upsets"])))
-            for s in setups
-        ]
-    )
-    rows.append(
-        ["draws (all cells)"]
-        + [_n(sum(c["draws"] for c in s["cells"]) / max(1, sum(c["games"] for c in s["cells"]))) for s in setups]
-    )
+    rows.append(["weaker agent wins (all pairs)"] + [_n(_upset_rate(s)) for s in setups])
+    rows.append(["draws (all cells)"] + [_n(_draw_rate(s)) for s in setups])
     rows.append(
         ["mean game length (turns)"]
         + [
@@ -647,17 +849,52 @@ def _comparison(report) -> str:
     rows.append(
         ["forces that matter (interval off 0)"]
         + [
-            ", ".join(
-                f"{f['label']} ({f['delta']:+.2f})"
-                for f in s.get("forces") or []
-                if f["games"] and (f["ci_low"] > 0 or f["ci_high"] < 0)
-            )
-            or "none resolved"
+            ", ".join(f"{f['label']} ({f['delta']:+.2f})" for f in _resolved_forces(s)) or "none resolved"
             for s in setups
         ]
     )
+    found = "".join(f"<li>{html.escape(v)}</li>" for v in verdicts(report))
     return (
-        '<section id="comparison"><h2>The set-ups side by side</h2>' + _table(["reading"] + names, rows) + "</section>"
+        '<section id="comparison"><h2>The set-ups side by side</h2>'
+        + f'<h3>Verdicts</h3><ul class="verdicts">{found}</ul>'
+        + _table(["reading"] + names, rows)
+        + _paired_section(setups)
+        + "</section>"
+    )
+
+
+def _paired_section(setups) -> str:
+    """The paired difference of each set-up against the first, by cell and over every cell (a table)."""
+    later = [s for s in setups if s.get("paired_difference")]
+    if not later:
+        return ""
+    rows = []
+    for s in later:
+        pd = s["paired_difference"]
+        if not pd["paired"]:
+            rows.append([f"{s['scenario']} - {pd['against']}", f"not paired: {pd['why']}"] + ["-"] * 6)
+            continue
+        for c in [*pd["cells"], {"technocrat": "all cells", "ziegler": "", **pd["overall"]}]:
+            rows.append(
+                [
+                    f"{s['scenario']} - {pd['against']}",
+                    f"{c['technocrat']}:{c['ziegler']}" if c["ziegler"] else c["technocrat"],
+                    c["n"],
+                    _n(c.get("base")),
+                    _n(c.get("score")),
+                    _n(c["delta"], "+.3f"),
+                    _ci(c["ci_low"], c["ci_high"], "+.3f"),
+                    c["interval"] or "-",
+                ]
+            )
+    first = later[0]["paired_difference"]["against"]
+    return (
+        f'<h3 id="paired">Each set-up against {html.escape(first)}, paired game by game</h3><p>Game i of a cell is '
+        "played on the same seed with the same agents in every set-up, so each pair of games gives one per-seed "
+        "difference of the Technocrat's score (this set-up minus the first); a cell's difference is their mean, "
+        "with a 95% interval from their variance (normal from "
+        f"{NORMAL_FROM} games on, Student's t below), and the last row pools every cell's differences.</p>"
+        + _table(["set-ups", "cell", "games", "first's score", "score", "difference", "95% CI", "interval"], rows)
     )
 
 
@@ -886,12 +1123,19 @@ __all__ = [
     "decided_turns",
     "dice_spread",
     "force_variants",
+    "mean_interval",
+    "pair_with_first",
+    "paired_difference",
+    "paired_text",
     "paired_change",
     "reference_ladder",
     "run_report",
     "seat_score",
+    "setup_verdicts",
     "skill_depth",
+    "terminal_text",
     "trust_text",
     "upsets",
+    "verdicts",
     "write_game_report",
 ]

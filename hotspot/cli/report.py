@@ -57,7 +57,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..arena.game_report import run_report
+    from ..arena.game_report import run_report, terminal_text
     from ..arena.tournament import parse_agents, parse_pairings
 
     try:
@@ -79,6 +79,6 @@ def run(args) -> int:
         plots=not args.no_plot,
         run_options=run_options(args),
     )
-    print(report["trust"])
+    print(terminal_text(report))
     print(f"Report: {report['html']} (and report.json; every game with its seed under {args.out}/)")
     return 0
