@@ -5,6 +5,8 @@ the module; the tests read its numbers against the games it kept, check the
 readings' arithmetic on grids made by hand, and open the page in headless
 Chromium."""
 
+import copy
+import html
 import json
 import math
 
@@ -20,10 +22,17 @@ from hotspot.arena.game_report import (
     decided_turns,
     dice_spread,
     force_variants,
+    mean_interval,
+    pair_with_first,
     paired_change,
+    paired_difference,
+    paired_text,
     run_report,
     seat_score,
     skill_depth,
+    terminal_text,
+    trust_text,
+    verdicts,
 )
 from hotspot.cli import main
 from hotspot.core.scenario import load_scenario
@@ -159,6 +168,126 @@ def test_dice_spread_is_deterministic_and_one_seed_has_no_dice_variance():
     assert a["scores"] == b["scores"]
     one = dice_spread("open", 2, 1, seed=5, max_turns=30)
     assert one["within_deployment_variance"] == 0.0
+
+
+T975 = {3: 3.182446305284263, 7: 2.364624251592785}  # Student's t, 97.5% quantile, by degrees of freedom (tables)
+
+
+def _game(t, z, i, winner, seed=None):
+    """A grid game row: agents, index, seed (game i's, unless given) and winner (None: a draw)."""
+    return {"technocrat": t, "ziegler": z, "index": i, "seed": 1000 + i if seed is None else seed, "winner": winner}
+
+
+def _rows(cell, winners):
+    return [_game(*cell, i, w) for i, w in enumerate(winners)]
+
+
+def test_the_paired_difference_is_the_mean_of_per_seed_differences_with_a_t_interval():
+    """By hand: a cell whose per-seed differences (set-up minus first) are 1, 0, 1/2, -1/2 has the
+    difference 1/4, sd sqrt(1.25 / 3) and, from 4 seeds (fewer than 30), the half-width t(0.975, 3) sd / 2;
+    pooled with a cell of no change (8 differences) the mean is 1/8, the variance 1.375 / 7, t with 7 df."""
+    T, Z = "technocrat", "ziegler"
+    base = _rows(("a", "b"), [Z, Z, Z, T]) + _rows(("b", "a"), [T, Z, None, T])
+    other = _rows(("a", "b"), [T, Z, None, None]) + _rows(("b", "a"), [T, Z, None, T])
+    pd = paired_difference(base, other, "base")
+    assert pd["paired"] and pd["why"] is None and pd["against"] == "base"
+    ab, ba = pd["cells"]
+    assert (ab["technocrat"], ab["ziegler"], ab["n"], ab["interval"]) == ("a", "b", 4, "t")
+    assert math.isclose(ab["base"], 0.25) and math.isclose(ab["score"], 0.5) and math.isclose(ab["delta"], 0.25)
+    half = T975[3] * math.sqrt(1.25 / 3) / math.sqrt(4)
+    assert math.isclose(ab["ci_low"], 0.25 - half) and math.isclose(ab["ci_high"], 0.25 + half)
+    assert ba["delta"] == 0.0 and ba["ci_low"] == ba["ci_high"] == 0.0
+    o = pd["overall"]
+    assert (o["n"], o["seeds"], o["cells"], o["interval"]) == (8, 4, 2, "t")
+    half = T975[7] * math.sqrt(1.375 / 7) / math.sqrt(8)
+    assert math.isclose(o["delta"], 0.125) and math.isclose(o["ci_low"], 0.125 - half)
+    assert math.isclose(o["ci_high"], 0.125 + half)
+    s = {"scenario": "mine.json", "paired_difference": pd}
+    assert paired_text(s) == (
+        f"mine.json - base: Technocrat score +0.125 [{0.125 - half:+.3f}, {0.125 + half:+.3f}] "
+        "(paired over 8 games: 4 seeds x 2 cells; t interval)"
+    )
+
+
+def test_from_30_differences_on_the_interval_is_normal():
+    """Fewer than 30 per-seed differences: Student's t; 30 or more: the normal quantile (1.96)."""
+    thirty, twenty_nine = mean_interval([0.0, 1.0] * 15), mean_interval([0.0, 1.0] * 14 + [0.5])
+    assert thirty["interval"] == "normal" and twenty_nine["interval"] == "t"
+    sd = math.sqrt(30 * 0.25 / 29)
+    assert math.isclose(thirty["ci_high"] - thirty["delta"], 1.959963984540054 * sd / math.sqrt(30))
+    assert mean_interval([0.5])["interval"] is None and mean_interval([])["n"] == 0
+
+
+def test_identical_setups_differ_by_zero_with_a_zero_width_interval(report):
+    """The fixture's grid paired with itself: every per-seed difference is 0, so every cell and the pool
+    have the difference 0 and an interval of width 0 (the variance is the per-seed differences')."""
+    out, rep = report
+    rows = list(scan_games(out / "open" / "grid" / "games.jsonl").rows.values())
+    pd = paired_difference(rows, rows, "open")
+    assert pd["paired"] and len(pd["cells"]) == len(SIZES["agents"]) ** 2
+    for c in [*pd["cells"], pd["overall"]]:
+        assert c["delta"] == 0.0 and c["ci_low"] == c["ci_high"] == 0.0
+    assert pd["overall"]["n"] == SIZES["games"] * len(pd["cells"]) and pd["overall"]["seeds"] == SIZES["games"]
+    assert rep["setups"][0]["paired_difference"] is None  # the first set-up is the one the others pair with
+
+
+def test_games_that_cannot_be_paired_are_refused_in_a_sentence():
+    """Game i on another seed, or no agent pair in common: no number, a sentence saying why."""
+    T = "technocrat"
+    base = _rows(("a", "b"), [T, T])
+    reseeded = [_game("a", "b", 0, T), _game("a", "b", 1, T, seed=7)]
+    pd = paired_difference(base, reseeded, "open")
+    assert not pd["paired"] and pd["overall"]["delta"] is None
+    text = paired_text({"scenario": "mine.json", "paired_difference": pd})
+    assert text.startswith("mine.json - open: not paired: game 1 of a:b has seed 7 here but 1001 in open")
+    assert "\n" not in text and text.endswith("cannot be paired.")
+    other_agents = paired_difference(base, _rows(("c", "d"), [T, T]), "open")
+    assert not other_agents["paired"] and "no agent pair" in other_agents["why"]
+
+
+def _unwrapped(text: str) -> str:
+    """The terminal's sentences back on one line each (a sentence goes on in lines indented by two)."""
+    return text.replace("\n  ", " ")
+
+
+def test_the_cli_prints_the_verdicts(report, capsys):
+    """`hotspot report open` again on the fixture's folder (it resumes): the trust sentence, then every
+    verdict of the page, plain text, no line over 100 columns; one set-up, so no paired line."""
+    out, rep = report
+    argv = ["report", "open", "--agents", "random,scripted", "--games", "4", "--probe-games", "4"]
+    argv += ["--deployments", "2", "--dice-seeds", "2", "--workers", "1", "--no-progress", "--out", str(out)]
+    assert main(argv) == 0
+    printed = capsys.readouterr().out
+    assert all(len(line) <= 100 for line in printed.splitlines() if not line.startswith("Report: ")), printed
+    text = _unwrapped(printed)
+    assert text.startswith(rep["trust"])
+    assert rep["verdicts"] and all(v in text for v in rep["verdicts"])
+    assert "open: the Technocrat scores" in text and "at the strong pair (scripted in both seats, 4 games)" in text
+    assert " - open:" not in text
+
+
+def test_the_cli_and_the_page_print_each_setup_paired_with_the_first(report, tmp_path, capsys, monkeypatch):
+    """Two set-ups (the fixture's open and a copy of it, its grid's games the same): the terminal prints
+    the paired line, and the page holds the same sentences and the paired table."""
+    out, rep = report
+    two = copy.deepcopy(rep)
+    again = {**copy.deepcopy(rep["setups"][0]), "scenario": "again.json", "slug": "again"}
+    two["setups"].append(again)
+    rows = list(scan_games(out / "open" / "grid" / "games.jsonl").rows.values())
+    pair_with_first(two["setups"], [rows, rows])
+    two["trust"], two["verdicts"] = trust_text(two), verdicts(two)
+    two["html"] = str(tmp_path / "report.html")
+    monkeypatch.setattr("hotspot.arena.game_report.run_report", lambda *a, **k: two)
+    assert main(["report", "open", "again.json", "--out", str(tmp_path), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert all(len(line) <= 100 for line in printed.splitlines() if not line.startswith("Report: ")), printed
+    line = "again.json - open: Technocrat score +0.000 [+0.000, +0.000] (paired over 16 games: 4 seeds x 4 cells; t interval)"
+    assert line in _unwrapped(printed) and _unwrapped(terminal_text(two)) in _unwrapped(printed)
+    from hotspot.arena.game_report import write_game_report
+
+    page = write_game_report(tmp_path, two).read_text(encoding="utf-8")
+    assert all(html.escape(v) in page for v in verdicts(two)) and html.escape(line) in page
+    assert 'id="paired"' in page and "all cells" in page
 
 
 @pytest.mark.parametrize(
