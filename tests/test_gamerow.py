@@ -18,7 +18,9 @@ from hotspot.arena.gamerow import (
     GAME_CSV_FIELDS,
     GAME_ROW_FIELDS,
     GAME_ROW_NAMES,
+    OPTIONAL,
     check,
+    ended,
     from_csv_row,
     to_csv_row,
 )
@@ -34,12 +36,12 @@ def row():
 
 
 def test_the_row_has_the_declared_fields_in_order(row):
-    assert tuple(row) == GAME_ROW_NAMES and len(GAME_ROW_FIELDS) == 20
+    assert tuple(row) == GAME_ROW_NAMES and len(GAME_ROW_FIELDS) == 23
     assert all(f.description and f.kind for f in GAME_ROW_FIELDS)
     assert check(row) is row and check_row(row) == row["key"]
 
 
-@pytest.mark.parametrize("name", GAME_ROW_NAMES)
+@pytest.mark.parametrize("name", [n for n in GAME_ROW_NAMES if n not in OPTIONAL])
 def test_a_missing_field_is_named(row, name):
     broken = {k: v for k, v in row.items() if k != name}
     with pytest.raises(RowError, match=f"missing field '{name}'"):
@@ -74,3 +76,33 @@ def test_the_committed_games_csv_files_load():
 def test_a_csv_column_that_is_no_field_is_refused():
     with pytest.raises(RowError, match="column 'colour' is not a game row field"):
         from_csv_row({"colour": "red"})
+
+
+def test_a_row_written_before_the_ending_fields_still_checks_and_says_how_it_ended(row):
+    """Rows written before ``ended``, ``judge`` and ``adjudication`` (every
+    committed games.jsonl of an earlier release) keep their keys and read as
+    played without adjudication: 'turn limit' for a draw, else 'rules'."""
+    old = {k: v for k, v in row.items() if k not in OPTIONAL}
+    assert check_row(old) == row["key"]
+    assert ended(old) == ("turn limit" if old["winner"] is None else "rules")
+    assert row["ended"] == ended(old) and row["judge"] is None and row["adjudication"] == ""
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("ended", "checkmate", "field 'ended' must be one of"),
+        ("judge", 1.5, "field 'judge' must be a number in"),
+        ("adjudication", 3, "field 'adjudication' must be a string"),
+    ],
+)
+def test_a_bad_ending_field_is_named(row, field, value, message):
+    with pytest.raises(RowError, match=message):
+        check_row(dict(row, **{field: value}))
+
+
+def test_an_ending_that_contradicts_the_winner_is_refused(row):
+    """A drawn ending ('turn limit', 'no progress') has no winner; a decided one has one."""
+    flipped = "rules" if row["winner"] is None else "turn limit"
+    with pytest.raises(RowError, match="field 'ended' is"):
+        check_row(dict(row, ended=flipped))

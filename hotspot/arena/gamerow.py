@@ -23,11 +23,17 @@ MAX_SEED = 1 << 63  # game seeds are 63-bit (match.game_seed)
 
 
 class RowField(NamedTuple):
-    """One field of a game row: its name, its JSON type and what it holds."""
+    """One field of a game row: its name, its JSON type and what it holds;
+    ``default``: for a field added later, the value a row written before it
+    holds (:data:`OPTIONAL`); ``REQUIRED`` for the others."""
 
     name: str
     kind: str
     description: str
+    default: object = "required"
+
+
+REQUIRED = "required"
 
 
 #: the fields of a game row, in the order a row holds them
@@ -46,14 +52,46 @@ GAME_ROW_FIELDS: tuple[RowField, ...] = (
     RowField("winner_agent", "str | None", "the winner's agent; null for a draw"),
     RowField("loser_agent", "str | None", "the loser's agent; null for a draw"),
     RowField("result", "str", "the result's name: 'technocrat wins', 'ziegler wins', or the ongoing one for a draw"),
-    RowField("truncated", "bool", "true when max_turns stopped the game (always for a draw)"),
+    RowField(
+        "truncated", "bool", "true when the harness stopped the game without a winner (max_turns, or no progress)"
+    ),
     RowField("turns", "int", "the turns played"),
     RowField("actions_count", "int", "the number of actions"),
     RowField("wall_s", "float", "the game's wall time in seconds"),
     RowField("path", "str", "'compiled' (one compiled call) or 'python' (through the Game facade)"),
+    RowField(
+        "ended",
+        "str",
+        "how the game ended: 'rules' (a victory condition, 5.0), 'turn limit' (max_turns, D19 revised), "
+        "'resign' or 'no progress' (adjudicated: hotspot.arena.adjudication)",
+        None,
+    ),
+    RowField(
+        "judge",
+        "float | None",
+        "with adjudication rules: the judge's last value (the Technocrat's expected score), else null",
+        None,
+    ),
+    RowField("adjudication", "str", "the adjudication rules the game was played under ('' for none)", ""),
     RowField("actions", "list[int]", "every action of the game, in order: the game's record with its seed"),
 )
 GAME_ROW_NAMES: tuple[str, ...] = tuple(f.name for f in GAME_ROW_FIELDS)
+#: the fields a row written before them may lack, with what such a row means
+OPTIONAL: dict[str, object] = {f.name: f.default for f in GAME_ROW_FIELDS if f.default != REQUIRED}
+#: how a game ended (the row's ``ended``): a victory condition (5.0, D19), the
+#: turn limit (D19 revised), or an adjudication rule (hotspot.arena.adjudication)
+ENDED_RULES, ENDED_TURN_LIMIT, ENDED_RESIGN, ENDED_NO_PROGRESS = "rules", "turn limit", "resign", "no progress"
+ENDINGS = (ENDED_RULES, ENDED_TURN_LIMIT, ENDED_RESIGN, ENDED_NO_PROGRESS)
+
+
+def ended(row: dict) -> str:
+    """How the game of ``row`` ended (its ``ended``; for a row written before
+    that field, 'turn limit' for a game without a winner, else 'rules')."""
+    value = row.get("ended")
+    if value is not None:
+        return value
+    return "turn limit" if row.get("winner") is None else "rules"
+
 
 #: the balance tool's games.csv: every game with its seed and result, without its actions
 GAME_CSV_FIELDS = [
@@ -72,7 +110,9 @@ GAME_CSV_FIELDS = [
 _TEXT = ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path")
 
 
-def make_row(spec, *, setup, winner, result, truncated, turns, actions, wall_s, path) -> dict:
+def make_row(
+    spec, *, setup, winner, result, truncated, turns, actions, wall_s, path, ended="rules", judge=None
+) -> dict:
     """The row of the game ``spec`` (a ``match.GameSpec``) that ended so: the
     fields of :data:`GAME_ROW_FIELDS`, in their order."""
     if winner is None:
@@ -100,6 +140,9 @@ def make_row(spec, *, setup, winner, result, truncated, turns, actions, wall_s, 
         "actions_count": len(actions),
         "wall_s": round(wall_s, 6),
         "path": path,
+        "ended": ended,
+        "judge": judge,
+        "adjudication": spec.adjudication,
         "actions": [int(a) for a in actions],
     }
     return row
@@ -116,6 +159,8 @@ def short_text(value) -> str:
 
 def _get(row: dict, name: str):
     if name not in row:
+        if name in OPTIONAL:
+            return OPTIONAL[name]
         raise RowError(
             f"missing field {name!r}"
             + (" (a row written before max_turns was recorded, D19 revised)" if name == "max_turns" else "")
@@ -204,8 +249,28 @@ def check(row) -> dict:
     if isinstance(wall, bool) or not isinstance(wall, (int, float)) or not math.isfinite(wall) or wall < 0:
         raise RowError(f"field 'wall_s' must be a non-negative number, got {short_text(wall)}")
     _check_outcome(row)
+    _check_ending(row)
     _check_actions(row)
     return row
+
+
+def _check_ending(row: dict) -> None:
+    """``ended`` is one of :data:`ENDINGS` and agrees with the winner; ``judge``
+    a number in [0, 1] or null; ``adjudication`` a string."""
+    value = _get(row, "ended")
+    if value is not None:
+        if value not in ENDINGS:
+            raise RowError(f"field 'ended' must be one of {', '.join(ENDINGS)}, got {short_text(value)}")
+        drawn = value in ("turn limit", "no progress")
+        if drawn != (row["winner"] is None):
+            raise RowError(f"field 'ended' is {short_text(value)} but the winner is {short_text(row['winner'])}")
+    judge = _get(row, "judge")
+    if judge is not None and (
+        isinstance(judge, bool) or not isinstance(judge, (int, float)) or not 0.0 <= judge <= 1.0
+    ):
+        raise RowError(f"field 'judge' must be a number in [0, 1] or null, got {short_text(judge)}")
+    if not isinstance(_get(row, "adjudication"), str):
+        raise RowError(f"field 'adjudication' must be a string, got {short_text(row['adjudication'])}")
 
 
 # ------------------------------------------------------------ games.csv
@@ -255,7 +320,10 @@ __all__ = [
     "GAME_ROW_NAMES",
     "MAX_SEED",
     "RowField",
+    "ENDINGS",
+    "OPTIONAL",
     "check",
+    "ended",
     "from_csv_row",
     "make_row",
     "to_csv_row",

@@ -78,6 +78,8 @@ from hotspot.core.rules_data import (
 )
 from hotspot.core.victory import winner as winning_side
 
+from .adjudication import Adjudicator
+from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT
 from .errors import ArenaError
 from .gamerow import make_row
 from .registry import make_agent
@@ -137,12 +139,16 @@ class GameSpec:
     rules: str = "{}"  # canonical JSON of the rules overrides
     max_actions: int = DEFAULT_MAX_ACTIONS  # a safety stop: a game still going there is an error
     max_turns: int | None = DEFAULT_MAX_TURNS  # D19 revised: a draw after this turn; None: no limit
+    adjudication: str = ""  # the adjudication rules (.adjudication), canonical text; "" for none
 
     def __post_init__(self):
+        from .adjudication import canonical_adjudication
+
         try:
             object.__setattr__(self, "max_turns", check_max_turns(self.max_turns) or None)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
+        object.__setattr__(self, "adjudication", canonical_adjudication(self.adjudication))
 
     @property
     def key(self) -> str:
@@ -156,6 +162,7 @@ class GameSpec:
             self.index,
             self.seed,
             self.max_turns,
+            self.adjudication,
         )
 
     @property
@@ -163,21 +170,23 @@ class GameSpec:
         return json.loads(self.rules)
 
 
-def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns=None) -> str:
-    return json.dumps(
-        [
-            pairing,
-            technocrat,
-            ziegler,
-            scenario,
-            json.loads(canonical_rules(rules)),
-            int(index),
-            int(seed),
-            None if not max_turns else int(max_turns),
-        ],
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns=None, adjudication="") -> str:
+    """A game's key: its pairing, agents, scenario, rules, index, seed and
+    turn limit, and its adjudication rules when it has any (a key without
+    them is the key the arena has always written)."""
+    fields = [
+        pairing,
+        technocrat,
+        ziegler,
+        scenario,
+        json.loads(canonical_rules(rules)),
+        int(index),
+        int(seed),
+        None if not max_turns else int(max_turns),
+    ]
+    if adjudication:
+        fields.append(str(adjudication))
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"))
 
 
 def row_key(row: dict) -> str:
@@ -194,6 +203,7 @@ def row_key(row: dict) -> str:
         row["index"],
         row["seed"],
         row["max_turns"],
+        row.get("adjudication") or "",
     )
 
 
@@ -350,7 +360,11 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
 
     ``agents``: (Ziegler agent, Technocrat agent), made from the names in the
     spec if None.  ``force_python`` plays compiled agents through the Python
-    path too (the same game, slower: the tests compare the two)."""
+    path too (the same game, slower: the tests compare the two).  With
+    adjudication rules (``spec.adjudication``, :mod:`.adjudication`) the game
+    stops where a rule ends it: the Python path asks at each new turn; a
+    compiled game is played to its end and cut where the rules would have
+    stopped it (the same decisions up to there)."""
     if agents is None:
         agents = _make_side_agents(spec)
     t0 = time.perf_counter()
@@ -362,31 +376,46 @@ def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dic
     data = setup = None
     if spec.scenario == "random":
         data, setup = scenario_data(spec.scenario, spec.rules, spec.seed)
+    judge = Adjudicator(spec.adjudication) if spec.adjudication else None
+    verdict = None
     if not force_python and policies[0] is not None and policies[1] is not None:
         states = initial_state(spec, data)
+        start = states.copy()
         actions = play_compiled(states[0], policies[0], policies[1], rng, spec.max_actions).tolist()
         s = states[0]
         path = "compiled"
+        if judge is not None:
+            verdict, cut = judge.replay(start, actions)
+            actions = actions[:cut]
     else:
-        game = _play_python(spec, agents, policies, rng, data)
+        game, verdict = _play_python(spec, agents, policies, rng, data, judge)
         actions = game.record.actions
         s = game.s
         path = "python"
-    winner, truncated, turns = _outcome(s)
+    if verdict is None:
+        winner, truncated, turns = _outcome(s)
+        ended = ENDED_TURN_LIMIT if winner is None else ENDED_RULES
+        result = RESULT_NAMES[int(s["result"])]
+    else:
+        winner, truncated, turns, ended = verdict.winner, verdict.winner is None, verdict.turn, verdict.ended
+        result = RESULT_NAMES[ONGOING] if winner is None else f"{winner} wins"
     return make_row(
         spec,
         setup=setup or spec.scenario,
         winner=winner,
-        result=RESULT_NAMES[int(s["result"])],
+        result=result,
         truncated=truncated,
         turns=turns,
         actions=actions,
         wall_s=time.perf_counter() - t0,
         path=path,
+        ended=ended,
+        judge=None if judge is None else judge.judge,
     )
 
 
-def _play_python(spec: GameSpec, agents, policies, rng, data=None):
+def _play_python(spec: GameSpec, agents, policies, rng, data=None, judge=None):
+    """(the game played through the ``Game`` facade, the adjudicator's verdict or None)."""
     if data is None:
         data, _ = scenario_data(spec.scenario, spec.rules, spec.seed)
     game = Game(data, seed=int(spec.seed), max_turns=spec.max_turns)
@@ -395,6 +424,10 @@ def _play_python(spec: GameSpec, agents, policies, rng, data=None):
     while not game.is_terminal():
         if n >= spec.max_actions:
             raise ArenaError(f"game {spec.key}: did not end within {spec.max_actions} actions")
+        if judge is not None:
+            verdict = judge.at_state(game.s)
+            if verdict is not None:
+                return game, verdict
         side = game.current_player()
         agent = agents[side]
         if policies[side] is not None:
@@ -406,7 +439,7 @@ def _play_python(spec: GameSpec, agents, policies, rng, data=None):
         except (IllegalActionError, TypeError) as exc:
             raise ArenaError(f"agent {agent.name!r} ({SIDE_NAMES[side]}) in game {spec.key}: {exc}") from None
         n += 1
-    return game
+    return game, None
 
 
 def run_task(specs, paths=()) -> list[dict]:
@@ -538,6 +571,13 @@ def unchecked_replay(row: dict):
     recorded; returns the replayed ``Game``.  ``hotspot.arena.replay_row``
     checks the row first."""
     game = Game.from_record(unchecked_record(row))
+    if row.get("ended") in (ENDED_RESIGN, ENDED_NO_PROGRESS):  # adjudicated: stopped at the start of a turn
+        if game.is_terminal() or game.turn != row["turns"]:
+            raise ArenaError(
+                f"game {row.get('key')}: adjudicated ({row['ended']}) at turn {row['turns']}, but the recorded "
+                f"actions replay to {'the end of the game' if game.is_terminal() else f'turn {game.turn}'}"
+            )
+        return game
     if not game.is_terminal():
         raise ArenaError(f"game {row.get('key')}: the recorded actions do not finish the game")
     winner = SIDE_NAMES[game.winner()] if game.winner() >= 0 else None

@@ -66,6 +66,7 @@ class RunOptions:
     max_actions: int | None = None  # a game's safety limit of actions (None: match.DEFAULT_MAX_ACTIONS)
     max_turns: int | None = DEFAULT_MAX_TURNS  # a game still going after this turn is a draw (None: no limit)
     drop_damaged: bool = False  # drop damaged games.jsonl lines and play their games again
+    adjudicate: str = ""  # adjudication rules (.adjudication: "resign", "draw(turns=60)", ...); "" for none
 
     def __post_init__(self):
         def fix(name, value):
@@ -93,6 +94,9 @@ class RunOptions:
             fix("max_turns", check_max_turns(self.max_turns) or None)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
+        from .adjudication import canonical_adjudication
+
+        fix("adjudicate", canonical_adjudication(self.adjudicate))
 
     @classmethod
     def merge(cls, options: RunOptions | None, overrides: dict, *, out=None, where: str = "run") -> RunOptions:

@@ -175,15 +175,17 @@ def plan_arena(
     rules=None,
     max_actions: int | None = None,
     max_turns: int | None = DEFAULT_MAX_TURNS,
+    adjudication: str = "",
 ) -> list[GameSpec]:
     """The games of an arena: for each pairing (a, b), ``games`` games with a as
     the Technocrat and, unless a == b, ``games`` with b as the Technocrat.
     Game ``i`` of every pairing and side has the same seed (same dice, same
     random setup).  ``max_turns``: the turn after which a game is stopped as
-    a draw (None: no limit; D19 revised)."""
+    a draw (None: no limit; D19 revised); ``adjudication``: the rules that may
+    end a game sooner (:mod:`.adjudication`; "" for none)."""
     games = check_count("games", games)
     rules = canonical_rules(rules)
-    extra = {"max_turns": max_turns}
+    extra = {"max_turns": max_turns, "adjudication": adjudication}
     if max_actions is not None:
         extra["max_actions"] = check_count("max_actions", max_actions)
     seen = set()
@@ -200,12 +202,13 @@ def plan_arena(
     return specs
 
 
-def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_turns) -> dict:
+def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_turns, adjudication="") -> dict:
     """What decides an arena's games, recorded in its folder's run.json (a
     rerun with other values is refused; ``games`` may grow): the pairings (in
     any order), the scenario (and its digest if it is a file), the rules
-    options, the master seed, ``max_turns`` and the games a side."""
-    return {
+    options, the master seed, ``max_turns``, the games a side and the
+    adjudication rules (only when there are any)."""
+    config = {
         "kind": "arena",
         "pairings": sorted({f"{a}:{b}" for a, b in pairings}),
         "scenario": scenario,
@@ -215,6 +218,9 @@ def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_
         "max_turns": spec_max_turns(max_turns),
         "games": int(games),
     }
+    if adjudication:
+        config["adjudication"] = adjudication
+    return config
 
 
 def side_table(rows, specs) -> list[dict]:
@@ -532,7 +538,14 @@ def run_arena(
         begin_compiling(opts.resolved_workers())
     check_scenario(scenario, rules)
     specs = plan_arena(
-        pairings, games, scenario=scenario, seed=seed, rules=rules, max_actions=opts.max_actions, max_turns=max_turns
+        pairings,
+        games,
+        scenario=scenario,
+        seed=seed,
+        rules=rules,
+        max_actions=opts.max_actions,
+        max_turns=max_turns,
+        adjudication=opts.adjudicate,
     )
     with writer_lock(out):  # one writer a folder, for the whole run
         result = run_games(
@@ -540,7 +553,7 @@ def run_arena(
             out,
             options=opts,
             desc="arena",
-            config=arena_run_config(pairings, games, scenario, seed, rules, max_turns),
+            config=arena_run_config(pairings, games, scenario, seed, rules, max_turns, opts.adjudicate),
         )
         config = {
             "pairings": [f"{a}:{b}" for a, b in pairings],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import add_run_options, parse_rules_options, run_options
+from .common import add_adjudicate_option, add_run_options, parse_rules_options, run_options
 
 
 def add_parser(sub) -> None:
@@ -47,6 +47,7 @@ def add_parser(sub) -> None:
     arena.add_argument("--no-self-play", action="store_true", help="leave out the agent-vs-itself pairings")
     arena.add_argument("--list-agents", action="store_true", help="list the agents and exit")
     add_run_options(arena, "arena-results")
+    add_adjudicate_option(arena)
     arena.set_defaults(func=run)
 
 

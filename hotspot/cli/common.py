@@ -121,6 +121,20 @@ def run_options(args):
         max_actions=args.max_actions,
         max_turns=args.max_turns,
         drop_damaged=args.drop_damaged,
+        adjudicate=getattr(args, "adjudicate", None) or "",
+    )
+
+
+def add_adjudicate_option(p, default: str = "") -> None:
+    """``--adjudicate RULES``: the adjudication rules (hotspot.arena.adjudication)."""
+    p.add_argument(
+        "--adjudicate",
+        default=default,
+        metavar="RULES",
+        help="end a game whose end is no longer in doubt: 'resign' (the learned judge gives one side "
+        ">= 0.99 for 6 turns in a row: that side wins), 'draw' (no unit lost and no crustal changed "
+        "for 60 turns: a draw), both ('resign,draw'), with parameters ('resign(score=0.995,turns=8)'), "
+        f"or 'none' (default {default or 'none'}); docs/arena.md#adjudication",
     )
 
 

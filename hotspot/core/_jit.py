@@ -126,6 +126,7 @@ COMPILED_MODULES = (
     "hotspot.agents.plan_value",
     "hotspot.env.episodes",
     "hotspot.arena.match",
+    "hotspot.arena.turn_points",
 )
 
 
