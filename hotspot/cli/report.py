@@ -13,7 +13,8 @@ def add_parser(sub) -> None:
         "decisiveness, what the fog and each force are worth (report.html, report.json)",
         description="Plays every agent of --agents against every one on each SETUP (mirrored seeds), the fog "
         "probes and each force one counter down and up at a cheap pair, and the same deployments under other "
-        "dice, then writes report.html (with its PNGs) and report.json to --out, the set-ups side by side. "
+        "dice, then writes report.html (with its PNGs) and report.json to --out, the set-ups side by side, and prints "
+        "the verdicts and each set-up's paired difference against the first (game by game on the same seeds). "
         "--quick: scripted and one cheap strong agent, sizes for a few minutes on two cores. A rerun resumes. "
         "docs/balance.md#the-game-report",
     )
