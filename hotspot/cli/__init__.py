@@ -1,5 +1,5 @@
 """The ``hotspot`` command line: one module a subcommand (``hotspot.cli.play``,
-``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.balance``, ``.evaluate``, ``.report``), each
+``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.evaluate``, ``.report``), each
 with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
 
     hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
@@ -11,7 +11,9 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
     hotspot serve [GAMES ...] [--port N] [--host ADDR] [--open]   (play, watch and replay in a browser)
     hotspot arena [--agents A,B | --pairings A:B,...] [--games N] [--scenario S] [--seed N] [--out DIR]
                   [--workers N] [--backend local|ray] [--address ADDR] [--max-games N] [--max-turns N|none]
-                  [--drop-damaged]
+                  [--drop-damaged] [--adjudicate RULES]
+    hotspot compare A B [--elo0 E0] [--elo1 E1] [--alpha A] [--beta B] [--step N] [--games N] [--out DIR]
+                  [--adjudicate RULES]          (a sequential test on game pairs: is A stronger than B?)
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
                     [--technocrat A,B,... --ziegler A,B,...] [--precision H] [--step N]
                     [--probe NAME,...] [--probe-pair T:Z] [--report] [--max-turns N|none] [--drop-damaged]
@@ -20,7 +22,8 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
     hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
     hotspot evaluate AGENT [--opponents A,B,...] [--precision H] [--step N] [--games N] [--out DIR]
-                    [--workers N] [--max-games N] [--ratings FILE]   (the standard protocol: a result card)
+                    [--workers N] [--max-games N] [--minutes M] [--seat technocrat|ziegler] [--ratings FILE]
+                                                (the standard protocol: a result card)
     hotspot report SETUP [SETUP ...] [--quick] [--agents A,B,...] [--games N] [--probe-games N]
                    [--probe-pair T:Z] [--deployments N] [--dice-seeds N] [--out DIR]
                                                 (a game report: report.html and report.json)
@@ -56,10 +59,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import arena, balance, evaluate, play, replay, report, scenario, serve
+from . import arena, balance, compare, evaluate, play, replay, report, scenario, serve
 
 #: the subcommands, in the order ``hotspot --help`` lists them
-COMMANDS = (play, replay, serve, scenario, arena, balance, evaluate, report)
+COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report)
 
 
 def build_parser() -> argparse.ArgumentParser:
