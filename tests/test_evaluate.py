@@ -26,6 +26,7 @@ from hotspot.arena.rating import (
     rate,
     seat_results,
 )
+from hotspot.arena.pairs import half_width, pair_summary
 from hotspot.arena.stats import wilson_interval
 
 # ------------------------------------------------------------ the rating model
@@ -175,16 +176,32 @@ def test_a_card_by_opponent_and_seat_with_ratings(tmp_path, reference):
     assert again["played_now"] == 0 and again["opponents"] == card["opponents"]
 
 
-def test_sequential_stopping_stops_an_opponent_at_the_precision(tmp_path, reference):
-    """scripted beats random in every game: after the first step of 8 games
-    a side the interval is narrower than +-0.1, and the opponent stops."""
+def test_sequential_stopping_counts_pairs(tmp_path, reference, capsys):
+    """scripted beats random in every game, so every pair scores 2: at the
+    first look (8 pairs) the pairs' interval (clipped at 1, with its
+    small-sample prior: one virtual pair spread over the five scores) is
+    wider than +-0.05, at the second (16 pairs) narrower, and the opponent
+    stops there, where the games' Wilson interval (32 games) is still wider.
+    With stderr no terminal, plain progress lines show the run alive, one
+    at each look."""
     card = run_evaluate(
-        "scripted", opponents=["random"], games=40, step=8, precision=0.1, ratings=reference,
-        out=tmp_path / "ev", workers=1, progress=False,
+        "scripted", opponents=["random"], games=40, step=8, precision=0.05, ratings=reference,
+        out=tmp_path / "ev", workers=1, progress=True,
     )  # fmt: skip
     (entry,) = card["opponents"]
-    assert entry["stopped"] == "precision" and entry["as_technocrat"]["games"] == 8
-    assert entry["score"] == 1.0 and card["ratings"]["overall"]["text"].startswith("> ")
+    assert entry["stopped"] == "precision" and entry["pairs"] == 16 and entry["as_technocrat"]["games"] == 16
+    assert entry["pentanomial"] == [0, 0, 0, 0, 16] and entry["score"] == 1.0
+    assert (entry["wilson_high"] - entry["wilson_low"]) / 2 > 0.05
+    assert half_width(pair_summary([], "x")) == math.inf
+    assert card["ratings"]["overall"]["text"].startswith("> ") and not card["partial"]
+    err = capsys.readouterr().err
+    assert "evaluate: 16/16 games, 0 of 1 opponents done" in err and "(look at 8 pairs)" in err
+    assert "evaluate: 32/32 games, 1 of 1 opponents done" in err and "(look at 16 pairs)" in err
+    run_evaluate(
+        "scripted", opponents=["random"], games=40, step=8, precision=0.05, ratings=reference,
+        out=tmp_path / "ev", workers=1, progress=False,
+    )  # fmt: skip
+    assert "evaluate:" not in capsys.readouterr().err  # --no-progress: no lines either
 
 
 @pytest.mark.parametrize(
@@ -194,6 +211,11 @@ def test_sequential_stopping_stops_an_opponent_at_the_precision(tmp_path, refere
         ({"precision": 0.7}, "precision must be a number in (0, 0.5)"),
         ({"games": 0}, "games must be a positive integer"),
         ({"ratings": "no/such/file.json"}, "cannot read them"),
+        ({"minutes": 0}, "minutes must be a positive number"),
+        ({"minutes": -2.5}, "minutes must be a positive number"),
+        ({"minutes": float("nan")}, "minutes must be a positive number"),
+        ({"seat": "both"}, "seat must be technocrat or ziegler"),
+        ({"step": 0}, "step must be a positive integer"),
     ],
 )
 def test_bad_arguments_are_one_line_and_write_nothing(tmp_path, reference, kwargs, words):
@@ -265,3 +287,252 @@ def test_another_scenario_is_not_on_the_published_scale(tmp_path, reference):
         out=tmp_path / "ev", workers=1, progress=False,
     )  # fmt: skip
     assert card["ratings"] is None and "not on the published scale" in card["text"]
+
+
+# ------------------------------------------------------------ pairs, partial cards, one seat
+
+
+def _pair_rows(agent, opponent, outcomes, start=0):
+    """Rows of mirrored pairs: ``outcomes`` (winner with the agent as
+    Technocrat, winner with it as Ziegler) a pair, the same seed for both."""
+    rows = []
+    for i, (won_t, won_z) in enumerate(outcomes, start):
+        for t, z, winner in ((agent, opponent, won_t), (opponent, agent, won_z)):
+            rows.append(
+                {"key": f"{t}|{z}|{i}", "pairing": f"{agent}:{opponent}", "technocrat": t, "ziegler": z,
+                 "winner": winner, "index": i, "seed": 7000 + i, "scenario": "open", "rules": {},
+                 "max_turns": 200, "wall_s": 0.5}
+            )  # fmt: skip
+    return rows
+
+
+def _protocol(**changes):
+    return {"scenario": "open", "rules": {}, "max_turns": 200, "seed": 0, "precision": 0.05, "step": 50,
+            "games": 1000, "seat": None, "minutes": None, **changes}  # fmt: skip
+
+
+def test_the_stopping_rule_and_the_card_count_pairs_with_wilson_beside():
+    """Each seat's Technocrat wins (pair score 1, the seat decides): 40 pairs
+    give a pairs' interval within +-0.05 while the games' Wilson interval
+    is about +-0.11.  The card's score and 95% CI are the pairs'; the Wilson
+    interval stands beside them, each seat keeps its own Wilson interval,
+    and the saving is Wilson n = games / ratio."""
+    from hotspot.arena.evaluate import evaluation_card, stopping_rule
+
+    rows = _pair_rows("me", "scripted", [("technocrat", "technocrat")] * 36 + [("technocrat", "ziegler")] * 4)
+    summary = pair_summary(rows, "me", "scripted")
+    lo, hi = wilson_interval(44, 80)
+    assert half_width(summary) <= 0.05 < (hi - lo) / 2
+    assert stopping_rule("me", None, 0.05)("scripted", rows)
+    as_z = [r for r in rows if r["ziegler"] == "me"]  # one seat: its Wilson interval, 4 wins in 40: +-0.1
+    assert not stopping_rule("me", "ziegler", 0.05)("scripted", as_z) and stopping_rule("me", "ziegler", 0.11)(
+        "scripted", as_z
+    )
+    card = evaluation_card("me", rows, ["scripted"], {"scripted": "precision"}, load_reference(), _protocol())
+    (entry,) = card["opponents"]
+    assert (entry["score"], entry["ci_low"], entry["ci_high"]) == (
+        summary["score"],
+        summary["ci_low"],
+        summary["ci_high"],
+    )
+    assert (entry["wilson_low"], entry["wilson_high"]) == pytest.approx((lo, hi))
+    assert entry["pentanomial"] == [0, 0, 36, 0, 4] and card["pairs"] == 40
+    assert entry["as_technocrat"]["score"] == 1.0
+    assert (entry["as_ziegler"]["ci_low"], entry["as_ziegler"]["ci_high"]) == pytest.approx(wilson_interval(4, 40))
+    assert entry["wilson_games"] == pytest.approx(80 / entry["games_ratio"]) and entry["games_ratio"] < 0.3
+
+
+def _big_card(**protocol):
+    """A card of 1000 pairs a side against every reference agent, with mixed
+    results (the widest columns), for a long agent spec."""
+    from hotspot.arena.evaluate import evaluation_card
+
+    agent = "mybots:Greedy(depth=3,model=/a/long/path/to/models/technocrat_and_ziegler_policy_v12.zip,temperature=0.25)"
+    kinds = [("technocrat", "ziegler"), ("technocrat", "technocrat"), ("ziegler", "ziegler"), (None, "ziegler"),
+             ("ziegler", "technocrat"), (None, None)]  # fmt: skip
+    rows = []
+    for opponent in REFERENCE_LADDER:
+        rows += _pair_rows(agent, opponent, [kinds[i % len(kinds)] for i in range(1000)])
+    stopped = {o: "games" for o in REFERENCE_LADDER[:3]}
+    return evaluation_card(agent, rows, list(REFERENCE_LADDER), stopped, load_reference(), _protocol(**protocol))
+
+
+def test_the_printed_card_fits_80_columns_and_says_the_references_uncertainty():
+    """Every line of the printed card is at most 80 columns (the default
+    ladder, 1000 pairs a side, a long agent spec wrapped); it names each
+    opponent's pentanomial and the reference ladder's published intervals,
+    and says that comparing two agents adds both intervals."""
+    from hotspot.arena.evaluate import card_text, full_table
+
+    card = _big_card()
+    card.update({"partial": True, "partial_reason": "the time budget (--minutes 30) was spent", "remaining": 4000})
+    text = card_text(card)
+    assert max(len(line) for line in text.splitlines()) <= 80, max(text.splitlines(), key=len)
+    assert text.splitlines()[0].startswith("PARTIAL card: the time budget (--minutes 30) was spent")
+    assert "166 0 500 167 167   2000      2701   0.74" in text  # pentanomial (0, 1/2, 1, 3/2, 2 points), games, ...
+    flat = " ".join(text.split())
+    assert "Reference ladder (overall, 95%): random -861 (< -351), scripted 1000 [967, 1034]," in flat
+    assert "comparing two evaluated agents adds both agents' intervals" in flat
+    assert "Not finished: at most 4000 game(s) left (each opponent stops when its interval is within +-0.05)" in flat
+    wide = full_table(card)
+    assert "Wilson 95% CI" in wide and "as Technocrat" in wide and max(len(x) for x in wide.splitlines()) > 80
+
+
+def test_a_time_budget_leaves_a_partial_card_and_a_rerun_goes_on(tmp_path, reference, monkeypatch):
+    """``minutes``: once the budget is spent no game is handed out (the
+    clock is the runner's ``past``, here spent after 4 games); the card of
+    what was played says PARTIAL (card.txt's first line, card.json, the
+    plot's title) and counts what is left to the end, the cap of every
+    unfinished opponent (12 - 4 games), not to the next look (2).  The same
+    call again resumes and finishes."""
+    from hotspot.arena import runner
+
+    out = tmp_path / "ev"
+    games_file = out / "games.jsonl"
+
+    def past(deadline):
+        return deadline is not None and games_file.exists() and len(games_file.read_text().splitlines()) >= 4
+
+    monkeypatch.setattr(runner, "past", past)
+    kwargs = dict(opponents=["scripted"], games=6, step=3, ratings=reference, out=out, workers=1, chunk=1)
+    card = run_evaluate("random", minutes=5, progress=False, **kwargs)
+    assert card["games"] == 4 and card["partial"] and card["remaining"] == 8
+    assert card["partial_reason"] == "the time budget (--minutes 5) was spent"
+    text = (out / "card.txt").read_text()
+    assert text.startswith("PARTIAL card: the time budget (--minutes 5) was spent")
+    assert "at most 8 game(s) left (each opponent stops when its interval is within +-0.05)" in " ".join(text.split())
+    saved = json.loads((out / "card.json").read_text())
+    assert saved["partial"] is True and saved["remaining"] == 8 and saved["opponents"][0]["stopped"] == "not finished"
+    again = run_evaluate("random", progress=False, plot=False, **kwargs)
+    assert again["played_now"] == 8 and again["games"] == 12 and not again["partial"] and again["remaining"] == 0
+    assert not (out / "card.txt").read_text().startswith("PARTIAL")
+
+
+def test_a_pool_hands_out_no_game_after_the_deadline(tmp_path, monkeypatch):
+    """On a pool of 2 workers, tasks are handed out a few at a time and none
+    once the deadline has passed (here: once 2 games are in the file): the
+    run stops with most of its 12 games left, all its rows kept, and a
+    rerun plays exactly the rest."""
+    from hotspot.arena import runner
+    from hotspot.arena.tournament import plan_arena
+
+    games_file = tmp_path / "g" / "games.jsonl"
+
+    def past(deadline):
+        return deadline is not None and games_file.exists() and len(games_file.read_text().splitlines()) >= 2
+
+    monkeypatch.setattr(runner, "past", past)
+    specs = plan_arena([("scripted", "random")], 6, scenario="open")
+    first = runner.run_games(specs, tmp_path / "g", workers=2, chunk=1, progress=False, deadline=1.0)
+    assert first.out_of_time and 2 <= first.played <= 5 and first.remaining == 12 - first.played
+    assert len(games_file.read_text().splitlines()) == first.played
+    rest = runner.run_games(specs, tmp_path / "g", workers=2, chunk=1, progress=False)
+    assert rest.played == 12 - first.played and len(rest.rows) == 12 and not rest.out_of_time
+
+
+def _stopping_module(tmp_path, name):
+    """A module agent whose fourth game is interrupted (as by Ctrl-C): it
+    raises KeyboardInterrupt when made for its fourth game (a game makes it
+    with no seed; the check before the run with seed 0)."""
+    (tmp_path / f"{name}.py").write_text(
+        "import numpy as np\nfrom hotspot.agents import Agent\n\nMADE = []\n\n"
+        "class Stop(Agent):\n"
+        "    def __init__(self, seed=None):\n"
+        "        if seed is None:\n"
+        "            MADE.append(1)\n"
+        "            if len(MADE) == 4:\n"
+        "                raise KeyboardInterrupt\n\n"
+        "    def act(self, info_state, mask, side):\n"
+        "        return int(np.flatnonzero(mask)[-1])\n",
+        encoding="utf-8",
+    )
+
+
+def test_ctrl_c_keeps_the_games_and_writes_a_partial_card(tmp_path, reference, monkeypatch):
+    """Ctrl-C during the games: the 3 games finished are kept in games.jsonl
+    and a PARTIAL card of them is written before EvaluationInterrupted (a
+    KeyboardInterrupt) leaves run_evaluate."""
+    from hotspot.arena.evaluate import EvaluationInterrupted
+
+    _stopping_module(tmp_path, "stopbots_api")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = tmp_path / "ev"
+    with pytest.raises(EvaluationInterrupted) as stop:
+        run_evaluate("stopbots_api:Stop", opponents=["random"], games=4, step=2, ratings=reference, out=out,
+                     workers=1, chunk=1, progress=False, plot=False)  # fmt: skip
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert len((out / "games.jsonl").read_text().splitlines()) == 3
+    card = json.loads((out / "card.json").read_text())
+    assert card["partial"] is True and card["partial_reason"] == "interrupted (Ctrl-C)" and card["games"] == 3
+    assert card["remaining"] == 8 - 3 and stop.value.card["games"] == 3
+    assert (out / "card.txt").read_text().startswith("PARTIAL card: interrupted (Ctrl-C)")
+
+
+def test_ctrl_c_on_the_command_line_is_exit_130_without_a_traceback(tmp_path, reference):
+    _stopping_module(tmp_path, "stopbots")
+    done = subprocess.run(
+        [sys.executable, "-m", "hotspot", "evaluate", "stopbots:Stop", "--opponents", "random", "--games", "4",
+         "--step", "2", "--ratings", str(reference), "--workers", "1", "--chunk", "1", "--no-progress",
+         "--no-plot", "--out", "ev"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 130, done.stderr
+    assert "Traceback" not in done.stderr and "interrupted; the 3 finished games are in ev/games.jsonl" in done.stderr
+    assert done.stdout.startswith("PARTIAL card: interrupted (Ctrl-C)")
+
+
+def test_one_seat_plays_and_rates_that_seat_only(tmp_path, reference):
+    """``seat="technocrat"``: the agent plays the Technocrat seat only (no
+    pairs: the seat's Wilson interval stops it), is rated as Technocrat
+    alone, and its run.json records the seat: the same folder for the other
+    seat, or both, is refused, and nothing changes."""
+    out = tmp_path / "ev"
+    kwargs = dict(opponents=["scripted"], games=4, step=2, ratings=reference, out=out, workers=1, progress=False)
+    card = run_evaluate("random", seat="technocrat", **kwargs)
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and all(r["technocrat"] == "random" for r in rows)
+    (entry,) = card["opponents"]
+    assert card["seat"] == "technocrat" and entry["pairs"] is None and entry["as_ziegler"]["games"] == 0
+    assert (entry["ci_low"], entry["ci_high"]) == pytest.approx(wilson_interval(entry["score"] * 4, 4))
+    assert set(card["ratings"]) == {"technocrat"} and "as Technocrat only" in card["text"]
+    assert json.loads((out / "run.json").read_text())["config"]["seat"] == "technocrat"
+    before = (out / "games.jsonl").read_text()
+    for other in ("ziegler", None):
+        with pytest.raises(ArenaError, match="seat"):
+            run_evaluate("random", seat=other, **kwargs)
+    assert (out / "games.jsonl").read_text() == before
+
+
+def test_a_one_seat_model_needs_no_other_seat():
+    """A model that plays the Technocrat seat only is accepted for a
+    Technocrat evaluation and refused, in one line, for both seats."""
+    from hotspot.agents import Agent
+    from hotspot.agents.registry import SpecError, check_agent
+    from hotspot.core.rules_data import TECHNOCRAT
+
+    class OnlyT(Agent):
+        seats = (TECHNOCRAT,)
+
+        def act(self, info_state, mask, side):
+            return 0
+
+    module = type(sys)("onlyt_bots")
+    module.OnlyT = OnlyT
+    sys.modules["onlyt_bots"] = module
+    try:
+        assert check_agent("onlyt_bots:OnlyT", seats=(TECHNOCRAT,)) == "onlyt_bots:OnlyT"
+        with pytest.raises(SpecError, match="cannot play the ziegler seat") as exc:
+            check_agent("onlyt_bots:OnlyT")
+        assert "\n" not in str(exc.value)
+    finally:
+        del sys.modules["onlyt_bots"]
+
+
+def test_the_command_line_refuses_bad_minutes_and_seats_before_writing(tmp_path):
+    for args, words in ((["--minutes", "0"], "--minutes"), (["--seat", "both"], "--seat")):
+        done = subprocess.run(
+            [sys.executable, "-m", "hotspot", "evaluate", "random", "--out", "never", *args],
+            cwd=tmp_path, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 2 and words in done.stderr.splitlines()[-1] and "Traceback" not in done.stderr
+        assert not (tmp_path / "never").exists()

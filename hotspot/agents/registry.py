@@ -234,17 +234,20 @@ def is_outside_agent(spec) -> bool:
     )
 
 
-def check_agent(spec, *, allow_code: bool = True) -> str:
+def check_agent(spec, *, allow_code: bool = True, seats=(TECHNOCRAT, ZIEGLER)) -> str:
     """The canonical spelling of ``spec`` (:func:`canonical_agent`), after
     making the agent once when it comes from outside this package
     (:func:`is_outside_agent`: a module may fail to build its agent, a file
     may not be a model, a model may play one seat only), so that a command
-    that plays both seats refuses it in one line before it writes anything."""
+    that plays ``seats`` (default both) refuses one that cannot in one line
+    before it writes anything."""
     canonical = canonical_agent(spec, allow_code=allow_code)
     if is_outside_agent(canonical):
         agent = make_agent(canonical, seed=0, allow_code=allow_code)
-        missing = [SIDE_NAMES[side] for side in (TECHNOCRAT, ZIEGLER) if side not in getattr(agent, "seats", (0, 1))]
+        missing = [SIDE_NAMES[side] for side in seats if side not in getattr(agent, "seats", (0, 1))]
         if missing:
+            if len(seats) == 1:
+                raise SpecError(f"agent {spec!r} cannot play the {missing[0]} seat, which this command plays")
             raise SpecError(
                 f"agent {spec!r} cannot play the {' or the '.join(missing)} seat, and this command plays both "
                 f"(sb3: give that seat its own model, e.g. sb3(path=...,{missing[0]}=OTHER.zip))"

@@ -9,6 +9,11 @@ in this process (``workers=1``), on a pool of local processes
 its task ends.  Every game is fixed by its spec, so an interrupted run
 finished by a rerun gives exactly the rows of an uninterrupted one.
 
+A ``deadline`` (a :func:`time.monotonic` time) stops handing out tasks once
+it has passed: the tasks already running finish and are kept, the games not
+handed out are left for a rerun (``RunResult.out_of_time``).  ``on_games``
+is told ``(done, planned)`` after the folder is read and after each task.
+
 Before anything is written the folder is checked (:mod:`.folder`): a damaged
 line of games.jsonl is refused unless ``drop_damaged`` (then dropped and its
 game played again), and with a ``config`` the folder must hold this run
@@ -54,6 +59,7 @@ class RunResult:
     missing: list = field(default_factory=list)  # the specs still to play
     warm_up_s: float = 0.0  # compiling (or loading numba's cache) before the games
     dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
+    out_of_time: bool = False  # the deadline passed with games not handed out (left for a rerun)
 
 
 def spec_max_turns(max_turns) -> int | None:
@@ -132,6 +138,11 @@ def _progress(total: int, enabled: bool, desc: str):
     return tqdm(total=total, unit="game", desc=desc, disable=None, file=sys.stderr, dynamic_ncols=True)
 
 
+def past(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a :func:`time.monotonic` time; None: none) has passed."""
+    return deadline is not None and time.monotonic() >= deadline
+
+
 def check_run_args(*, workers=None, backend="local", chunk=None, max_games=None, max_actions=None) -> int:
     """Refuse a bad count or backend (``ArenaError`` naming it) before a run
     touches its folder; returns the number of workers.  (The checks are
@@ -148,6 +159,8 @@ def run_games(
     desc: str = "games",
     config: dict | None = None,
     plan: list[GameSpec] | None = None,
+    deadline: float | None = None,
+    on_games=None,
     **run_options,
 ) -> RunResult:
     """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
@@ -173,7 +186,12 @@ def run_games(
     ``plan``: every game the run may ever play (default ``specs``), when
     ``specs`` is one stage of it (``hotspot balance --precision`` plays a
     cell's games in steps): a row of games.jsonl from a later stage is then
-    a game of this run, not a foreign one."""
+    a game of this run, not a foreign one.
+
+    ``deadline``: a :func:`time.monotonic` time after which no new task is
+    handed out (the running ones finish; the rest is left for a rerun,
+    ``out_of_time``); ``on_games(done, planned)``: told the games of
+    ``specs`` done after the folder is read and after each task."""
     t0 = time.perf_counter()
     opts = RunOptions.merge(options, run_options, where="run_games")
     out_dir = opts.folder if out_dir is None else Path(out_dir)
@@ -181,7 +199,9 @@ def run_games(
     if len(set(keys)) != len(keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
-        return _run_in_folder(specs, keys, out_dir, opts, desc=desc, config=config, plan=plan, t0=t0)
+        return _run_in_folder(
+            specs, keys, out_dir, opts, desc=desc, config=config, plan=plan, t0=t0, deadline=deadline, on_games=on_games
+        )
 
 
 @dataclass
@@ -191,7 +211,8 @@ class SteppedRun:
     rows: dict  # every finished row of the plan, by key
     stopped: dict  # group -> "precision" (its rule said stop) or "games" (it played them all)
     played: int = 0
-    remaining: int = 0  # games left for a rerun (a --max-games stop)
+    remaining: int = 0  # games left for a rerun (a --max-games or deadline stop), to the next look
+    stop_reason: str | None = None  # why groups were left unfinished: "max_games" or "time" (the deadline)
     wall_s: float = 0.0
     warm_up_s: float = 0.0
     dropped: list = field(default_factory=list)
@@ -209,6 +230,8 @@ def run_in_steps(
     config: dict | None,
     options: RunOptions | None = None,
     desc: str = "games",
+    deadline: float | None = None,
+    on_progress=None,
     **run_options,
 ) -> SteppedRun:
     """Sequential stopping over groups of games in one folder.
@@ -221,16 +244,33 @@ def run_in_steps(
     played ``games`` units, or when ``enough(key, rows)`` says so (its rows
     so far: its precision is reached).  The run options (``options``, or
     its fields as keywords) go to :func:`run_games`; their ``max_games`` is
-    the most new games in all (the rest is left for a rerun, which resumes)."""
+    the most new games in all (the rest is left for a rerun, which resumes).
+
+    ``deadline`` (a :func:`time.monotonic` time): no step starts after it,
+    and within a step no task is handed out after it (:func:`run_games`);
+    the run stops with ``stop_reason`` "time".  ``on_progress(done,
+    planned, groups_done, look)``: told the games done and planned so far
+    (the stopped groups' and this step's) after each task (``look`` None)
+    and after each step's decisions (``look``: its units a group)."""
     opts = RunOptions.merge(options, run_options, where="run_in_steps")
     out = SteppedRun(rows={}, stopped={})
     active = list(groups)
     n = 0
     budget = opts.max_games
     drop_damaged = opts.drop_damaged
+    settled = 0  # the rows of the stopped groups
     while active:
+        if past(deadline):
+            out.stop_reason = "time"
+            out.remaining = sum(len(unit) for key in active for unit in groups[key][n : min(games, n + step)])
+            break
         n = min(games, n + step) if step else games
         todo = [spec for key in active for unit in groups[key][:n] for spec in unit]
+
+        def told(done, planned, settled=settled):
+            if on_progress is not None:
+                on_progress(settled + done, settled + planned, len(out.stopped), None)
+
         result = run_games(
             todo,
             out_dir,
@@ -238,6 +278,8 @@ def run_in_steps(
             desc=f"{desc} {n}" if step else desc,
             config=config,
             plan=plan,
+            deadline=deadline,
+            on_games=told,
         )
         drop_damaged = False  # dropped (and reported) once
         out.last = result
@@ -248,25 +290,32 @@ def run_in_steps(
         out.warm_up_s += result.warm_up_s
         if result.remaining:
             out.remaining = result.remaining
+            out.stop_reason = "time" if result.out_of_time else "max_games"
             break
         if budget is not None:
             budget -= result.played
         still = []
         for key in active:
+            rows = [out.rows[s.key] for unit in groups[key][:n] for s in unit if s.key in out.rows]
             if n >= games:
                 out.stopped[key] = "games"
-            elif enough(key, [out.rows[s.key] for unit in groups[key][:n] for s in unit if s.key in out.rows]):
+            elif enough(key, rows):
                 out.stopped[key] = "precision"
             else:
                 still.append(key)
+                continue
+            settled += len(rows)
         active = still
+        if on_progress is not None:
+            on_progress(len(out.rows), len(out.rows), len(out.stopped), n)
         if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
             out.remaining = sum(len(unit) for key in active for unit in groups[key][n : min(games, n + step)])
+            out.stop_reason = "max_games"
             break
     return out
 
 
-def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0) -> RunResult:
+def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0, deadline, on_games) -> RunResult:
     workers, backend = opts.resolved_workers(), opts.backend
     path = out_dir / GAMES_FILE
     games_file = folder.scan_games(path)
@@ -306,6 +355,11 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         played += len(task_rows)
         if bar is not None:
             bar.update(len(task_rows))
+        if on_games is not None:
+            on_games(reused + played, len(specs))
+
+    if on_games is not None:
+        on_games(reused, len(specs))
 
     try:
         if tasks:  # compile once here, not in every worker
@@ -322,12 +376,14 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         if not tasks:
             pass
         elif backend == "ray":
-            _run_ray(tasks, opts.address, workers if opts.address is None else None, finished)
+            _run_ray(tasks, opts.address, workers if opts.address is None else None, finished, deadline)
         elif workers == 1 or len(tasks) == 1:
             for task in tasks:
+                if past(deadline):
+                    break
                 finished(run_task(task))
         else:
-            _run_pool(tasks, workers, finished)
+            _run_pool(tasks, workers, finished, deadline)
     finally:
         appender.close()
         if bar is not None:
@@ -347,18 +403,36 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         missing=missing,
         warm_up_s=warm_s,
         dropped=list(games_file.damaged),
+        out_of_time=played < len(pending) and past(deadline),
     )
 
 
-def _run_pool(tasks, workers, finished) -> None:
+def _run_pool(tasks, workers, finished, deadline=None) -> None:
+    """The tasks on a pool of ``workers`` processes, each finished task's rows
+    to ``finished``; with a ``deadline``, tasks are handed out two a worker
+    at a time and none after it (those queued and not started are cancelled)."""
     pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=pool_context())
     futures = {}
+    todo = iter(tasks)
+    cap = len(tasks) if deadline is None else 2 * workers
     try:
-        futures = {pool.submit(run_task, task): task for task in tasks}
-        pending = set(futures)
-        while pending:
+        pending = set()
+        while True:
+            while len(pending) < cap and not past(deadline):
+                task = next(todo, None)
+                if task is None:
+                    break
+                fut = pool.submit(run_task, task)
+                futures[fut] = task
+                pending.add(fut)
+            if past(deadline):
+                pending = {fut for fut in pending if not fut.cancel()}
+            if not pending:
+                break
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
+                if fut.cancelled():
+                    continue
                 exc = fut.exception()
                 if exc is not None:
                     task = futures[fut]
@@ -376,7 +450,7 @@ def _run_pool(tasks, workers, finished) -> None:
     pool.shutdown(wait=True)
 
 
-def _run_ray(tasks, address, num_cpus, finished) -> None:
+def _run_ray(tasks, address, num_cpus, finished, deadline=None) -> None:
     try:
         import ray
     except ImportError:
@@ -393,10 +467,20 @@ def _run_ray(tasks, address, num_cpus, finished) -> None:
     remote = ray.remote(num_cpus=1)(run_task)
     paths = [p for p in sys.path if p and os.path.isdir(p)]  # where module:attribute agents are found
     refs = {}
+    todo = iter(tasks)
+    cap = len(tasks) if deadline is None else 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
     try:
-        refs = {remote.remote(task, paths): task for task in tasks}
-        pending = list(refs)
-        while pending:
+        pending = []
+        while True:
+            while len(pending) < cap and not past(deadline):  # none handed out after the deadline
+                task = next(todo, None)
+                if task is None:
+                    break
+                ref = remote.remote(task, paths)
+                refs[ref] = task
+                pending.append(ref)
+            if not pending:
+                break
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
                 try:

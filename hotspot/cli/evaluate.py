@@ -2,7 +2,22 @@
 
 from __future__ import annotations
 
+import argparse
+import math
+import sys
+
 from .common import add_run_options, positive, precision_arg, run_options
+
+
+def minutes_arg(text):
+    """An argparse ``type``: a positive, finite number of minutes."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of minutes, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of minutes, got {text!r}")
+    return value
 
 
 def add_parser(sub) -> None:
@@ -11,10 +26,11 @@ def add_parser(sub) -> None:
         "evaluate",
         help="rate any agent by the standard protocol: the reference ladder, both seats, a result card",
         description="Plays AGENT against each agent of the reference ladder (random, scripted, ismcts, "
-        "portfolio, portfolio(horizon=2)) as Technocrat and as Ziegler on mirrored seeds, on open, until "
-        "each score's 95% interval is within --precision, and prints a card: scores by opponent and seat, "
-        "and ratings on the published scale (scripted = 1000). Writes card.txt, card.json, card.png and "
-        "every game to --out; a rerun resumes. docs/evaluate.md",
+        "portfolio, portfolio(horizon=2)) as Technocrat and as Ziegler on mirrored seeds (a pair), on open, "
+        "until the 95% interval of the pairs' score is within --precision, and prints a card: scores by "
+        "opponent and seat, and ratings on the published scale (scripted = 1000). Writes card.txt, card.json, "
+        "card.png and every game to --out; a rerun resumes (after --minutes, --max-games or Ctrl-C the card "
+        "is partial). docs/evaluate.md",
     )
     ev.add_argument(
         "agent",
@@ -32,32 +48,62 @@ def add_parser(sub) -> None:
         "--precision",
         type=precision_arg,
         default=0.05,
-        help="stop an opponent when the score's 95%% interval has this half-width (default 0.05)",
+        help="stop an opponent when the 95%% interval of the pairs' score (one seat: of its games) has this "
+        "half-width (default 0.05)",
     )
-    ev.add_argument("--step", type=positive, default=50, help="games a side between looks (default 50)")
+    ev.add_argument("--step", type=positive, default=50, help="pairs (one seat: games) between looks (default 50)")
+    ev.add_argument(
+        "--seat",
+        choices=("technocrat", "ziegler"),
+        default=None,
+        help="play and rate the agent in this seat only (a one-seat model); default both seats",
+    )
+    ev.add_argument(
+        "--minutes",
+        type=minutes_arg,
+        default=None,
+        metavar="M",
+        help="a time budget: no new games start after M minutes; the card of what was played is partial "
+        "and a rerun goes on",
+    )
     ev.add_argument("--ratings", default=None, help="another reference ratings file (default: the published one)")
     ev.add_argument("--no-plot", action="store_true", help="no card.png")
-    add_run_options(ev, "evaluate-results/AGENT", "the most games a side against one opponent (default 1000)")
+    add_run_options(
+        ev, "evaluate-results/AGENT", "the most pairs (one seat: games) against one opponent (default 1000)"
+    )
     ev.set_defaults(func=run, games=1000, out=None)
 
 
 def run(args) -> int:
-    from ..arena.evaluate import run_evaluate
+    from ..arena.evaluate import EvaluationInterrupted, run_evaluate
     from ..arena.tournament import parse_agents
 
-    card = run_evaluate(
-        args.agent,
-        opponents=parse_agents(args.opponents) if args.opponents else None,
-        scenario=args.scenario,
-        games=args.games,
-        precision=args.precision,
-        step=args.step,
-        ratings=args.ratings,
-        plot=not args.no_plot,
-        options=run_options(args),
-    )
+    try:
+        card = run_evaluate(
+            args.agent,
+            opponents=parse_agents(args.opponents) if args.opponents else None,
+            scenario=args.scenario,
+            games=args.games,
+            precision=args.precision,
+            step=args.step,
+            ratings=args.ratings,
+            plot=not args.no_plot,
+            seat=args.seat,
+            minutes=args.minutes,
+            options=run_options(args),
+        )
+    except EvaluationInterrupted as stop:
+        if stop.card is None:
+            raise  # nothing written yet: the command line's own message
+        print(stop.card["text"])
+        print(
+            f"\nhotspot: interrupted; the {stop.card['games']} finished games are in {stop.card['folder']}/games.jsonl "
+            f"and their PARTIAL card in card.txt: rerun the same command to resume (with --drop-damaged if it "
+            f"reports a line cut short)",
+            file=sys.stderr,
+        )
+        return 130
     print(card["text"])
-    print(
-        f"Card in {card['folder']}/ (card.txt, card.json{', card.png' if card.get('plot') else ''}; every game in games.jsonl)"
-    )
+    files = f"card.txt, card.json{', card.png' if card.get('plot') else ''}"
+    print(f"Card in {card['folder']}/ ({files}; the full table in card.txt; every game in games.jsonl)")
     return 0
