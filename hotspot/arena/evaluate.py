@@ -161,6 +161,7 @@ def _plan(agent, ladder, seat, games, scenario, opts) -> tuple[list, dict]:
         seed=opts.seed,
         max_turns=opts.max_turns,
         max_actions=opts.max_actions,
+        adjudication=opts.adjudicate,
     )
     if seat is not None:
         specs = [s for s in specs if getattr(s, seat) == agent]
@@ -303,6 +304,8 @@ def run_evaluate(
         "step": step,
         "seat": seat,  # None: both seats (as a folder from before one-seat runs reads)
     }
+    if opts.adjudicate:  # (a folder from before adjudication has no such entry)
+        config["adjudication"] = opts.adjudicate
     protocol = {
         "scenario": scenario,
         "rules": json.loads(canonical_rules(None)),
@@ -313,6 +316,7 @@ def run_evaluate(
         "games": games,
         "seat": seat,
         "minutes": minutes,
+        "adjudication": opts.adjudicate,
     }
     enough = stopping_rule(agent, seat, precision)
     logged = opts.progress and not _is_terminal(sys.stderr)
@@ -420,7 +424,8 @@ def _opponent_entry(agent: str, opponent: str, mine: list, seat: str | None) -> 
     entry["as_technocrat"] = _rate(sum(points(r, agent) for r in as_t), len(as_t))
     entry["as_ziegler"] = _rate(sum(points(r, agent) for r in as_z), len(as_z))
     entry["draws"] = sum(r.get("winner") is None for r in mine)
-    entry["mean_wall_s"] = sum(r["wall_s"] for r in mine) / len(mine) if mine else float("nan")
+    walls = [r["wall_s"] for r in mine if "wall_s" in r]  # (a game set without timings has none)
+    entry["mean_wall_s"] = sum(walls) / len(walls) if walls else float("nan")
     return entry
 
 

@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 
-from .common import add_run_options, positive, precision_arg, run_options
+from .common import add_adjudicate_option, add_run_options, positive, precision_arg, run_options
 
 
 def minutes_arg(text):
@@ -71,6 +71,7 @@ def add_parser(sub) -> None:
     add_run_options(
         ev, "evaluate-results/AGENT", "the most pairs (one seat: games) against one opponent (default 1000)"
     )
+    add_adjudicate_option(ev)
     ev.set_defaults(func=run, games=1000, out=None)
 
 
