@@ -904,3 +904,16 @@ def test_stock_rl_curves_smoke(tmp_path):
     assert png.stat().st_size > 0
     agent = make_agent(f"sb3(path={tmp_path / 'stock-technocrat-random.zip'})", seed=0)
     assert agent.seats == (1,)  # a LearnerEnv model of the Technocrat plays that seat only
+
+
+def test_bench_adjudication(tiny):
+    """The adjudication validation replays committed games through the rules'
+    points; each rule set's overall row counts its adjudications and wrong
+    results, and a wrong result is never more than an adjudication."""
+    doc, stdout = tiny("adjudication")
+    check_doc(doc, "bench_adjudication", {"resign(score=0.99,turns=6)", "draw(turns=60)"}, {"rules", "pairing"})
+    overall = [r for r in doc["rows"] if r["pairing"] == "all"]
+    assert [r["rules"] for r in overall] == ["resign(score=0.99,turns=6)", "draw(turns=60)"]
+    assert all(0 <= r["wrong"] <= r["adjudicated"] <= r["games"] == doc["config"]["games"] for r in overall)
+    assert all(0 <= r["time_kept"] <= 1 for r in overall)
+    assert "Adjudication against the played result" in stdout
