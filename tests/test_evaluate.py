@@ -386,6 +386,7 @@ def test_a_time_budget_leaves_a_partial_card_and_a_rerun_goes_on(tmp_path, refer
     unfinished opponent (12 - 4 games), not to the next look (2).  The same
     call again resumes and finishes."""
     from hotspot.arena import runner
+    from hotspot.arena.evaluate import card_title
 
     out = tmp_path / "ev"
     games_file = out / "games.jsonl"
@@ -403,6 +404,7 @@ def test_a_time_budget_leaves_a_partial_card_and_a_rerun_goes_on(tmp_path, refer
     assert "at most 8 game(s) left (each opponent stops when its interval is within +-0.05)" in " ".join(text.split())
     saved = json.loads((out / "card.json").read_text())
     assert saved["partial"] is True and saved["remaining"] == 8 and saved["opponents"][0]["stopped"] == "not finished"
+    assert card_title(card).startswith("PARTIAL (the time budget") and card["plot"].endswith("card.png")
     again = run_evaluate("random", progress=False, plot=False, **kwargs)
     assert again["played_now"] == 8 and again["games"] == 12 and not again["partial"] and again["remaining"] == 0
     assert not (out / "card.txt").read_text().startswith("PARTIAL")

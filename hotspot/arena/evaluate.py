@@ -290,34 +290,7 @@ def run_evaluate(
         begin_compiling(opts.resolved_workers())
     check_scenario(scenario, None)
     specs, groups = _plan(agent, ladder, seat, games, scenario, opts)
-    config = {
-        "kind": "evaluate",
-        "agent": agent,
-        "opponents": ladder,
-        "scenario": scenario,
-        "scenario_files": scenario_files([scenario]),
-        "rules": {},
-        "seed": int(opts.seed),
-        "max_turns": spec_max_turns(opts.max_turns),
-        "games": int(games),
-        "precision": precision,
-        "step": step,
-        "seat": seat,  # None: both seats (as a folder from before one-seat runs reads)
-    }
-    if opts.adjudicate:  # (a folder from before adjudication has no such entry)
-        config["adjudication"] = opts.adjudicate
-    protocol = {
-        "scenario": scenario,
-        "rules": json.loads(canonical_rules(None)),
-        "max_turns": specs[0].max_turns if specs else opts.max_turns,
-        "seed": opts.seed,
-        "precision": precision,
-        "step": step,
-        "games": games,
-        "seat": seat,
-        "minutes": minutes,
-        "adjudication": opts.adjudicate,
-    }
+    config, protocol = _settings(agent, ladder, scenario, games, precision, step, seat, minutes, opts, specs)
     enough = stopping_rule(agent, seat, precision)
     logged = opts.progress and not _is_terminal(sys.stderr)
     with writer_lock(out):
@@ -347,6 +320,40 @@ def run_evaluate(
         _finish(card, partial, left_out, out, extra)
         card["plot"] = _plot(card, out) if plot and rows else None
         return card
+
+
+def _settings(agent, ladder, scenario, games, precision, step, seat, minutes, opts, specs) -> tuple[dict, dict]:
+    """(the run's configuration, recorded in run.json: a rerun with others is
+    refused; the protocol as the card states it)."""
+    config = {
+        "kind": "evaluate",
+        "agent": agent,
+        "opponents": ladder,
+        "scenario": scenario,
+        "scenario_files": scenario_files([scenario]),
+        "rules": {},
+        "seed": int(opts.seed),
+        "max_turns": spec_max_turns(opts.max_turns),
+        "games": int(games),
+        "precision": precision,
+        "step": step,
+        "seat": seat,  # None: both seats (as a folder from before one-seat runs reads)
+    }
+    if opts.adjudicate:  # (a folder from before adjudication has no such entry)
+        config["adjudication"] = opts.adjudicate
+    protocol = {
+        "scenario": scenario,
+        "rules": json.loads(canonical_rules(None)),
+        "max_turns": specs[0].max_turns if specs else opts.max_turns,
+        "seed": opts.seed,
+        "precision": precision,
+        "step": step,
+        "games": games,
+        "seat": seat,
+        "minutes": minutes,
+        "adjudication": opts.adjudicate,
+    }
+    return config, protocol
 
 
 def _partial_reason(stop_reason: str | None, minutes, max_games) -> str | None:
@@ -742,6 +749,12 @@ def _reference_text(entry, which: str = "overall") -> str:
 # ------------------------------------------------------------ the card as a picture
 
 
+def card_title(card: dict) -> str:
+    """card.png's title: the agent (and its seat), after ``PARTIAL (reason):`` for a partial card."""
+    title = f"Evaluation of {card['agent']}" + (f" as {_seat_name(card['seat'])}" if card.get("seat") else "")
+    return f"PARTIAL ({card['partial_reason']}): {title}" if card.get("partial") else title
+
+
 def plot_card(card: dict, path) -> Path | None:
     """``card.png``: the score against each opponent (the pairs' interval)
     and by seat, and the rating beside the reference ladder's with their
@@ -754,10 +767,7 @@ def plot_card(card: dict, path) -> Path | None:
         return None
     fig = Figure(figsize=(10, 4.6))
     FigureCanvasAgg(fig)
-    title = f"Evaluation of {card['agent']}" + (f" as {_seat_name(card['seat'])}" if card.get("seat") else "")
-    if card.get("partial"):
-        title = f"PARTIAL ({card['partial_reason']}): {title}"
-    fig.suptitle("\n".join(textwrap.wrap(title, 110)), fontsize=10)
+    fig.suptitle("\n".join(textwrap.wrap(card_title(card), 110)), fontsize=10)
     ax, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [3, 2]})
     _plot_scores(ax, card)
     _plot_rating(ax2, card)
@@ -828,6 +838,7 @@ __all__ = [
     "REFERENCE_LADDER",
     "SEATS",
     "card_text",
+    "card_title",
     "check_minutes",
     "check_seat",
     "evaluation_card",

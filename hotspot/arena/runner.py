@@ -218,6 +218,15 @@ class SteppedRun:
     dropped: list = field(default_factory=list)
     last: RunResult | None = None  # the last step's run_games result
 
+    def absorb(self, result: RunResult) -> None:
+        """Add a step's :func:`run_games` result."""
+        self.last = result
+        self.dropped += result.dropped
+        self.rows.update((row["key"], row) for row in result.rows)
+        self.played += result.played
+        self.wall_s += result.wall_s
+        self.warm_up_s += result.warm_up_s
+
 
 def run_in_steps(
     groups: dict,
@@ -259,12 +268,18 @@ def run_in_steps(
     budget = opts.max_games
     drop_damaged = opts.drop_damaged
     settled = 0  # the rows of the stopped groups
+
+    def look_after(n):
+        return min(games, n + step) if step else games
+
+    def to_next_look(n):
+        return sum(len(unit) for key in active for unit in groups[key][n : look_after(n)])
+
     while active:
         if past(deadline):
-            out.stop_reason = "time"
-            out.remaining = sum(len(unit) for key in active for unit in groups[key][n : min(games, n + step)])
+            out.stop_reason, out.remaining = "time", to_next_look(n)
             break
-        n = min(games, n + step) if step else games
+        n = look_after(n)
         todo = [spec for key in active for unit in groups[key][:n] for spec in unit]
 
         def told(done, planned, settled=settled):
@@ -282,37 +297,39 @@ def run_in_steps(
             on_games=told,
         )
         drop_damaged = False  # dropped (and reported) once
-        out.last = result
-        out.dropped += result.dropped
-        out.rows.update((row["key"], row) for row in result.rows)
-        out.played += result.played
-        out.wall_s += result.wall_s
-        out.warm_up_s += result.warm_up_s
+        out.absorb(result)
         if result.remaining:
             out.remaining = result.remaining
             out.stop_reason = "time" if result.out_of_time else "max_games"
             break
         if budget is not None:
             budget -= result.played
-        still = []
-        for key in active:
-            rows = [out.rows[s.key] for unit in groups[key][:n] for s in unit if s.key in out.rows]
-            if n >= games:
-                out.stopped[key] = "games"
-            elif enough(key, rows):
-                out.stopped[key] = "precision"
-            else:
-                still.append(key)
-                continue
-            settled += len(rows)
-        active = still
+        active, stopped_rows = _decide(out, groups, active, n, games, enough)
+        settled += stopped_rows
         if on_progress is not None:
             on_progress(len(out.rows), len(out.rows), len(out.stopped), n)
         if active and budget is not None and budget <= 0:  # --max-games spent: the next step is left
-            out.remaining = sum(len(unit) for key in active for unit in groups[key][n : min(games, n + step)])
-            out.stop_reason = "max_games"
+            out.stop_reason, out.remaining = "max_games", to_next_look(n)
             break
     return out
+
+
+def _decide(out: SteppedRun, groups: dict, active: list, n: int, games: int, enough) -> tuple[list, int]:
+    """After the look at ``n`` units: record in ``out.stopped`` the groups
+    that stop ("games": all played; "precision": ``enough`` says so);
+    returns (the groups going on, the rows of those that stopped)."""
+    still, settled = [], 0
+    for key in active:
+        rows = [out.rows[s.key] for unit in groups[key][:n] for s in unit if s.key in out.rows]
+        if n >= games:
+            out.stopped[key] = "games"
+        elif enough(key, rows):
+            out.stopped[key] = "precision"
+        else:
+            still.append(key)
+            continue
+        settled += len(rows)
+    return still, settled
 
 
 def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0, deadline, on_games) -> RunResult:
@@ -363,27 +380,8 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
 
     try:
         if tasks:  # compile once here, not in every worker
-            fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
-            t_warm = time.perf_counter()
-            slow = sorted({n for s in pending for n in (s.technocrat, s.ziegler) if not compiled.get(n)})
-            warm_up(
-                compiled=any(fast),
-                python=not all(fast),
-                workers=workers if backend == "local" else 1,
-                python_agents=slow if backend == "local" else (),
-            )
-            warm_s = time.perf_counter() - t_warm
-        if not tasks:
-            pass
-        elif backend == "ray":
-            _run_ray(tasks, opts.address, workers if opts.address is None else None, finished, deadline)
-        elif workers == 1 or len(tasks) == 1:
-            for task in tasks:
-                if past(deadline):
-                    break
-                finished(run_task(task))
-        else:
-            _run_pool(tasks, workers, finished, deadline)
+            warm_s = _warm_up(pending, compiled, workers, backend)
+            _play_tasks(tasks, opts, workers, finished, deadline)
     finally:
         appender.close()
         if bar is not None:
@@ -405,6 +403,33 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         dropped=list(games_file.damaged),
         out_of_time=played < len(pending) and past(deadline),
     )
+
+
+def _warm_up(pending, compiled: dict, workers: int, backend: str) -> float:
+    """Compile what the ``pending`` games run (:func:`warm_up`); returns the seconds it took."""
+    fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
+    t_warm = time.perf_counter()
+    slow = sorted({n for s in pending for n in (s.technocrat, s.ziegler) if not compiled.get(n)})
+    warm_up(
+        compiled=any(fast),
+        python=not all(fast),
+        workers=workers if backend == "local" else 1,
+        python_agents=slow if backend == "local" else (),
+    )
+    return time.perf_counter() - t_warm
+
+
+def _play_tasks(tasks, opts: RunOptions, workers: int, finished, deadline) -> None:
+    """Each task on the run's backend, its rows to ``finished``; none handed out after ``deadline``."""
+    if opts.backend == "ray":
+        _run_ray(tasks, opts.address, workers if opts.address is None else None, finished, deadline)
+    elif workers == 1 or len(tasks) == 1:
+        for task in tasks:
+            if past(deadline):
+                break
+            finished(run_task(task))
+    else:
+        _run_pool(tasks, workers, finished, deadline)
 
 
 def _run_pool(tasks, workers, finished, deadline=None) -> None:
