@@ -635,7 +635,8 @@ def test_draws_are_half_a_point_in_their_own_column():
     # a: 6 wins as T + 3 as Z, 6 draws, 5 losses: (9 + 3) / 20
     assert (h2h["a_wins"], h2h["b_wins"], h2h["draws"]) == (9, 5, 6)
     assert h2h["a_score"] == pytest.approx(0.6)
-    assert (h2h["ci_low"], h2h["ci_high"]) == pytest.approx(wilson_interval(12, 20))
+    assert (h2h["wilson_low"], h2h["wilson_high"]) == pytest.approx(wilson_interval(12, 20))
+    assert h2h["pairs"] == 0 and math.isnan(h2h["ci_low"])  # rows without seeds are no pairs
     assert h2h["a_as_technocrat_win_rate"] == pytest.approx(0.7)
     assert h2h["a_as_ziegler_win_rate"] == pytest.approx(0.5)
     ratings = {r["agent"]: r for r in ratings_table(rows)}
@@ -648,6 +649,24 @@ def test_draws_are_half_a_point_in_their_own_column():
     # all draws: each seat's rating equals the other side's
     even = {r["agent"]: r for r in ratings_table([_row("a", "b", None)] * 4)}
     assert even["a"]["technocrat_rating"] == pytest.approx(even["b"]["ziegler_rating"], abs=0.5)
+
+
+def test_head_to_head_intervals_come_from_the_pairs_with_wilson_beside():
+    """Game i with each agent in each seat on one seed is a pair: the head-to-head's 95% CI is the
+    pairs' (hotspot.arena.pairs), the games' Wilson interval beside it."""
+    from hotspot.arena.pairs import pair_interval
+    from hotspot.arena.tournament import head_to_head
+
+    rows = []
+    for i, (first, second) in enumerate([("technocrat", "technocrat")] * 6 + [("technocrat", "ziegler")] * 4):
+        rows.append(dict(_row("a", "b", first), index=i, seed=100 + i))
+        rows.append(dict(_row("b", "a", second), index=i, seed=100 + i))
+    (h2h,) = head_to_head(rows, [("a", "b")])
+    # a wins every game as Technocrat; as Ziegler it wins 4 of 10: 6 pairs 1-1, 4 pairs 2-0
+    assert h2h["pairs"] == 10 and h2h["pentanomial"] == [0, 0, 6, 0, 4]
+    assert (h2h["ci_low"], h2h["ci_high"]) == pytest.approx(pair_interval([0, 0, 6, 0, 4]))
+    assert (h2h["wilson_low"], h2h["wilson_high"]) == pytest.approx(wilson_interval(14, 20))
+    assert h2h["ci_high"] - h2h["ci_low"] < h2h["wilson_high"] - h2h["wilson_low"]
 
 
 def test_wilson_interval_with_draws_is_the_score_interval_and_not_narrower():

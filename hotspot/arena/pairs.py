@@ -75,12 +75,13 @@ def mirrored_pairs(rows: Iterable[dict], agent: str, opponent: str | None = None
     as Ziegler)`` of one opponent (``opponent``, or each opponent in turn)
     on the same seed, scenario, rules and turn limit, in the order of the
     first game of each pair.  A game whose mirror is not (yet) there is left
-    out; self-play (agent against itself) has no pairs."""
+    out, as is a row without an index and a seed; self-play (agent against
+    itself) has no pairs."""
     halves: dict = {}
     order = []
     for row in rows:
         t, z = row["technocrat"], row["ziegler"]
-        if t == z or agent not in (t, z):
+        if t == z or agent not in (t, z) or row.get("index") is None or row.get("seed") is None:
             continue
         other = z if t == agent else t
         if opponent is not None and other != opponent:

@@ -26,6 +26,7 @@ from .folder import scenario_files, writer_lock
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .options import RunOptions
+from .pairs import pair_summary
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .rating import on_published_scale, ratings_by_seat
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
@@ -268,6 +269,13 @@ def side_table(rows, specs) -> list[dict]:
 
 
 def head_to_head(rows, pairings) -> list[dict]:
+    """Each pairing of two agents over both seats: A's wins, draws and score;
+    ``ci_low``/``ci_high`` the 95% interval from the game pairs (game i as
+    Technocrat and as Ziegler on one seed, :mod:`.pairs`), ``wilson_low``/
+    ``wilson_high`` the games' Wilson interval beside it (independent
+    games), ``pentanomial`` and ``games_ratio`` (the pairs' share of the
+    games the Wilson interval needs for the same half-width); A's score in
+    each seat."""
     out = []
     seen = set()
     for a, b in pairings:
@@ -282,6 +290,7 @@ def head_to_head(rows, pairings) -> list[dict]:
         at = [r for r in rs if r["technocrat"] == a]
         az = [r for r in rs if r["ziegler"] == a]
         lo, hi = wilson_interval(score, n)
+        paired = pair_summary(rs, a, b)
         out.append(
             {
                 "agent_a": a,
@@ -291,8 +300,13 @@ def head_to_head(rows, pairings) -> list[dict]:
                 "b_wins": n - aw - draws,
                 "draws": draws,
                 "a_score": score / n if n else math.nan,
-                "ci_low": lo,
-                "ci_high": hi,
+                "pairs": paired["pairs"],
+                "ci_low": paired["ci_low"],
+                "ci_high": paired["ci_high"],
+                "pentanomial": paired["pentanomial"],
+                "games_ratio": paired["games_ratio"],
+                "wilson_low": lo,
+                "wilson_high": hi,
                 "a_as_technocrat_win_rate": mean(points(r, a) for r in at),
                 "a_as_ziegler_win_rate": mean(points(r, a) for r in az),
             }
@@ -407,7 +421,10 @@ def report_text(summary: dict) -> str:
     h2h = summary["head_to_head"]
     if h2h:
         lines.append("")
-        lines.append("Head to head (both sides):")
+        lines.append(
+            "Head to head (both sides; 95% CI from the game pairs, game i in each seat on one seed; "
+            "Wilson: the games as independent):"
+        )
         lines.append(
             format_table(
                 h2h,
@@ -415,10 +432,12 @@ def report_text(summary: dict) -> str:
                     ("agent_a", "agent A"),
                     ("agent_b", "agent B"),
                     ("games", "games"),
+                    ("pairs", "pairs"),
                     ("a_wins", "A wins"),
                     ("draws", "draws"),
                     ("a_score", "A score", ".3f"),
                     (lambda r: interval_text(r["ci_low"], r["ci_high"]), "95% CI"),
+                    (lambda r: interval_text(r["wilson_low"], r["wilson_high"]), "Wilson"),
                     ("a_as_technocrat_win_rate", "A as T", ".3f"),
                     ("a_as_ziegler_win_rate", "A as Z", ".3f"),
                 ],

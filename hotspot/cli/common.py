@@ -69,7 +69,7 @@ def add_run_options(p, default_out: str, games_help: str | None = None) -> None:
     )
     p.add_argument("--max-actions", type=positive, default=None, help="safety limit of actions a game (default 200000)")
     add_max_turns(p, "a game still going then is a draw: half a point to each side")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)")
 
 
 def max_turns_arg(text):
