@@ -917,3 +917,13 @@ def test_bench_adjudication(tiny):
     assert all(0 <= r["wrong"] <= r["adjudicated"] <= r["games"] == doc["config"]["games"] for r in overall)
     assert all(0 <= r["time_kept"] <= 1 for r in overall)
     assert "Adjudication against the played result" in stdout
+
+
+def test_bench_evaluate(tiny):
+    """bench_evaluate runs the protocol (here: random only, a few pairs) and
+    reports each opponent's pairs and games and the wall time."""
+    doc, stdout = tiny("evaluate")
+    check_doc(doc, "bench_evaluate", {"wall_minutes", "games", "within_target"}, {"opponent", "pairs", "games"})
+    (row,) = doc["rows"]
+    assert row["opponent"] == "random" and row["games"] == 2 * row["pairs"] > 0
+    assert "hotspot evaluate scripted" in stdout
