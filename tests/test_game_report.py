@@ -125,11 +125,12 @@ def test_force_variants_change_one_force_by_one_counter():
         assert v["data"]["forces"][side][key] - base_value(base, v["force"]) == v["step"] and abs(v["step"]) == step
 
 
+def cell(t, z, p, n=400):
+    return {"technocrat": t, "ziegler": z, "technocrat_win_rate": p, "games": n}
+
+
 def test_skill_depth_counts_the_clear_rungs():
     """A rung is clear when the stronger agent's score over both seats has an interval above 0.5."""
-
-    def cell(t, z, p, n=400):
-        return {"technocrat": t, "ziegler": z, "technocrat_win_rate": p, "games": n}
 
     # a beats b clearly (0.9 as Technocrat, 0.8 as Ziegler); b and c cannot be told apart
     cells = [
@@ -150,6 +151,24 @@ def test_skill_depth_counts_the_clear_rungs():
     assert top["stronger"] == "a" and math.isclose(top["score"], 0.85) and top["clear"]
     s = seat_score(cell("a", "b", 0.9), cell("b", "a", 0.2))
     assert math.isclose(s["as_ziegler"], 0.8) and s["ci_low"] < 0.85 < s["ci_high"]
+    assert top["interval"] == "seats"  # no rows: the two seats' intervals
+
+
+def test_a_rung_of_the_skill_ladder_takes_its_interval_from_the_game_pairs():
+    """On mirrored seeds the rung 'a over b' is judged by a's pairs (game i in each seat on one seed)."""
+    from hotspot.arena.pairs import pair_summary
+
+    def row(t, z, winner, i):
+        return {"technocrat": t, "ziegler": z, "winner": winner, "index": i, "seed": 50 + i}
+
+    rows = []
+    for i in range(20):  # a wins every game as Technocrat, and as Ziegler every other game
+        rows += [row("a", "b", "technocrat", i), row("b", "a", "ziegler" if i % 2 else "technocrat", i)]
+    cells = [cell("a", "b", 1.0), cell("b", "a", 0.5), cell("a", "a", 0.5), cell("b", "b", 0.5)]
+    (rung,) = skill_depth(cells, ["a", "b"], rows)["rungs"]
+    expected = pair_summary(rows, "a", "b")
+    assert rung["interval"] == "pairs" and rung["pairs"] == 20
+    assert (rung["ci_low"], rung["ci_high"]) == (expected["ci_low"], expected["ci_high"])
 
 
 def test_paired_change_is_the_mean_of_the_game_by_game_differences():

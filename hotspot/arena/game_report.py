@@ -60,6 +60,7 @@ from .calibrate import apply_values, base_value
 from .errors import ArenaError
 from .match import game_seed
 from .options import RunOptions
+from .pairs import pair_summary
 from .rating import ratings_by_seat
 from .report import DRAW_CLASSES, classify_draws
 from .skill import Z95, paired_change
@@ -138,11 +139,14 @@ def seat_score(t_cell: dict, z_cell: dict) -> dict:
     return {"score": m, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "as_technocrat": a, "as_ziegler": b}
 
 
-def skill_depth(cells: list[dict], agents: list[str]) -> dict:
+def skill_depth(cells: list[dict], agents: list[str], rows=None) -> dict:
     """The rungs of the ladder ``agents``, ordered by measured strength (each
     agent's mean score over both seats against every agent), and for each
     rung whether the stronger agent beats the weaker clearly (its score over
-    both seats against it has an interval above 0.5)."""
+    both seats against it has an interval above 0.5).  With the grid's
+    ``rows`` (mirrored seeds) a rung's interval is its game pairs'
+    (:mod:`.pairs`; ``"interval": "pairs"``), else the two seats' binomial
+    intervals combined (``"seats"``)."""
     by = {(c["technocrat"], c["ziegler"]): c for c in cells}
     strength = {}
     for a in agents:
@@ -155,7 +159,10 @@ def skill_depth(cells: list[dict], agents: list[str]) -> dict:
         t, z = by.get((strong, weak)), by.get((weak, strong))
         if not t or not z or not t["games"] or not z["games"]:
             continue
-        s = seat_score(t, z)
+        s = dict(seat_score(t, z), interval="seats")
+        paired = pair_summary(rows, strong, weak) if rows is not None else {"pairs": 0}
+        if paired["pairs"]:
+            s.update(ci_low=paired["ci_low"], ci_high=paired["ci_high"], pairs=paired["pairs"], interval="pairs")
         rungs.append({"weaker": weak, "stronger": strong, **s, "clear": s["ci_low"] > 0.5})
     return {
         "order": order,
@@ -415,7 +422,7 @@ def run_report(
 
         rows = sorted(scan_games(folder / "grid" / "games.jsonl").rows.values(), key=lambda r: r["key"])
         grid_rows.append(rows)
-        depth = skill_depth(cells, agents)
+        depth = skill_depth(cells, agents, rows)
         ratings, anchor = ratings_by_seat(rows, agents)
         span = max(r["rating"] for r in ratings) - min(r["rating"] for r in ratings) if ratings else None
         diagonal = [
