@@ -1,5 +1,6 @@
 """Agent strength: the head-to-head results behind docs/results.md's
-strength table, each pairing played as both sides with independent seeds.
+strength table, each pairing played as both sides on mirrored seeds (game
+i of each side on one seed).
 
     python benchmarks/bench_strength.py                  # 1,000 games per side, every claim
     python benchmarks/bench_strength.py --only learned   # one claim
@@ -53,8 +54,11 @@ side's rate alone says little: the scripted:scripted baseline on the same
 seeds shows each seat's rate).  Games still going after turn ``--max-turns``
 (default ``hotspot.core.limits.DEFAULT_MAX_TURNS``; D19 revised: the rules
 have no turn limit) are draws, half a point to each side (``draws`` in each
-row).  Each is judged on the 95% Wilson interval
-(``lower > 0.5``: holds; ``upper < 0.5``: does not hold; else undecided).  Every game is in ``<out>/<claim>/games.jsonl``
+row).  A score over both sides is judged on the 95% interval of its game
+pairs (game i in each seat on one seed, ``hotspot.arena.pairs``; the games'
+Wilson interval beside it in ``wilson_low``/``wilson_high``), a side's rate
+on its Wilson interval (``lower > 0.5``: holds; ``upper < 0.5``: does not
+hold; else undecided).  Every game is in ``<out>/<claim>/games.jsonl``
 with its seed (``hotspot replay ... --game N``), and in the JSON file each
 game's seed, winner and turns (``claims.NAME.games``); a rerun resumes.
 """
@@ -69,6 +73,7 @@ from pathlib import Path
 import _common as C
 
 from hotspot.arena.registry import canonical_agent
+from hotspot.arena.pairs import pair_summary
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
@@ -263,14 +268,20 @@ def main(argv=None) -> int:
         n = sum(r["games"] for r in rows)
         k = sum(r["win_rate"] * r["games"] for r in rows)  # points: a draw is half a win
         lo, hi = wilson_interval(k, n)
+        paired = pair_summary(summary["result"].rows, agent, opponent) if agent != opponent else {"pairs": 0}
         score = {
             "games": n,
             "wins": k,
             "score": k / n if n else float("nan"),
-            "ci_low": lo,
-            "ci_high": hi,
-            "verdict": verdict(lo, hi),
+            "wilson_low": lo,
+            "wilson_high": hi,
+            "pairs": paired["pairs"],
+            "pentanomial": paired.get("pentanomial"),
         }
+        if paired["pairs"]:  # the game pairs' interval (mirrored seeds), the games' Wilson interval beside it
+            lo, hi = paired["ci_low"], paired["ci_high"]
+        score.update({"ci_low": lo, "ci_high": hi, "interval": "pairs" if paired["pairs"] else "wilson"})
+        score["verdict"] = verdict(lo, hi)
         if rule == "score":  # a side's rate alone decides nothing here (see the baseline)
             for r in rows + baseline:
                 r["verdict"] = "see score"
