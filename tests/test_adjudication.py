@@ -122,3 +122,17 @@ def test_a_bad_adjudicate_option_on_the_command_line_is_one_line_and_writes_noth
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "unknown adjudication rule 'resgin'" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+def test_an_evaluation_under_a_rule_says_so_on_its_card(tmp_path):
+    """The protocol plays games to their real end; a card of games played under a rule names it and counts
+    how the games ended."""
+    from hotspot.arena.evaluate import run_evaluate
+
+    card = run_evaluate(
+        "scripted", opponents=["random"], games=2, step=2, adjudicate="resign", out=tmp_path, workers=1, plot=False
+    )
+    assert card["protocol"]["adjudication"] == "resign(score=0.99,turns=6)"
+    assert "Adjudication: resign(score=0.99,turns=6)" in card["text"]
+    assert sum(card["opponents"][0]["ended"].values()) == card["games"]
+    assert json.loads((tmp_path / "run.json").read_text())["config"]["adjudication"] == "resign(score=0.99,turns=6)"

@@ -27,6 +27,7 @@ import re
 from pathlib import Path
 
 from .folder import scenario_files, writer_lock
+from .gamerow import endings
 from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
 from .options import RunOptions, check_count
 from .pairs import check_sprt, elo_interval, gsprt, pair_summary, pentanomial, pair_scores, points
@@ -157,17 +158,8 @@ def compare_result(a: str, b: str, rows, test: dict) -> dict:
         "pairs": summary,
         "elo": {"elo": elo, "low": elo_lo, "high": elo_hi},
         "seats": seats,
-        "ended": _endings(rows),
+        "ended": endings(rows),
     }
-
-
-def _endings(rows) -> dict:
-    from .gamerow import ended
-
-    counts: dict[str, int] = {}
-    for row in rows:
-        counts[ended(row)] = counts.get(ended(row), 0) + 1
-    return counts
 
 
 def result_text(result: dict) -> str:

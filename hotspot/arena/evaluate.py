@@ -62,6 +62,7 @@ import time
 from pathlib import Path
 
 from .balance import check_precision
+from .gamerow import endings
 from .folder import GAMES_FILE, RunConfigError, read_run_config, scan_games, scenario_files, writer_lock
 from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
 from .options import RunOptions
@@ -431,6 +432,7 @@ def _opponent_entry(agent: str, opponent: str, mine: list, seat: str | None) -> 
     entry["as_technocrat"] = _rate(sum(points(r, agent) for r in as_t), len(as_t))
     entry["as_ziegler"] = _rate(sum(points(r, agent) for r in as_z), len(as_z))
     entry["draws"] = sum(r.get("winner") is None for r in mine)
+    entry["ended"] = endings(mine)
     walls = [r["wall_s"] for r in mine if "wall_s" in r]  # (a game set without timings has none)
     entry["mean_wall_s"] = sum(walls) / len(walls) if walls else float("nan")
     return entry
@@ -566,6 +568,16 @@ def _head_lines(card: dict) -> list[str]:
             f"Protocol: the agent plays the {_seat_name(seat)} seat only; in steps of {p['step']} games, each "
             f"opponent until the 95% Wilson interval of its score is within +-{p['precision']:g}, or "
             f"{p['games']} games."
+        )
+    if p.get("adjudication"):
+        ends: dict[str, int] = {}
+        for e in card["opponents"]:
+            for k, v in (e.get("ended") or {}).items():
+                ends[k] = ends.get(k, 0) + v
+        told = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()))
+        lines += _wrap(
+            f"Adjudication: {p['adjudication']} (not the protocol: games end before their real end; "
+            f"docs/arena.md#adjudication)" + (f"; games ended by {told}." if told else ".")
         )
     return lines
 

@@ -93,6 +93,14 @@ def ended(row: dict) -> str:
     return "turn limit" if row.get("winner") is None else "rules"
 
 
+def endings(rows) -> dict[str, int]:
+    """How the games ``rows`` ended: the count of each :func:`ended`."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[ended(row)] = counts.get(ended(row), 0) + 1
+    return counts
+
+
 #: the balance tool's games.csv: every game with its seed and result, without its actions
 GAME_CSV_FIELDS = [
     "scenario",
@@ -324,6 +332,7 @@ __all__ = [
     "OPTIONAL",
     "check",
     "ended",
+    "endings",
     "from_csv_row",
     "make_row",
     "to_csv_row",
