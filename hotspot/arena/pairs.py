@@ -26,8 +26,8 @@ framework), the pair is counted, not the game:
 Small samples: a pentanomial with an empty category has a variance too small
 to trust (25 pairs all won 2-0 would give a zero-width interval).  The
 intervals add one virtual pair spread evenly over the five scores to the
-variance (not to the mean): at 25 pairs all 2-0 the half-width is about
-0.046, at 250 pairs it is under 0.005.  The GSPRT regularizes as fishtest
+variance (not to the mean): at 25 pairs all 2-0 the interval reaches
+0.047 below the mean (clipped at 1 above it), at 250 pairs 0.005.  The GSPRT regularizes as fishtest
 does (an empty category counts 1e-3).
 """
 
