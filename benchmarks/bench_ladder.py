@@ -28,7 +28,8 @@ Per ladder:
   likelihood-ratio interval, a bound for a seat that never won or lost;
 * every pairing's head-to-head score (both sides together: wins + draws / 2
   over games; a game still going after turn ``--max-turns`` is a draw) with
-  its 95% Wilson interval;
+  the 95% interval of its game pairs (game i in each seat on one seed,
+  ``hotspot.arena.pairs``; the games' Wilson interval beside it);
 * the expected order: each adjacent rung ``lower < higher`` of
   ``EXPECTED_ORDER`` (random < scripted, scripted < ismcts, ismcts <
   learned-ismcts) *holds* if the lower end of the higher agent's
@@ -118,8 +119,11 @@ def oriented(h2h: list[dict], agent: str, opponent: str) -> dict | None:
                 "games": row["games"],
                 "draws": row["draws"],
                 "score": row["a_score"],
-                "ci_low": row["ci_low"],
+                "ci_low": row["ci_low"],  # the game pairs' interval (mirrored seeds)
                 "ci_high": row["ci_high"],
+                "pairs": row.get("pairs"),
+                "wilson_low": row.get("wilson_low"),  # the games' Wilson interval, beside it
+                "wilson_high": row.get("wilson_high"),
                 "as_technocrat": row["a_as_technocrat_win_rate"],
                 "as_ziegler": row["a_as_ziegler_win_rate"],
             }
@@ -132,6 +136,9 @@ def oriented(h2h: list[dict], agent: str, opponent: str) -> dict | None:
                 "score": 1.0 - row["a_score"],
                 "ci_low": 1.0 - row["ci_high"],
                 "ci_high": 1.0 - row["ci_low"],
+                "pairs": row.get("pairs"),
+                "wilson_low": 1.0 - row["wilson_high"] if "wilson_high" in row else None,
+                "wilson_high": 1.0 - row["wilson_low"] if "wilson_low" in row else None,
                 "as_technocrat": 1.0 - row["a_as_ziegler_win_rate"],
                 "as_ziegler": 1.0 - row["a_as_technocrat_win_rate"],
             }
