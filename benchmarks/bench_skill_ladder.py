@@ -17,8 +17,9 @@ Technocrat and as the Ziegler; the arena's ``plan_arena``).
 
 Sequential stopping, per rung: rounds of ``--batch`` games a side; after
 each round the higher budget's score over both seatings, (wins + draws / 2)
-/ games (a game still going after turn ``--max-turns`` is a draw), and its
-95% Wilson interval (``hotspot.arena.stats.wilson_interval``).  The rung
+/ games (a game still going after turn ``--max-turns`` is a draw), and the
+95% interval of its game pairs (game ``i`` of both seatings on one seed,
+``hotspot.arena.pairs``; the games' Wilson interval beside it).  The rung
 stops when the interval excludes 0.5 (``decided``), when its half-width is
 at most ``--half-width`` (``precise``), or at ``--max-games`` games a side
 (``max games``).  The decision after round ``r`` looks only at the first
@@ -67,6 +68,7 @@ from bench_strength import compact_games
 from hotspot.arena.folder import read_run_config
 from hotspot.arena.match import ArenaError
 from hotspot.arena.registry import canonical_agent
+from hotspot.arena.pairs import pair_summary
 from hotspot.arena.stats import format_table, interval_text, json_safe, mean, normal_interval, wilson_interval
 from hotspot.arena.tournament import points, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns
@@ -138,15 +140,22 @@ def elo_gap(p: float, n: int) -> float:
 
 
 def rung_stats(rows: list[dict], higher: str) -> dict:
-    """The higher budget's score over ``rows`` (both seatings) and as each side, with Wilson intervals."""
+    """The higher budget's score over ``rows`` (both seatings) with the 95%
+    interval of its game pairs (the games' Wilson interval beside it), and
+    as each side with Wilson intervals."""
     n = len(rows)
     score = sum(points(r, higher) for r in rows)
-    lo, hi = wilson_interval(score, n)
+    wlo, whi = wilson_interval(score, n)
+    paired = pair_summary(rows, higher)
+    lo, hi = (paired["ci_low"], paired["ci_high"]) if paired["pairs"] else (wlo, whi)
     out = {
         "games": n,
         "score": score / n if n else math.nan,
         "ci_low": lo,
         "ci_high": hi,
+        "pairs": paired["pairs"],
+        "wilson_low": wlo,
+        "wilson_high": whi,
         "half_width": (hi - lo) / 2.0 if n else math.nan,
         "wins": sum(r.get("winner_agent") == higher and r.get("winner") is not None for r in rows),
         "draws": sum(r.get("winner") is None for r in rows),
