@@ -72,3 +72,29 @@ def test_the_command_prints_the_verdict_and_refuses_an_agent_against_itself(tmp_
     bad = subprocess.run(run + ["scripted", "scripted", "--out", str(tmp_path / "d")], capture_output=True, text=True)
     assert bad.returncode != 0 and "two different agents" in bad.stderr and "Traceback" not in bad.stderr
     assert not (tmp_path / "d").exists()
+
+
+def test_ctrl_c_stops_every_process_quietly_and_keeps_the_folder(tmp_path):
+    """Ctrl-C reaches the whole process group (the command and its pool's workers): the command exits 130 with
+    one line saying how to resume, and no worker prints a traceback."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "c"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotspot", "compare", "portfolio", "scripted", "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    deadline = time.time() + 240  # until the workers play (the first game written), then Ctrl-C
+    while time.time() < deadline and not ((out / "games.jsonl").exists() and (out / "games.jsonl").stat().st_size):
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert "interrupted; the finished games are in games.jsonl" in err

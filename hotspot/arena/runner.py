@@ -27,6 +27,7 @@ import dataclasses
 import json
 import math
 import os
+import signal
 import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -436,7 +437,9 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
     """The tasks on a pool of ``workers`` processes, each finished task's rows
     to ``finished``; with a ``deadline``, tasks are handed out two a worker
     at a time and none after it (those queued and not started are cancelled)."""
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(tasks)), mp_context=pool_context())
+    pool = ProcessPoolExecutor(
+        max_workers=min(workers, len(tasks)), mp_context=pool_context(), initializer=_ignore_interrupts
+    )
     futures = {}
     todo = iter(tasks)
     cap = len(tasks) if deadline is None else 2 * workers
@@ -470,9 +473,28 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
     except BaseException:
         for fut in futures:
             fut.cancel()
+        _stop_workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+def _ignore_interrupts() -> None:
+    """A pool worker ignores SIGINT: Ctrl-C reaches every process of the
+    terminal's process group, and the parent, which keeps the finished games,
+    stops the workers itself (no worker prints a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now (their games are abandoned; a
+    rerun plays them): what an interrupted or failed run does."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _run_ray(tasks, address, num_cpus, finished, deadline=None) -> None:

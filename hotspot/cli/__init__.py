@@ -84,7 +84,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command == "serve":
             return 0
-        if args.command in ("arena", "balance", "evaluate", "report"):
+        if args.command in ("arena", "balance", "compare", "evaluate", "report"):
             print(
                 "\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
                 "to resume (with --drop-damaged if it reports a line cut short)",
