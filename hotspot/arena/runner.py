@@ -446,10 +446,7 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
     try:
         pending = set()
         while True:
-            while len(pending) < cap and not past(deadline):
-                task = next(todo, None)
-                if task is None:
-                    break
+            for task in _next_tasks(todo, cap - len(pending), deadline):
                 fut = pool.submit(run_task, task)
                 futures[fut] = task
                 pending.add(fut)
@@ -477,6 +474,18 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+
+
+def _next_tasks(todo, room: int, deadline) -> list:
+    """Up to ``room`` more tasks from the iterator ``todo``; none once the
+    ``deadline`` (``time.perf_counter``'s, or None) has passed."""
+    out = []
+    while len(out) < room and not past(deadline):
+        task = next(todo, None)
+        if task is None:
+            break
+        out.append(task)
+    return out
 
 
 def _ignore_interrupts() -> None:
@@ -519,10 +528,7 @@ def _run_ray(tasks, address, num_cpus, finished, deadline=None) -> None:
     try:
         pending = []
         while True:
-            while len(pending) < cap and not past(deadline):  # none handed out after the deadline
-                task = next(todo, None)
-                if task is None:
-                    break
+            for task in _next_tasks(todo, cap - len(pending), deadline):
                 ref = remote.remote(task, paths)
                 refs[ref] = task
                 pending.append(ref)

@@ -5,6 +5,7 @@ the rules options of ``--option NAME=VALUE``."""
 from __future__ import annotations
 
 import argparse
+import math
 
 
 def count_arg(low: int):
@@ -26,6 +27,24 @@ def count_arg(low: int):
 
 
 positive = count_arg(1)
+
+
+def number_arg(what: str = "a number", positive: bool = False):
+    """An argparse ``type``: a finite number (``positive``: above 0); the
+    one-line errors name ``what`` ("a number of minutes")."""
+
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value) or (positive and value <= 0):
+            kind = "positive" if positive else "finite"
+            raise argparse.ArgumentTypeError(f"must be a {kind} {what.removeprefix('a ')}, got {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
 
 
 def add_run_options(p, default_out: str, games_help: str | None = None) -> None:

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-import argparse
-import math
-
-from .common import add_adjudicate_option, add_run_options, parse_rules_options, positive, run_options
+from .common import add_adjudicate_option, add_run_options, number_arg, parse_rules_options, positive, run_options
 
 
-def _real(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
-    return value
+_real = number_arg()
 
 
 def add_parser(sub) -> None:

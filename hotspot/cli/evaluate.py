@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import argparse
-import math
 import sys
 
-from .common import add_adjudicate_option, add_run_options, positive, precision_arg, run_options
+from .common import add_adjudicate_option, add_run_options, number_arg, positive, precision_arg, run_options
 
 
-def minutes_arg(text):
-    """An argparse ``type``: a positive, finite number of minutes."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of minutes, got {text!r}") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive number of minutes, got {text!r}")
-    return value
+minutes_arg = number_arg("a number of minutes", positive=True)
 
 
 def add_parser(sub) -> None:
