@@ -49,9 +49,10 @@ from hotspot.core.rules_data import PHASE_OVER
 
 from .errors import ArenaError
 from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT, ENDINGS  # noqa: F401
-from .turn_points import replay_turn_points, state_point  # noqa: F401  (state_point: match's live check)
+from .turn_points import replay_turn_points, state_point
 
-#: the rules, their parameters and defaults (validated: docs/results.md, "Adjudication")
+#: the rules, their parameters and defaults (docs/results.md, "Adjudication": ``resign`` at its defaults
+#: validated on the committed games; no ``draw`` setting validates)
 RULES: dict[str, dict[str, float]] = {
     "resign": {"score": 0.99, "turns": 6},
     "draw": {"turns": 60},
