@@ -468,10 +468,10 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
                     ) from exc
                 finished(fut.result())
     except BaseException:
-        for fut in futures:
-            fut.cancel()
+        # end the workers first and cancel nothing: the pool's own thread then fails the queued tasks
+        # (Python 3.11's would raise on a future cancelled here, printing a traceback)
         _stop_workers(pool)
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.shutdown(wait=False)
         raise
     pool.shutdown(wait=True)
 
