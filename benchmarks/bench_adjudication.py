@@ -90,14 +90,7 @@ def measure(rule: str, rows, points, nets) -> tuple[dict, list[dict]]:
     groups = defaultdict(lambda: {"games": 0, "adjudicated": 0, "wrong": 0, "wall": 0.0, "kept": 0.0})
     long = {"wall": 0.0, "kept": 0.0, "games": 0}
     for row, pts in zip(rows, points):
-        judge = Adjudicator(rule, nets)
-        verdict = None
-        cut = len(row["actions"])
-        for t, v, h, i in zip(pts["turn"], pts["value"], pts["hash"], pts["start"]):
-            verdict = judge.point(int(t), float(v), int(h))
-            if verdict is not None:
-                cut = int(i)
-                break
+        verdict, cut = Adjudicator(rule, nets).over_points(pts, len(row["actions"]))
         share = cut / max(1, len(row["actions"]))
         for key in ("all", " vs ".join(sorted((row["technocrat"], row["ziegler"])))):
             g = groups[key]

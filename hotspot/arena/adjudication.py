@@ -210,13 +210,18 @@ class Adjudicator:
         played to its end from the started state ``start`` (shape (1,)) with
         ``actions``: the rules read the same points as :meth:`at_state`
         would have; (None, len(actions)) if no rule ends it."""
-        points = game_points(start, actions, self.nets)
+        return self.over_points(game_points(start, actions, self.nets), len(actions))
+
+    def over_points(self, points: dict, actions: int) -> tuple[Verdict | None, int]:
+        """(the verdict, the actions played before it) of a game whose turn
+        points (:func:`game_points`) are ``points`` and which has ``actions``
+        actions in all; (None, ``actions``) if no rule ends it."""
         for t, v, h, i in zip(points["turn"], points["value"], points["hash"], points["start"]):
             self.last_turn = int(t)
             verdict = self.point(int(t), float(v), int(h))
             if verdict is not None:
                 return verdict, int(i)
-        return None, len(actions)
+        return None, actions
 
     def point(self, turn: int, value: float, material: int) -> Verdict | None:
         r = self.rules
@@ -234,17 +239,6 @@ class Adjudicator:
             if self.low >= r.resign_turns:
                 return Verdict(ENDED_RESIGN, "ziegler", int(turn), self.judge)
         return None
-
-
-def first_verdict(rules, turns, values, hashes) -> tuple[int, Verdict] | None:
-    """(the index of the point, the verdict) where ``rules`` first end a game
-    whose turn points are ``turns``, ``values``, ``hashes``; None if they never do."""
-    judge = Adjudicator(rules)
-    for i, (t, v, h) in enumerate(zip(turns, values, hashes)):
-        verdict = judge.point(int(t), float(v), int(h))
-        if verdict is not None:
-            return i, verdict
-    return None
 
 
 def game_points(state, actions, nets=None) -> dict:

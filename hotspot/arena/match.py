@@ -78,10 +78,9 @@ from hotspot.core.rules_data import (
 )
 from hotspot.core.victory import winner as winning_side
 
-from .adjudication import Adjudicator
-from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT
+from .adjudication import Adjudicator, canonical_adjudication
 from .errors import ArenaError
-from .gamerow import make_row
+from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT, make_row
 from .registry import make_agent
 
 MASK64 = (1 << 64) - 1
@@ -142,8 +141,6 @@ class GameSpec:
     adjudication: str = ""  # the adjudication rules (.adjudication), canonical text; "" for none
 
     def __post_init__(self):
-        from .adjudication import canonical_adjudication
-
         try:
             object.__setattr__(self, "max_turns", check_max_turns(self.max_turns) or None)
         except ValueError as exc:
