@@ -38,12 +38,15 @@ def main(argv=None) -> int:
     p.add_argument("agent", nargs="?", default="scripted", help="the agent evaluated (default scripted)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--folder", default=None, help="the run folder (default: a new temporary one)")
+    p.add_argument("--minutes", type=float, default=None, help="a time budget: the card of what was played, said to be partial")
     args = p.parse_args(argv)
     extra = {"opponents": ["random"], "games": 4, "step": 2} if args.tiny else {}
     folder = Path(args.folder or tempfile.mkdtemp(prefix="bench-evaluate-"))
     warm_up(compiled=True, python=True, workers=args.workers)
     t0 = time.perf_counter()
-    card = run_evaluate(args.agent, out=folder, workers=args.workers, progress=False, plot=False, **extra)
+    card = run_evaluate(
+        args.agent, out=folder, workers=args.workers, progress=False, plot=False, minutes=args.minutes, **extra
+    )
     wall = time.perf_counter() - t0
     rows = []
     for e in card["opponents"]:
@@ -84,7 +87,7 @@ def main(argv=None) -> int:
     C.write_result(
         args,
         "bench_evaluate",
-        {"agent": args.agent, "workers": args.workers, "folder": str(folder), **extra},
+        {"agent": args.agent, "workers": args.workers, "folder": str(folder), "minutes": args.minutes, **extra},
         rows,
         {
             "wall_minutes": wall / 60,
@@ -92,7 +95,9 @@ def main(argv=None) -> int:
             "rating": overall.get("rating"),
             "rating_text": overall.get("text"),
             "target_minutes": TARGET_MINUTES,
-            "within_target": wall / 60 <= TARGET_MINUTES,
+            "partial": bool(card.get("partial")),
+            "partial_reason": card.get("partial_reason"),
+            "within_target": wall / 60 <= TARGET_MINUTES and not card.get("partial"),
         },
     )
     return 0
