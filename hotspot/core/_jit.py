@@ -99,6 +99,7 @@ COMPILED_MODULES = (
     "hotspot.features.decision",
     "hotspot.features.encoding",
     "hotspot.features.learner",
+    "hotspot.features.planes",
     "hotspot.features.position",
     "hotspot.agents.action_policy",
     "hotspot.agents.base",

@@ -16,19 +16,38 @@ from .rules_data import (
     CIA_OVERRUNNER_ELIMINATED,
     CIA_SQUAD_LOST,
     CIA_TABLE,
+    NO_UNIT,
     UNIT_CAN_OVERRUN,
+    UNIT_SIDE,
+    UNKNOWN_UNIT,
     Z_INFANTRY,
     ZIEGLER,
 )
-from .units import count_units, eliminate_unit, has_units_other_than, lose_squad
+from .state import MAX_UNITS
+from .units import count_units, eliminate_unit, lose_squad
 
 
 @jit
 def overrunnable(s, u, cell):
     """11.1: may unit u move on through ``cell``?  (It holds Ziegler units, all infantry.)"""
-    if not UNIT_CAN_OVERRUN[s["unit_type"][u]]:
+    return type_overruns(s, s["unit_type"][u], cell)
+
+
+@jit
+def type_overruns(s, t, cell):
+    """11.1: may a counter of type ``t`` move on through ``cell``: it overruns
+    (crawlers and heavy beamers) and the hex holds Ziegler units, all
+    infantry?  On an information state (D20) a hidden counter there may be
+    anything, so no overrun is counted on."""
+    if not UNIT_CAN_OVERRUN[t] or count_units(s, cell, ZIEGLER) == 0:
         return False
-    return count_units(s, cell, ZIEGLER) > 0 and not has_units_other_than(s, cell, ZIEGLER, Z_INFANTRY)
+    for v in range(MAX_UNITS):
+        tv = s["unit_type"][v]
+        if tv == NO_UNIT or tv == Z_INFANTRY or s["unit_cell"][v] != cell:
+            continue
+        if tv == UNKNOWN_UNIT or UNIT_SIDE[tv] == ZIEGLER:
+            return False
+    return True
 
 
 @jit

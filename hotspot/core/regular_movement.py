@@ -8,7 +8,9 @@ option makes such a step illegal).  Units never step off the map (D3).  8.3,
 12.1: entering a hex with enemy units ends the unit's movement and starts an
 attack, except for overruns (11.1).  12.2: a unit with no attack factor may
 not enter a hex holding enemy units.  Stacking limits (9.1, 9.2) hold after
-every step.
+every step.  ``enter_error`` is the legality of a step into a hex, ``reach``
+the hexes a counter could move into or attack by such steps (the reach planes
+of ``hotspot.features.planes``).
 """
 
 from ._jit import jit
@@ -22,13 +24,13 @@ from .errors import (
     OK,
 )
 from .events import ELIM_MOLTEN, EV_UNIT_MOVE, log_event
-from .hexgrid import NEIGHBOUR, ON_MAP
+from .hexgrid import NEIGHBOUR, NUM_CELLS, ON_MAP
 from .hovercraft import hovercraft_strike, reveal, second_move_may_enter, second_move_may_try
-from .overruns import close_infantry_assault, overrunnable
+from .overruns import close_infantry_assault, overrunnable, type_overruns
 from .rules_data import PHASE_Z_SECOND, UNIT_SIDE
 from .stacking import room_for
 from .state import UF_ATTACKING, UF_DONE, UF_STARTED
-from .units import attack_of, count_by_side, count_units, eliminate_unit, place_at
+from .units import count_by_side, count_units, eliminate_unit, place_at, type_factor
 
 
 @jit
@@ -39,19 +41,78 @@ def step_error(s, u, d):
     target = NEIGHBOUR[s["unit_cell"][u], d]
     if target < 0 or not ON_MAP[target]:
         return ERR_OFF_MAP
+    return enter_error(s, s["unit_type"][u], target, s["phase"] == PHASE_Z_SECOND)
+
+
+@jit
+def enter_error(s, t, target, second):
+    """Why a counter of type ``t`` may not step into the map hex ``target``
+    (OK if it may; ``second``: in the Ziegler second movement, 13.3).  A step
+    into molten rock is legal and destroys the counter (8.2) unless the
+    ``forbid_molten_entry`` option forbids it."""
     if s["board"][target] < 0:
         return ERR_MOLTEN if s["rules"]["forbid_molten_entry"] else OK
-    side = UNIT_SIDE[s["unit_type"][u]]
-    z, t = count_by_side(s, target)
-    own, enemy = (t, z) if side == 1 else (z, t)
+    side = UNIT_SIDE[t]
+    z, tt = count_by_side(s, target)
+    own, enemy = (tt, z) if side == 1 else (z, tt)
     if enemy > 0:
-        if attack_of(s, u) <= 0:
+        if type_factor(s, t, False) <= 0:  # 12.2
             return ERR_ZERO_ATTACK
-        if s["phase"] == PHASE_Z_SECOND and not second_move_may_try(s, target):  # 13.3, D20
+        if second and not second_move_may_try(s, target):  # 13.3, D20
             return ERR_SECOND_MOVE_ENEMY
-    if not room_for(s, target, side, own, z + t):
+    if not room_for(s, target, side, own, z + tt):
         return ERR_STACKING
     return OK
+
+
+#: ``reach`` marks: the counter may move into the hex / attack the enemy units there
+REACH_ENTER = 1
+REACH_ATTACK = 2
+
+
+@jit
+def reach(s, t, start, moves, scratch, out):
+    """Where a counter of type ``t`` standing in ``start`` could go in a
+    regular movement of ``moves`` hexes, everything else standing as it is:
+    ``out[cell] |= REACH_ENTER`` for a hex it could move into (empty or its
+    side's: 8.1 one hex a step, D3 never off the map, 9.1-9.2 the stacking
+    limits as the counters stand) and ``REACH_ATTACK`` for a hex of enemy
+    units it could move into to attack (8.3: its movement ends there, unless
+    it overruns them, 11.1; 12.2: not with no attack factor).  A step into
+    molten rock destroys it (8.2), so molten rock is never reached; a Close
+    Infantry Assault's die (11.2) is not rolled: a marked hex is one it *may*
+    reach.  The legality of each step is :func:`enter_error`'s, as for a
+    unit's STEP; ``start`` itself is not marked.  Works on an information
+    state (D20: a hidden counter blocks an overrun).  ``scratch`` (int64,
+    ``2 * NUM_CELLS``) is work space; ``out`` (per cell) is not cleared."""
+    side = UNIT_SIDE[t]
+    left = scratch[:NUM_CELLS]  # moves left on first reaching a cell (-1 not yet): every step costs one
+    queue = scratch[NUM_CELLS:]
+    left[:] = -1
+    left[start] = moves
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        if left[c] <= 0:
+            continue
+        for d in range(6):
+            target = NEIGHBOUR[c, d]
+            if target < 0 or target == start or not ON_MAP[target] or s["board"][target] < 0:
+                continue
+            if enter_error(s, t, target, False) != OK:
+                continue
+            if count_units(s, target, 1 - side) > 0:
+                out[target] |= REACH_ATTACK
+                if not type_overruns(s, t, target):
+                    continue
+            else:
+                out[target] |= REACH_ENTER
+            if left[target] < 0:
+                left[target] = left[c] - 1
+                queue[tail] = target
+                tail += 1
 
 
 @jit
