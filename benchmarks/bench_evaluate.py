@@ -38,7 +38,9 @@ def main(argv=None) -> int:
     p.add_argument("agent", nargs="?", default="scripted", help="the agent evaluated (default scripted)")
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--folder", default=None, help="the run folder (default: a new temporary one)")
-    p.add_argument("--minutes", type=float, default=None, help="a time budget: the card of what was played, said to be partial")
+    p.add_argument(
+        "--minutes", type=float, default=None, help="a time budget: the card of what was played, said to be partial"
+    )
     args = p.parse_args(argv)
     extra = {"opponents": ["random"], "games": 4, "step": 2} if args.tiny else {}
     folder = Path(args.folder or tempfile.mkdtemp(prefix="bench-evaluate-"))

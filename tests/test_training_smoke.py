@@ -80,3 +80,26 @@ def test_train_ppo_tiny(tmp_path):
     for key in ("random_technocrat", "random_ziegler", "scripted_technocrat", "scripted_ziegler"):
         assert 0.0 <= float(rows[-1][key]) <= 1.0
     assert isinstance(PolicyNet.load(out / "policy.npz"), PolicyNet)
+
+
+def test_train_planes_stages(tmp_path):
+    """data -> fit -> eval of the planes network: the decisions are the
+    expert's (each legal where it was taken), the exported numpy network is
+    torch's (the script refuses a gap), the agent enters ``hotspot compare``
+    by name."""
+    pytest.importorskip("torch")
+    from hotspot.core.actions import NUM_ACTIONS
+
+    out = tmp_path / "planes"
+    games = ROOT / "benchmarks" / "results" / "compare" / "h2-scripted.games.jsonl.gz"
+    text = run("train_planes.py", "data", "--out", out, "--tiny", "--games-from", games)
+    with np.load(out / "data.npz") as d:
+        masks = np.unpackbits(d["masks"], axis=1, count=NUM_ACTIONS).astype(bool)
+        assert len(d["actions"]) > 100 and masks[np.arange(len(masks)), d["actions"]].all()
+        assert (masks.sum(1) >= 2).all() and set(np.unique(d["outcomes"])) <= {-1.0, 0.0, 1.0}
+    assert f"{len(masks)} decisions" in text
+    run("train_planes.py", "fit", "--out", out, "--tiny", "--channels", "8", "--blocks", "1")
+    fit = json.loads((out / "fit.json").read_text())
+    assert 0 <= fit["held_out_top1"] <= 1 and fit["held_out_cross_entropy"] > 0
+    text = run("train_planes.py", "eval", "--out", out, "--tiny", "--workers", "1")
+    assert "pairs" in text

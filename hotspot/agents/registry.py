@@ -499,6 +499,12 @@ register_agent(
     params="hotspot.agents.sb3:SPEC_PARAMS",
 )
 register_agent(
+    "planes",
+    "hotspot.agents.planes_net:PlanesAgent",
+    "a policy-value network over the board's hex planes, e.g. planes(path=net.npz), no search; numpy weights",
+    params="hotspot.agents.planes_net:SPEC_PARAMS",
+)
+register_agent(
     "learned-ismcts",
     "hotspot.agents.ismcts:learned_ismcts_agent",
     "ISMCTS valuing positions with the learned value network (expert iteration; numpy weights)",

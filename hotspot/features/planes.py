@@ -66,14 +66,32 @@ from __future__ import annotations
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.hexgrid import AXIAL_Q, AXIAL_R, NUM_CELLS, ON_MAP
+from hotspot.core.actions import (
+    NUM_ACTIONS,
+    A_COMBINE,
+    A_END_PHASE,
+    A_END_PIECE,
+    A_MANEUVER,
+    A_SELECT_PIECE,
+    A_SELECT_UNIT,
+    A_SETUP_CHOOSE,
+    A_SETUP_FACING,
+    A_SETUP_HEX,
+    A_SPLIT,
+)
+from hotspot.core.crustal_movement import NUM_MANEUVERS
+from hotspot.core.hexgrid import AXIAL_Q, AXIAL_R, MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS, NUM_MAP_HEXES, ON_MAP
 from hotspot.core.observation import observe
 from hotspot.core.regular_movement import REACH_ATTACK, REACH_ENTER, reach
 from hotspot.core.rules_data import (
     LONG,
+    NO_PIECE,
     NO_UNIT,
+    NUM_ITEMS,
     NUM_PHASES,
     PHASE_PLAYER,
+    PHASE_T_CRUSTAL,
+    PHASE_Z_CRUSTAL,
     T_CRAWLER,
     T_ENGINEER,
     T_HEAVY_BEAMER,
@@ -84,7 +102,8 @@ from hotspot.core.rules_data import (
     Z_HOVERCRAFT,
     Z_INFANTRY,
 )
-from hotspot.core.state import MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING, UF_DONE
+from hotspot.core.setup import NUM_FACINGS
+from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING, UF_DONE
 from hotspot.core.units import side_seen_by
 
 PLANE_NAMES = (
@@ -256,38 +275,150 @@ def encode_planes(o, side, scratch, marks, planes):
                 planes[p, i // AXIAL_COLS, i % AXIAL_COLS] = 0.0
 
 
+# ------------------------------------------------------------ the actions on the grid
+
+#: the per-hex channels of a policy over the grid: each action of a decision
+#: that names a hex has its logit at that hex in one of these channels
+CELL_CHANNELS = (
+    ("select_piece",)  # SELECT_PIECE k at the piece's front hex (or its first map hex)
+    + tuple(
+        f"select_{n}"
+        for n in ("unknown", "infantry_z", "hovercraft", "infantry_t", "crawler", "heavy_beamer", "engineer")
+    )
+    + ("combine",)  # COMBINE_WITH v at v's hex
+    + tuple(f"maneuver_{m}" for m in range(NUM_MANEUVERS))  # A/E: at the selected piece's front hex
+    + ("step",)  # B/D/F: a step's logit sits at the hex it enters (8.1)
+    + ("setup_hex",)  # SETUP_HEX h at h (3.2, 3.3, D21)
+)
+NUM_CELL_CHANNELS = len(CELL_CHANNELS)
+#: the logits that name no hex: SPLIT, END_PIECE, END_PHASE, SETUP_CHOOSE i, SETUP_FACING f, and one for an
+#: action whose hex is off the map (a piece wholly off it, D3)
+GLOBAL_ACTIONS = (
+    ("split", "end_piece", "end_phase")
+    + tuple(f"choose_{i}" for i in range(NUM_ITEMS))
+    + tuple(f"facing_{f}" for f in range(NUM_FACINGS))
+    + ("off_map",)
+)
+NUM_GLOBAL_ACTIONS = len(GLOBAL_ACTIONS)
+GRID_SIZE = AXIAL_ROWS * AXIAL_COLS
+#: the length of a policy's logits: ``NUM_CELL_CHANNELS`` planes of the grid, then the global ones
+NUM_SLOTS = NUM_CELL_CHANNELS * GRID_SIZE + NUM_GLOBAL_ACTIONS
+_CH_PIECE, _CH_UNIT0, _CH_COMBINE, _CH_MANEUVER0 = 0, 1, 8, 9
+_CH_STEP = _CH_MANEUVER0 + NUM_MANEUVERS
+_CH_SETUP_HEX = _CH_STEP + 1
+_G0 = NUM_CELL_CHANNELS * GRID_SIZE
+
+
 @jit
-def _encode_batch(states, side, fog, info, scratch, marks, out):
+def _slot(channel, cell):
+    i = GRID_INDEX[cell] if cell >= 0 else -1
+    if i < 0:
+        return _G0 + NUM_GLOBAL_ACTIONS - 1
+    return channel * GRID_SIZE + i
+
+
+@jit
+def _piece_cell(o, k):
+    for j in range(3):
+        cell = o["piece_cells"][k, j]
+        if cell >= 0 and ON_MAP[cell]:
+            return cell
+    return -1
+
+
+@jit
+def action_slots(o, slots):
+    """Where each action's logit lies in a policy of ``NUM_SLOTS`` logits, in
+    information state ``o``: ``slots[a]`` (int64, ``NUM_ACTIONS``) is
+    ``channel * GRID_SIZE + grid index`` for an action that names a hex
+    (:data:`CELL_CHANNELS`) and ``NUM_CELL_CHANNELS * GRID_SIZE + i`` for the
+    i-th of :data:`GLOBAL_ACTIONS`.  Counters of one type in one hex share a
+    logit (their SELECT_UNIT actions are one choice to the policy)."""
+    phase = o["phase"]
+    for k in range(MAX_PIECES):
+        slots[A_SELECT_PIECE + k] = _slot(_CH_PIECE, _piece_cell(o, k) if o["piece_kind"][k] != NO_PIECE else -1)
+    for u in range(MAX_UNITS):
+        t = o["unit_type"][u]
+        cell = o["unit_cell"][u] if t != NO_UNIT else -1
+        slots[A_SELECT_UNIT + u] = _slot(_CH_UNIT0 + (t if t > 0 else 0), cell)
+        slots[A_COMBINE + u] = _slot(_CH_COMBINE, cell)
+    sel_cell = -1
+    if o["sel_piece"] >= 0:
+        sel_cell = _piece_cell(o, o["sel_piece"])
+    for m in range(NUM_MANEUVERS):
+        if phase == PHASE_Z_CRUSTAL or phase == PHASE_T_CRUSTAL:
+            slots[A_MANEUVER + m] = _slot(_CH_MANEUVER0 + m, sel_cell)
+        else:
+            target = -1
+            if o["sel_unit"] >= 0 and m < 6:
+                target = NEIGHBOUR[o["unit_cell"][o["sel_unit"]], m]
+            slots[A_MANEUVER + m] = _slot(_CH_STEP, target)
+    slots[A_SPLIT] = _G0
+    slots[A_END_PIECE] = _G0 + 1
+    slots[A_END_PHASE] = _G0 + 2
+    for i in range(NUM_ITEMS):
+        slots[A_SETUP_CHOOSE + i] = _G0 + 3 + i
+    for h in range(NUM_MAP_HEXES):
+        slots[A_SETUP_HEX + h] = _slot(_CH_SETUP_HEX, MAP_HEX_CELL[h])
+    for f in range(NUM_FACINGS):
+        slots[A_SETUP_FACING + f] = _G0 + 3 + NUM_ITEMS + f
+
+
+@jit
+def _encode_batch(states, sides, fog, info, scratch, marks, out, slots, with_slots):
     for b in range(states.shape[0]):
-        observe(states[b], side, fog, info[0])
-        encode_planes(info[0], side, scratch, marks, out[b])
+        observe(states[b], sides[b], fog, info[0])
+        encode_planes(info[0], sides[b], scratch, marks, out[b])
+        if with_slots:
+            action_slots(info[0], slots[b])
 
 
-def board_planes(states, side: int, fog: bool = True, out: np.ndarray | None = None) -> np.ndarray:
+def board_planes(states, side, fog: bool = True, out: np.ndarray | None = None, slots: np.ndarray | None = None):
     """The planes of every state of ``states`` (a state record, or an array of
-    them) as ``side`` (0 Ziegler, 1 Technocrat) knows it (``fog``: D20; False
-    only for perfect-information uses): float32 ``(len(states), NUM_PLANES,
-    AXIAL_ROWS, AXIAL_COLS)`` (``out`` if given, of that shape)."""
+    them) as ``side`` knows it (0 Ziegler, 1 Technocrat, or one side a state;
+    ``fog``: D20, False only for perfect-information uses): float32
+    ``(len(states), NUM_PLANES, AXIAL_ROWS, AXIAL_COLS)`` (written into ``out``
+    if given).  With ``slots`` (int64, ``(len(states), NUM_ACTIONS)``) each
+    state's :func:`action_slots` are written there too."""
     states = np.asarray(states)
     if states.dtype != STATE_DTYPE:
         raise TypeError(f"states must be game states ({STATE_DTYPE.itemsize}-byte records), got dtype {states.dtype}")
     states = states.reshape(-1)
-    if side not in (0, 1):
-        raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), got {side!r}")
+    sides = np.broadcast_to(np.asarray(side), (len(states),)) if np.ndim(side) == 0 else np.asarray(side)
+    if sides.shape != (len(states),) or not np.isin(sides, (0, 1)).all():
+        raise ValueError(f"side must be 0 (Ziegler) or 1 (Technocrat), one or one a state; got {side!r}")
     shape = (len(states), NUM_PLANES, AXIAL_ROWS, AXIAL_COLS)
     if out is None:
         out = np.zeros(shape, dtype=np.float32)
     elif out.shape != shape or out.dtype != np.float32:
         raise ValueError(f"out must be float32 of shape {shape}, got {out.dtype} {out.shape}")
+    with_slots = slots is not None
+    if with_slots and (slots.shape != (len(states), NUM_ACTIONS) or slots.dtype != np.int64):
+        raise ValueError(f"slots must be int64 of shape {(len(states), NUM_ACTIONS)}, got {slots.dtype} {slots.shape}")
     info = np.zeros(1, dtype=STATE_DTYPE)
     _encode_batch(
-        states, int(side), bool(fog), info, np.zeros(2 * NUM_CELLS, np.int64), np.zeros(NUM_CELLS, np.int8), out
+        states,
+        sides.astype(np.int64),
+        bool(fog),
+        info,
+        np.zeros(2 * NUM_CELLS, np.int64),
+        np.zeros(NUM_CELLS, np.int8),
+        out,
+        slots if with_slots else np.zeros((1, NUM_ACTIONS), np.int64),
+        with_slots,
     )
     return out
 
 
 __all__ = [
     "AXIAL_COLS",
+    "CELL_CHANNELS",
+    "GLOBAL_ACTIONS",
+    "GRID_SIZE",
+    "NUM_CELL_CHANNELS",
+    "NUM_GLOBAL_ACTIONS",
+    "NUM_SLOTS",
+    "action_slots",
     "AXIAL_ROWS",
     "CELL_OF_INDEX",
     "GRID_INDEX",
