@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.hexgrid import NUM_CELLS
 from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP
@@ -62,14 +63,53 @@ class PlanesNetError(ValueError):
     """A weights file that is not a planes network for these planes (one line)."""
 
 
+#: the padded grid: one zero hex round the axial grid, flattened; a tap (kh, kw) reads ``p + _OFFSETS[t]``
+_PW = AXIAL_COLS + 2
+_PADDED = (AXIAL_ROWS + 2) * _PW
+_OFFSETS = np.array([(kh - 1) * _PW + (kw - 1) for kh, kw in _TAPS], dtype=np.int64)
+_INSIDE = np.zeros((AXIAL_ROWS + 2, _PW), dtype=np.float32)
+_INSIDE[1:-1, 1:-1] = ON_GRID
+_INSIDE = _INSIDE.reshape(-1)
+
+
+@jit
+def _conv(x, wt, b, relu, out):
+    """One hex convolution on the padded flat grid: ``x`` (in, _PADDED),
+    ``wt`` (out, in, taps), then ReLU if ``relu``; zero off the map."""
+    lo, hi = _PW + 1, _PADDED - _PW - 1
+    for o in range(wt.shape[0]):
+        acc = out[o]
+        acc[:] = 0.0
+        for i in range(wt.shape[1]):
+            xi = x[i]
+            for t in range(_OFFSETS.shape[0]):
+                w = wt[o, i, t]
+                off = _OFFSETS[t]
+                for p in range(lo, hi):
+                    acc[p] += w * xi[p + off]
+        for p in range(_PADDED):
+            v = (acc[p] + b[o]) * _INSIDE[p]
+            acc[p] = max(v, 0.0) if relu else v
+
+
 def hex_conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A hex convolution of ``x`` (batch, in, rows, cols) by ``w`` (out, in,
     3, 3; only the hex taps are read) plus ``b``, zero off the map."""
-    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
-    out = np.broadcast_to(b[None, :, None, None], (x.shape[0], w.shape[0], AXIAL_ROWS, AXIAL_COLS)).copy()
-    for kh, kw in _TAPS:
-        out += np.einsum("oi,bihw->bohw", w[:, :, kh, kw], xp[:, :, kh : kh + AXIAL_ROWS, kw : kw + AXIAL_COLS])
-    return out * ON_GRID
+    wt = _taps(w)
+    out = np.zeros((x.shape[0], w.shape[0], AXIAL_ROWS, AXIAL_COLS), dtype=np.float32)
+    y = np.zeros((w.shape[0], _PADDED), dtype=np.float32)
+    for n in range(x.shape[0]):
+        _conv(_padded(x[n]), wt, np.asarray(b, np.float32), False, y)
+        out[n] = y.reshape(-1, AXIAL_ROWS + 2, _PW)[:, 1:-1, 1:-1]
+    return out
+
+
+def _taps(w: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(np.stack([w[:, :, kh, kw] for kh, kw in _TAPS], axis=2), dtype=np.float32)
+
+
+def _padded(x: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(np.pad(x, ((0, 0), (1, 1), (1, 1))).reshape(x.shape[0], -1), dtype=np.float32)
 
 
 class PlanesNet:
@@ -78,6 +118,7 @@ class PlanesNet:
     def __init__(self, arrays: dict):
         self.arrays = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
         self.blocks = sum(1 for k in self.arrays if k.endswith("_1_w"))
+        self._tapped = None
         self.channels = int(self.arrays["stem_w"].shape[0])
 
     @classmethod
@@ -131,13 +172,28 @@ class PlanesNet:
         np.savez(path, format=np.array(FORMAT), planes=np.array(PLANE_NAMES), **self.arrays)
 
     def trunk(self, planes: np.ndarray) -> np.ndarray:
-        a = self.arrays
-        x = np.maximum(hex_conv(planes, a["stem_w"], a["stem_b"]), 0.0)
+        """The trunk's output (batch, channels, rows, cols)."""
+        out = np.zeros((len(planes), self.channels, AXIAL_ROWS, AXIAL_COLS), dtype=np.float32)
+        for n in range(len(planes)):
+            x = self._one(_padded(planes[n]))
+            out[n] = x.reshape(-1, AXIAL_ROWS + 2, _PW)[:, 1:-1, 1:-1]
+        return out
+
+    def _one(self, x: np.ndarray) -> np.ndarray:
+        t = self._tapped
+        if t is None:
+            a = self.arrays
+            t = self._tapped = [(_taps(a["stem_w"]), a["stem_b"])] + [
+                (_taps(a[f"block{i}_{j}_w"]), a[f"block{i}_{j}_b"]) for i in range(self.blocks) for j in (1, 2)
+            ]
+            self._buffers = [np.zeros((self.channels, _PADDED), np.float32) for _ in range(3)]
+        h, y, z = self._buffers
+        _conv(x, t[0][0], t[0][1], True, h)
         for i in range(self.blocks):
-            y = np.maximum(hex_conv(x, a[f"block{i}_1_w"], a[f"block{i}_1_b"]), 0.0)
-            y = hex_conv(y, a[f"block{i}_2_w"], a[f"block{i}_2_b"])
-            x = np.maximum(x + y, 0.0)
-        return x
+            _conv(h, *t[1 + 2 * i], True, y)
+            _conv(y, *t[2 + 2 * i], False, z)
+            np.maximum(h + z, 0.0, out=h)
+        return h.copy()
 
     def forward(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(logits (batch, NUM_SLOTS), value (batch,))`` of a batch of planes."""

@@ -125,6 +125,7 @@ COMPILED_MODULES = (
     "hotspot.agents.setup_search",
     "hotspot.agents.value_net",
     "hotspot.agents.plan_value",
+    "hotspot.agents.planes_net",
     "hotspot.env.episodes",
     "hotspot.arena.match",
     "hotspot.arena.turn_points",
