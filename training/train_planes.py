@@ -238,8 +238,12 @@ def stage_fit(args, out: Path):
             opt.zero_grad()
             (ce + args.value_weight * mse).backward()
             opt.step()
-        with torch.no_grad():
-            ce, mse, top1 = losses(test_idx)
+            if (i // args.batch) % 500 == 0:
+                print(f"epoch {epoch + 1}: {i}/{len(train_idx)} decisions, cross-entropy {float(ce):.3f}", flush=True)
+        with torch.no_grad():  # the held-out decisions in batches (planes take 72 KB a decision)
+            parts = [losses(test_idx[i : i + 4 * args.batch]) for i in range(0, len(test_idx), 4 * args.batch)]
+            n = [len(test_idx[i : i + 4 * args.batch]) for i in range(0, len(test_idx), 4 * args.batch)]
+            ce, mse, top1 = (float(np.average([float(p[k]) for p in parts], weights=n)) for k in range(3))
         print(f"epoch {epoch + 1}: held-out cross-entropy {ce:.3f}, value mse {mse:.3f}, top-1 {top1:.3f}")
     exported = net.export()
     with torch.no_grad():  # the numpy forward pass is the torch one
