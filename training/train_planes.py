@@ -57,6 +57,7 @@ def parse_args(argv=None):
     p.add_argument("--channels", type=int, default=32)
     p.add_argument("--blocks", type=int, default=3)
     p.add_argument("--epochs", type=int, default=4)
+    p.add_argument("--decisions", type=int, default=None, help="fit: at most this many training decisions an epoch")
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--value-weight", type=float, default=0.5, help="the value loss's weight (default 0.5)")
@@ -233,13 +234,14 @@ def stage_fit(args, out: Path):
     epochs = 1 if args.tiny else args.epochs
     for epoch in range(epochs):
         g.shuffle(train_idx)
-        for i in range(0, len(train_idx), args.batch):
-            ce, mse, _ = losses(train_idx[i : i + args.batch])
+        epoch_idx = train_idx[: args.decisions]
+        for i in range(0, len(epoch_idx), args.batch):
+            ce, mse, _ = losses(epoch_idx[i : i + args.batch])
             opt.zero_grad()
             (ce + args.value_weight * mse).backward()
             opt.step()
             if (i // args.batch) % 500 == 0:
-                print(f"epoch {epoch + 1}: {i}/{len(train_idx)} decisions, cross-entropy {float(ce):.3f}", flush=True)
+                print(f"epoch {epoch + 1}: {i}/{len(epoch_idx)} decisions, cross-entropy {ce.item():.3f}", flush=True)
         with torch.no_grad():  # the held-out decisions in batches (planes take 72 KB a decision)
             parts = [losses(test_idx[i : i + 4 * args.batch]) for i in range(0, len(test_idx), 4 * args.batch)]
             n = [len(test_idx[i : i + 4 * args.batch]) for i in range(0, len(test_idx), 4 * args.batch)]
@@ -263,6 +265,7 @@ def stage_fit(args, out: Path):
         "channels": args.channels,
         "blocks": args.blocks,
         "epochs": epochs,
+        "decisions_an_epoch": len(train_idx[: args.decisions]),
         "wall_s": round(time.perf_counter() - t0, 1),
     }
     (out / "fit.json").write_text(json.dumps(report, indent=1) + "\n")
