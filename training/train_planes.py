@@ -206,6 +206,31 @@ def encode(data: dict, idx: np.ndarray):
     return planes, slots, masks, data["actions"][idx], data["outcomes"][idx]
 
 
+def value_brier(net, data: dict, idx: np.ndarray, batch: int) -> tuple[float, float]:
+    """The Brier score of the Technocrat's expected score against the game's
+    result (1 a win, 0 a loss, 1/2 a draw) at decisions ``idx``: by the value
+    head (``(v + 1) / 2`` for the side that sees) and by the shipped plan
+    value, the adjudication's judge, at the same positions."""
+    import torch
+
+    from hotspot.arena.adjudication import judge_nets
+    from hotspot.arena.turn_points import state_point
+
+    nets, head, judge, actual = judge_nets(), [], [], []
+    for i in range(0, len(idx), batch):
+        part = idx[i : i + batch]
+        planes, *_ = encode(data, part)
+        with torch.no_grad():
+            v = net(torch.from_numpy(planes))[1].numpy()
+        side, outcome = data["sides"][part], data["outcomes"][part]
+        mine, result = (v + 1) / 2, (outcome + 1) / 2  # the side's expected and actual score
+        head += list(np.where(side == 1, mine, 1 - mine))
+        actual += list(np.where(side == 1, result, 1 - result))
+        judge += [state_point(data["states"][j], nets)[0] for j in part]
+    actual = np.array(actual)
+    return float(np.mean((np.array(head) - actual) ** 2)), float(np.mean((np.array(judge) - actual) ** 2))
+
+
 def stage_fit(args, out: Path):
     import torch
 
@@ -247,6 +272,10 @@ def stage_fit(args, out: Path):
             n = [len(test_idx[i : i + 4 * args.batch]) for i in range(0, len(test_idx), 4 * args.batch)]
             ce, mse, top1 = (float(np.average([float(p[k]) for p in parts], weights=n)) for k in range(3))
         print(f"epoch {epoch + 1}: held-out cross-entropy {ce:.3f}, value mse {mse:.3f}, top-1 {top1:.3f}")
+    brier = value_brier(net, data, test_idx[:20_000], args.batch)
+    print(
+        f"held-out Brier of the Technocrat's score: the value head {brier[0]:.4f}, the shipped plan value {brier[1]:.4f}"
+    )
     exported = net.export()
     with torch.no_grad():  # the numpy forward pass is the torch one
         planes, *_ = encode(data, test_idx[:8])
@@ -262,6 +291,8 @@ def stage_fit(args, out: Path):
         "held_out_cross_entropy": float(ce),
         "held_out_value_mse": float(mse),
         "held_out_top1": float(top1),
+        "held_out_brier": brier[0],
+        "plan_value_brier": brier[1],
         "channels": args.channels,
         "blocks": args.blocks,
         "epochs": epochs,
