@@ -149,3 +149,30 @@ def test_bad_arguments_are_one_line_errors():
         board_planes(hc.init("standard", seeds=0), 2)
     with pytest.raises(TypeError, match="states must be game states"):
         board_planes(np.zeros(3), 0)
+
+
+def test_a_hidden_counter_blocks_an_overrun_in_the_reach():
+    """11.1, D20: a crawler overruns a hex of Ziegler infantry only; seen by the
+    Technocrat, a stack whose lower counters are hidden may hold a hovercraft,
+    so the reach counted on his information state stops there (the true
+    state, all infantry, lets the crawler through)."""
+    from helpers import C
+    from hotspot.core.observation import observe
+    from hotspot.core.placement import blank_state, place_piece, place_unit
+    from hotspot.core.rules_data import LONG, T_CRAWLER, TECHNOCRAT, Z_INFANTRY, ZIEGLER
+    from hotspot.core.state import STATE_DTYPE
+
+    states = blank_state()
+    place_piece(states, LONG, [C(3, 3), C(3, 4), C(3, 5)], controller=ZIEGLER)
+    place_unit(states, T_CRAWLER, C(3, 3))
+    place_unit(states, Z_INFANTRY, C(3, 4), squads=2)
+    place_unit(states, Z_INFANTRY, C(3, 4), squads=3)  # hidden from the Technocrat (not the top counter)
+    scratch = np.zeros(2 * NUM_CELLS, np.int64)
+    truth = np.zeros(NUM_CELLS, np.int8)
+    reach(states[0], T_CRAWLER, C(3, 3), 3, scratch, truth)
+    assert truth[C(3, 4)] == REACH_ATTACK and truth[C(3, 5)] == REACH_ENTER  # 11.1: through the infantry
+    info = np.zeros(1, dtype=STATE_DTYPE)
+    observe(states[0], TECHNOCRAT, True, info[0])
+    seen = np.zeros(NUM_CELLS, np.int8)
+    reach(info[0], T_CRAWLER, C(3, 3), 3, scratch, seen)
+    assert seen[C(3, 4)] == REACH_ATTACK and seen[C(3, 5)] == 0  # a hidden counter may be a hovercraft
