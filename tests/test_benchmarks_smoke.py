@@ -927,3 +927,10 @@ def test_bench_evaluate(tiny):
     (row,) = doc["rows"]
     assert row["opponent"] == "random" and row["games"] == 2 * row["pairs"] > 0
     assert "hotspot evaluate scripted" in stdout
+
+
+def test_bench_planes(tiny):
+    """bench_planes times the planes' encoding and the network's forward pass (tiny: a few positions)."""
+    doc, _ = tiny("planes")
+    check_doc(doc, "bench_planes", {"encode_ms", "encode_batch_ms", "forward_ms"}, {"what", "states", "ms"})
+    assert doc["config"]["positions"] > 10 and all(positive(r["ms"]) for r in doc["rows"])
