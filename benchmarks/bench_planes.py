@@ -9,13 +9,16 @@ cache: ``features.planes.board_planes`` one state a call and in a batch of
 all of them (with ``action_slots``), and the forward pass of
 ``agents.planes_net.PlanesNet`` (compiled, one thread) for one state at a
 time at a few sizes (channels x residual blocks; random weights: the cost
-does not depend on them).  numpy's own matrix product is not used: on two
-busy cores its BLAS threads cost far more than the compiled loops.
+does not depend on them), and, where torch and onnxruntime are installed,
+the same 32 x 3 network exported by torch and run by onnxruntime on one
+thread.  numpy's own matrix product is not used: on two busy cores its BLAS
+threads cost far more than the compiled loops.
 """
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import _common as C
 import numpy as np
@@ -44,6 +47,33 @@ def positions(games: int, every: int = 7) -> np.ndarray:
             apply_action(s, policy_action("scripted", s, mask, rng, side), ev, ev_n)
             i += 1
     return np.concatenate(out)
+
+
+def onnx_ms(planes: np.ndarray) -> float | None:
+    """The 32 x 3 network's forward pass in onnxruntime on one thread (ms), exported by
+    torch from training/train_planes.py's network; None without torch or onnxruntime."""
+    try:
+        import onnxruntime
+        import torch
+    except ImportError:
+        return None
+    import sys
+    import tempfile
+
+    sys.path.insert(0, str(C.REPO_ROOT / "training"))
+    from train_planes import torch_net
+
+    torch.manual_seed(0)
+    net = torch_net(32, 3)
+    path = Path(tempfile.mkdtemp()) / "planes.onnx"
+    torch.onnx.export(net, (torch.from_numpy(planes),), str(path), input_names=["planes"], dynamo=False)
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = options.inter_op_num_threads = 1
+    session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    logits = session.run(None, {"planes": planes})[0]
+    if np.abs(logits - net.export().forward(planes)[0]).max() > 1e-3:
+        raise SystemExit("bench_planes: onnxruntime's logits differ from the network's")
+    return per_call(lambda: session.run(None, {"planes": planes}), 300) * 1e3
 
 
 def per_call(fn, n: int) -> float:
@@ -77,6 +107,9 @@ def main(argv=None) -> int:
         net.forward(planes[:1])  # compile
         ms = per_call(lambda net=net: net.forward(planes[-1:]), 5 if args.tiny else 100) * 1e3
         rows.append({"what": f"forward, {channels} channels x {blocks} blocks", "states": 1, "ms": ms})
+    onnx = None if args.tiny else onnx_ms(planes[-1:])
+    if onnx is not None:
+        rows.append({"what": "onnxruntime, 32 channels x 3 blocks (one thread)", "states": 1, "ms": onnx})
     C.print_table(
         f"The planes and the planes network on one core ({len(states)} positions of scripted games on open)",
         ["what", "states", "ms a state"],
