@@ -39,6 +39,7 @@ import numpy as np
 
 from hotspot.agents.planes_net import PlanesNet
 from hotspot.arena.folder import record_from_row, scan_games
+from hotspot.core import no_events
 from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
 from hotspot.core.game import Game
 from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER
@@ -87,7 +88,7 @@ def expert_decisions(row: dict, expert: str):
     s = Game.from_record(rec).state.copy()
     seats = (row["ziegler"] == expert, row["technocrat"] == expert)
     mask = np.zeros(NUM_ACTIONS, np.bool_)
-    ev, ev_n = np.zeros((0, 8), np.int32), np.zeros(1, np.int32)
+    ev, ev_n = no_events()
     out = ([], [], [], [], [])
     for a in actions:
         side = current_player(s[0])

@@ -1,7 +1,7 @@
 """A policy-value network over the board's planes, and the agent that plays by it.
 
 The network (trained with torch by ``training/train_planes.py``; played here
-with numpy alone, the weights shipped as ``.npz``) reads
+without torch, the weights shipped as ``.npz``, the convolutions compiled) reads
 ``features.planes.board_planes`` (the side's information state, D20) and is
 fully convolutional over the axial hex grid:
 
@@ -113,7 +113,7 @@ def _padded(x: np.ndarray) -> np.ndarray:
 
 
 class PlanesNet:
-    """The weights and the forward pass (numpy)."""
+    """The weights and the forward pass (compiled hex convolutions, one thread; no torch)."""
 
     def __init__(self, arrays: dict):
         self.arrays = {k: np.asarray(v, dtype=np.float32) for k, v in arrays.items()}
@@ -252,7 +252,9 @@ class PlanesAgent(Agent):
 
     def policy(self, info_state, mask, side) -> tuple[np.ndarray, np.ndarray, float]:
         """``(legal actions, their logits, the value)`` at ``side``'s information state."""
-        o, m = checked_act_arguments(info_state, mask, side)
+        return self._policy(*checked_act_arguments(info_state, mask, side), side)
+
+    def _policy(self, o, m, side):
         encode_planes(o[0], int(side), self._scratch, self._marks, self._planes[0])
         action_slots(o[0], self._slots)
         logits, value = self.net.forward(self._planes)
@@ -267,7 +269,7 @@ class PlanesAgent(Agent):
             if self._work is None:
                 self._work = make_work()
             return int(scripted_decide(o[0], m, int(side), self._setup_rng, 0, *self._work))
-        acts, z, _ = self.policy(o, m, side)
+        acts, z, _ = self._policy(o, m, side)
         if len(acts) == 1 or self.temperature == 0.0:
             return int(acts[int(np.argmax(z))])
         p = np.exp((z - z.max()) / self.temperature)
