@@ -101,5 +101,31 @@ def test_train_planes_stages(tmp_path):
     run("train_planes.py", "fit", "--out", out, "--tiny", "--channels", "8", "--blocks", "1")
     fit = json.loads((out / "fit.json").read_text())
     assert 0 <= fit["held_out_top1"] <= 1 and fit["held_out_cross_entropy"] > 0
+    # DAgger (Ross et al. 2011): the network's own positions, each label legal where it was asked
+    run("train_planes.py", "dagger", "--out", out, "--tiny", "--expert", "scripted", "--workers", "1")
+    with np.load(out / "dagger_1.npz") as d:
+        masks = np.unpackbits(d["masks"], axis=1, count=NUM_ACTIONS).astype(bool)
+        assert len(d["actions"]) > 0 and masks[np.arange(len(masks)), d["actions"]].all()
+    run("train_planes.py", "fit", "--out", out, "--tiny", "--channels", "8", "--blocks", "1", "--init")
+    fit = json.loads((out / "fit.json").read_text())
+    assert fit["init"] and fit["dagger_decisions"] == len(masks)
     text = run("train_planes.py", "eval", "--out", out, "--tiny", "--workers", "1")
     assert "pairs" in text
+
+
+def test_train_planes_init_is_export_inverse():
+    """``fit --init`` loads an exported network into torch unchanged: export(load(net)) == net."""
+    pytest.importorskip("torch")
+    sys.path.insert(0, str(ROOT / "training"))
+    try:
+        import train_planes
+    finally:
+        sys.path.remove(str(ROOT / "training"))
+    from hotspot.agents.planes_net import PlanesNet
+
+    net = PlanesNet.init(channels=8, blocks=2, seed=3)
+    torch_net = train_planes.torch_net(8, 2)
+    torch_net.load(net)
+    back = torch_net.export()
+    for k, v in net.arrays.items():
+        np.testing.assert_allclose(back.arrays[k], v, rtol=0, atol=1e-7, err_msg=k)

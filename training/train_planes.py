@@ -6,6 +6,8 @@ One command a stage, each writing into ``--out`` (default ``runs/planes``)::
 
     python training/train_planes.py data --games-from FOLDER ...  # the expert's decisions -> data.npz
     python training/train_planes.py fit                           # torch, CPU: policy + value -> net.npz
+    python training/train_planes.py dagger                        # its own positions, labelled by the expert
+    python training/train_planes.py fit --init                    # again, on everything so far
     python training/train_planes.py eval                          # hotspot compare planes(path=net.npz) scripted
 
 ``data`` reads every game of ``--expert`` (default ``best``) in the arena
@@ -19,7 +21,16 @@ network (torch; the same layers as the numpy forward pass, checked equal
 after export): cross-entropy of the softmax over the legal actions plus the
 value's squared error (``--value-weight``), Adam, games split 90/10 into
 training and held-out decisions; it writes ``net.npz`` and ``fit.json``
-(held-out top-1 agreement with the expert and losses).  ``eval`` runs the
+(held-out top-1 agreement with the expert and losses; ``--init``: start from
+the run's ``net.npz``).  ``dagger`` (Ross et al. 2011) plays the network
+(``planes(path=net.npz)``) against ``--opponent`` in both seats
+(``--dagger-games`` a seat, seeds apart from the expert's games), keeps each
+of its decisions with probability ``--dagger-p``, asks a fresh ``--expert``
+what it would play there, and writes ``dagger_N.npz`` (N counts the rounds);
+``fit`` trains on ``data.npz`` and every ``dagger_N.npz``, the value head on
+the expert's games only (a DAgger position's outcome is the network's game,
+not the expert's), the held-out decisions and the Brier score from the
+expert's games only.  ``eval`` runs the
 sequential test of ``hotspot compare`` between ``planes(path=net.npz)`` and
 ``--opponent`` (default ``scripted``) on mirrored pairs.  ``--tiny`` runs a
 stage at a smoke-test size.  Extra: ``pip install ".[train]"`` (torch) for
@@ -31,6 +42,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -50,7 +62,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("stage", choices=["data", "fit", "eval"])
+    p.add_argument("stage", choices=["data", "fit", "dagger", "eval"])
     p.add_argument("--out", default="runs/planes", help="the run's folder (default runs/planes)")
     p.add_argument("--games-from", nargs="*", default=[], help="arena folders or games.jsonl(.gz) files (data)")
     p.add_argument("--expert", default="best", help="the teacher agent's spec (default best)")
@@ -62,6 +74,10 @@ def parse_args(argv=None):
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--value-weight", type=float, default=0.5, help="the value loss's weight (default 0.5)")
+    p.add_argument("--init", action="store_true", help="fit: start from the run's net.npz")
+    p.add_argument("--scenario", default="open", help="dagger: the scenario played (default open)")
+    p.add_argument("--dagger-games", type=int, default=100, help="dagger: the network's games a seat (default 100)")
+    p.add_argument("--dagger-p", type=float, default=0.25, help="dagger: share of its decisions labelled (0.25)")
     p.add_argument("--opponent", default="scripted", help="eval: the opponent (default scripted)")
     p.add_argument("--pairs", type=int, default=500, help="eval: the most mirrored pairs (default 500)")
     p.add_argument("--workers", type=int, default=None)
@@ -141,6 +157,118 @@ def stage_data(args, out: Path):
     print(f"data: {len(game)} decisions from {len(rows)} games of {expert} -> {out / 'data.npz'}")
 
 
+def load_data(out: Path) -> dict:
+    """``data.npz`` and every ``dagger_N.npz`` of the run as one dataset: game
+    ids kept apart, ``expert_game`` true on the expert's own games' rows."""
+    parts, offset = [], 0
+    for path in [out / "data.npz"] + sorted(out.glob("dagger_*.npz"), key=lambda q: int(q.stem.split("_")[1])):
+        with np.load(path, allow_pickle=False) as f:
+            part = {k: f[k] for k in ("states", "sides", "masks", "actions", "outcomes", "games")}
+        part["games"] = part["games"] + offset
+        offset = int(part["games"].max()) + 1 if len(part["games"]) else offset
+        part["expert_game"] = np.full(len(part["actions"]), path.name == "data.npz")
+        parts.append(part)
+    return {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+
+
+# ------------------------------------------------------------------ dagger
+
+
+def _learner_games(job):
+    """Worker: the network's games against ``opponent`` in seat ``side``; the
+    true states of the decisions kept (probability ``p``), their sides and
+    the game of each."""
+    from hotspot.agents.planes_net import PlanesAgent
+    from hotspot.arena import make_agent
+    from hotspot.arena.match import agent_seeds
+
+    net_path, opponent, scenario, side, seeds, p = job
+    learner = PlanesAgent(path=str(net_path))
+    g = np.random.default_rng(seeds[0])
+    kept, game_of = [], []
+    for seed in seeds:
+        game = Game(scenario, seed=int(seed), max_turns=200)
+        agents = [None, None]
+        agents[side], agents[1 - side] = learner, make_agent(opponent)
+        for k, agent in enumerate(agents):
+            agent.reset(agent_seeds(int(seed))[k])
+        while not game.is_terminal():
+            who = game.current_player()
+            mask = game.legal_action_mask()
+            if who == side and game.s["phase"] <= PHASE_CONTROL and mask.sum() >= 2 and g.random() < p:
+                kept.append(game.state.copy())
+                game_of.append(int(seed))
+            game.apply_action(int(agents[who].act(game.observation(who), mask, who)))
+    return kept, game_of
+
+
+def _expert_actions(job):
+    """Worker: the expert's action at each state (a fresh agent a state, seeded)."""
+    from hotspot.arena import make_agent
+
+    expert, states, seeds = job
+    out = []
+    for s, seed in zip(states, seeds):
+        game = Game(_state=s.copy(), _record=None)
+        side = game.current_player()
+        out.append(int(make_agent(expert, seed=int(seed)).act(game.observation(side), game.legal_action_mask(), side)))
+    return out
+
+
+def stage_dagger(args, out: Path):
+    from concurrent.futures import ProcessPoolExecutor
+
+    from hotspot.arena import canonical_agent
+    from hotspot.arena.match import check_scenario
+
+    check_scenario(args.scenario)
+    expert, opponent = canonical_agent(args.expert), canonical_agent(args.opponent)
+    if not (0.0 < args.dagger_p <= 1.0):
+        sys.exit(f"--dagger-p must be in (0, 1], got {args.dagger_p}")
+    if not (out / "net.npz").exists():
+        sys.exit(f"dagger: no network at {out / 'net.npz'} (run the fit stage first)")
+    round_ = 1 + len(list(out.glob("dagger_*.npz")))
+    t0 = time.time()
+    first = 2_000_000 + 10_000 * round_  # seeds apart from the expert games' and eval's
+    games = 1 if args.tiny else args.dagger_games
+    workers = args.workers or os.cpu_count() or 1
+    jobs = [
+        (out / "net.npz", opponent, args.scenario, side, list(range(first + w, first + games, workers)), args.dagger_p)
+        for side in (1, 0)
+        for w in range(min(workers, games))
+    ]
+    with ProcessPoolExecutor(workers) as ex:
+        played = list(ex.map(_learner_games, jobs))
+        states = [s for kept, _ in played for s in kept]
+        game_of = [2 * gs + job[3] for (_, gos), job in zip(played, jobs) for gs in gos]
+        if not states:
+            sys.exit("dagger: no decisions kept (raise --dagger-p or --dagger-games)")
+        chunks = np.array_split(np.arange(len(states)), max(1, min(len(states), workers * 8)))
+        label_jobs = [(expert, [states[i] for i in c], [first + int(i) for i in c]) for c in chunks if len(c)]
+        labels = [a for part in ex.map(_expert_actions, label_jobs) for a in part]
+    sides, masks = [], []
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    for s in states:
+        sides.append(int(current_player(s[0])))
+        legal_action_mask(s[0], mask)
+        masks.append(np.packbits(mask))
+    path = out / f"dagger_{round_}.npz"
+    np.savez_compressed(
+        path,
+        states=np.concatenate(states),
+        sides=np.array(sides, np.int64),
+        masks=np.array(masks, np.uint8),
+        actions=np.array(labels, np.int64),
+        outcomes=np.zeros(len(labels), np.float32),  # not a target: the value learns from the expert's games
+        games=np.unique(game_of, return_inverse=True)[1].astype(np.int64),
+        expert=np.str_(expert),
+    )
+    print(
+        f"dagger: {len(labels)} positions of the network's {2 * games} games against {opponent}, labelled by {expert}, "
+        f"in {time.time() - t0:.0f} s -> {path}"
+    )
+
+
 # ------------------------------------------------------------------ fit
 
 
@@ -195,6 +323,22 @@ def torch_net(channels: int, blocks: int, hidden: int = 64):
                 a[f"{name}_w"], a[f"{name}_b"] = sd[f"{name}.weight"], sd[f"{name}.bias"]
             return PlanesNet(a)
 
+        def load(self, net: PlanesNet) -> None:
+            """Start from an exported network (``--init``): ``export``'s inverse."""
+            a, sd = net.arrays, {}
+            if net.channels != channels or net.blocks != blocks:
+                sys.exit(f"--init: net.npz is {net.channels} x {net.blocks}, not {channels} x {blocks}")
+            sd["stem.weight"], sd["stem.bias"] = a["stem_w"], a["stem_b"]
+            for i in range(blocks):
+                for j in (1, 2):
+                    sd[f"blocks.{i}.{j - 1}.weight"] = a[f"block{i}_{j}_w"]
+                    sd[f"blocks.{i}.{j - 1}.bias"] = a[f"block{i}_{j}_b"]
+            sd["policy.weight"], sd["policy.bias"] = a["policy_w"][:, :, None, None], a["policy_b"]
+            sd["glob.weight"], sd["glob.bias"] = a["global_w"], a["global_b"]
+            for name in ("value1", "value2"):
+                sd[f"{name}.weight"], sd[f"{name}.bias"] = a[f"{name}_w"], a[f"{name}_b"]
+            self.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in sd.items()})
+
     return Net()
 
 
@@ -237,14 +381,15 @@ def stage_fit(args, out: Path):
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    with np.load(out / "data.npz", allow_pickle=False) as f:
-        data = {k: f[k] for k in f.files}
+    data = load_data(out)
     g = np.random.default_rng(args.seed)
-    games = np.unique(data["games"])
+    games = np.unique(data["games"][data["expert_game"]])  # held out: the expert's games only
     held = set(g.choice(games, size=max(1, len(games) // 10), replace=False).tolist())
-    is_held = np.array([x in held for x in data["games"]])
+    is_held = np.isin(data["games"], list(held)) & data["expert_game"]
     train_idx, test_idx = np.flatnonzero(~is_held), np.flatnonzero(is_held)
     net = torch_net(args.channels, args.blocks)
+    if args.init:
+        net.load(PlanesNet.load(out / "net.npz"))
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
 
     def losses(idx):
@@ -252,7 +397,8 @@ def stage_fit(args, out: Path):
         logits, value = net(torch.from_numpy(planes))
         legal = torch.gather(logits, 1, torch.from_numpy(slots)).masked_fill(~torch.from_numpy(masks), -1e9)
         ce = torch.nn.functional.cross_entropy(legal, torch.from_numpy(actions))
-        mse = torch.mean((value - torch.from_numpy(outcomes)) ** 2)
+        weight = torch.from_numpy(data["expert_game"][idx].astype(np.float32))  # DAgger rows: no value target
+        mse = torch.sum(weight * (value - torch.from_numpy(outcomes)) ** 2) / torch.clamp(weight.sum(), min=1.0)
         top1 = (legal.argmax(1).numpy() == actions).mean()
         return ce, mse, top1
 
@@ -288,6 +434,8 @@ def stage_fit(args, out: Path):
     exported.save(out / "net.npz")
     report = {
         "decisions": len(data["actions"]),
+        "dagger_decisions": int((~data["expert_game"]).sum()),
+        "init": bool(args.init),
         "held_out": len(test_idx),
         "held_out_cross_entropy": float(ce),
         "held_out_value_mse": float(mse),
@@ -322,7 +470,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    {"data": stage_data, "fit": stage_fit, "eval": stage_eval}[args.stage](args, out)
+    {"data": stage_data, "fit": stage_fit, "dagger": stage_dagger, "eval": stage_eval}[args.stage](args, out)
     return 0
 
 
