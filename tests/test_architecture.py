@@ -19,7 +19,10 @@ import hotspot
 
 ROOT = Path(hotspot.__file__).resolve().parent
 LAYERS = ("core", "features", "agents", "env", "arena", "human", "cli")
-ALIASES = {"__main__": "cli"}  # ``python -m hotspot`` is the command line
+ALIASES = {
+    "__main__": "cli",
+    "results": "arena",
+}  # ``python -m hotspot`` is the command line; results: the arena's tables
 
 
 def _module_name(path: Path) -> str:

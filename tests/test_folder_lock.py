@@ -230,7 +230,7 @@ def _rows(out: Path) -> int:
 def _run_cli(args, **kw):
     return subprocess.Popen(
         [sys.executable, "-m", "hotspot.cli", *args],
-        env=_env(),
+        env=dict(_env(), HOTSPOT_PARQUET_SYNC_ROWS="7"),  # Parquet shards every 7 games: kills land in syncs too
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -330,3 +330,15 @@ def test_killed_writers_resume_to_the_uninterrupted_rows(tmp_path, command):
     for key, row in expected.items():
         assert {k: v for k, v in rows[key].items() if k != "wall_s"} == {k: v for k, v in row.items() if k != "wall_s"}
     assert kills > 0 and refused > 0  # the first run at least is killed, holding the lock
+    # the Parquet shards (hotspot.arena.table) hold the same games, each once, whole
+    table = pytest.importorskip("hotspot.arena.table")
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    sharded = pd.read_parquet(out / table.SHARDS_DIR)
+    assert sharded["key"].is_unique and set(sharded["key"]) == set(expected)
+    frame = table.read_games(out)
+    assert set(frame["key"]) == set(expected)
+    for row in frame.head(20).to_dict("records"):
+        assert [int(a) for a in row["actions"]] == expected[row["key"]]["actions"]
+        assert (row["winner"] if isinstance(row["winner"], str) else None) == expected[row["key"]]["winner"]

@@ -243,7 +243,7 @@ class GamesFile:
         return f"{self.path}: {len(self.damaged)} damaged line(s): {_listing([str(d) for d in self.damaged])}"
 
 
-def _parse_line(raw: bytes):
+def parse_line(raw: bytes):
     """The JSON value of one line, or RowError saying why it is not one."""
     try:
         text = raw.decode("utf-8")
@@ -266,7 +266,7 @@ def scan_games(path) -> GamesFile:
             if not raw.strip():
                 continue
             try:
-                row = _parse_line(raw.strip())
+                row = parse_line(raw.strip())
                 key = check_row(row)
             except RowError as exc:
                 problem = str(exc)

@@ -34,7 +34,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import folder
+from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
 from .match import ArenaError, GameSpec, pool_context, run_task, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
@@ -349,6 +349,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
     out_dir.mkdir(parents=True, exist_ok=True)
     if games_file.damaged:
         folder.drop_damaged(games_file)
+        table.remove_shards(out_dir)  # the log's bytes moved: its shards are written again from it
     if config is not None:
         folder.write_run_config(out_dir, config)
     done = games_file.rows
@@ -365,9 +366,15 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
     appender = _Appender(path)
     bar = _progress(len(pending), opts.progress, desc)
 
+    since_sync, sync_every = 0, table.sync_rows()
+
     def finished(task_rows):
-        nonlocal played
+        nonlocal played, since_sync
         appender.write(task_rows)
+        since_sync += len(task_rows)
+        if since_sync >= sync_every:  # the Parquet shards (table.py) keep up with the log
+            table.sync_shards(out_dir)
+            since_sync = 0
         for row in task_rows:
             new_rows[row["key"]] = row
         played += len(task_rows)
@@ -387,6 +394,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         appender.close()
         if bar is not None:
             bar.close()
+    table.sync_shards(out_dir)
     done.update(new_rows)
     rows = [done[k] for k in keys if k in done]
     missing = [spec for spec in specs if spec.key not in done]

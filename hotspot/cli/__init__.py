@@ -1,5 +1,6 @@
 """The ``hotspot`` command line: one module a subcommand (``hotspot.cli.play``,
-``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.evaluate``, ``.report``), each
+``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.evaluate``, ``.report``,
+``.export``), each
 with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
 
     hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
@@ -27,6 +28,8 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
     hotspot report SETUP [SETUP ...] [--quick] [--agents A,B,...] [--games N] [--probe-games N]
                    [--probe-pair T:Z] [--deployments N] [--dice-seeds N] [--out DIR]
                                                 (a game report: report.html and report.json)
+    hotspot export FOLDER|GAMES.jsonl [--out FILE.parquet]
+                                                (the games as Parquet: one file, or the folder's own shards)
 
 Wherever an agent is named it may be a registered name or alias, a spec with
 parameters (``ismcts(iterations=64)``), your own ``module:attribute``
@@ -59,10 +62,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import arena, balance, compare, evaluate, play, replay, report, scenario, serve
+from . import arena, balance, compare, evaluate, export, play, replay, report, scenario, serve
 
 #: the subcommands, in the order ``hotspot --help`` lists them
-COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report)
+COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report, export)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,360 @@
+"""Games as a table: a run folder's rows as Parquet shards, and one reader.
+
+``games.jsonl`` stays the run's log: every finished game is appended to it
+as it ends, and it is what resume, the lock and the "nothing lost"
+guarantees are about (:mod:`.folder`).  Where pyarrow is installed (the
+``data`` extra), a run also keeps the rows as Parquet shards in the folder's
+``games.parquet/`` directory, so that pandas, polars and DuckDB read a
+folder directly (``pd.read_parquet("run/games.parquet")``):
+
+* a shard holds the rows of one stretch of games.jsonl's bytes, named by it:
+  ``part-<first byte>-<end byte>.parquet`` (12 digits each);
+* shards are only ever added: :func:`sync_shards` (at the end of a run, and
+  every :data:`SYNC_ROWS` rows during one) writes the rows past the last
+  shard's end into a new shard (a temporary file, then ``os.replace``);
+  none is rewritten, so a kill at any moment leaves complete shards and the
+  log; the next sync writes what is missing;
+* each shard records the last 4 KiB of games.jsonl it covers (their
+  sha256): a log rewritten since (``--drop-damaged`` drops damaged lines)
+  no longer matches, and its shards are removed and written again from the
+  log (a run's sync), or left out with a warning (a reader);
+* the shards cover whole, checked rows (:func:`.folder.check_row`); a
+  damaged line ends the stretch a sync may cover.
+
+Columns: :data:`.gamerow.GAME_ROW_FIELDS` in their order, typed
+(:func:`schema`): ``rules`` as its JSON text, ``actions`` as a list of
+int32.  :func:`read_games` reads a run folder (its shards and the rest of
+its log), a ``games.jsonl(.gz)`` file, a Parquet file or a folder of them
+into a pandas DataFrame, one row a game (the first row of a key wins, as
+everywhere).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from .errors import ArenaError, RowError
+from .folder import GAMES_FILE, parse_line, check_row
+from .gamerow import GAME_ROW_FIELDS, GAME_ROW_NAMES, OPTIONAL
+
+SHARDS_DIR = "games.parquet"
+#: rows appended to the log between two syncs of a running run (the
+#: environment's HOTSPOT_PARQUET_SYNC_ROWS, a positive integer, overrides it)
+SYNC_ROWS = 10_000
+
+
+def sync_rows() -> int:
+    """:data:`SYNC_ROWS`, or the environment's ``HOTSPOT_PARQUET_SYNC_ROWS`` when it is a positive integer."""
+    text = os.environ.get("HOTSPOT_PARQUET_SYNC_ROWS", "")
+    return int(text) if text.isdigit() and int(text) > 0 else SYNC_ROWS
+
+
+GUARD_BYTES = 4096
+_SHARD = re.compile(r"^part-(\d{12})-(\d{12})\.parquet$")
+#: a row field's kind (gamerow.RowField.kind) -> its pyarrow type's name
+_ARROW_TYPES = {"str": "string", "str | None": "string", "int": "int64", "int | None": "int64", "float": "float64"}
+_ARROW_TYPES |= {"float | None": "float64", "bool": "bool_", "dict": "string", "list[int]": "list[int32]"}
+
+
+class TableError(ArenaError):
+    """A path that holds no games, a damaged shard, or pyarrow missing (one line)."""
+
+
+def arrow():
+    """(pyarrow, pyarrow.parquet), or :class:`TableError` saying how to install them."""
+    try:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise TableError("games as a table need pyarrow and pandas: pip install 'hotspot[data]'") from None
+    return pa, pq
+
+
+def have_arrow() -> bool:
+    """Is pyarrow installed (runs then keep Parquet shards)?"""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def schema():
+    """The Parquet schema of a game row, from :data:`.gamerow.GAME_ROW_FIELDS`."""
+    pa, _ = arrow()
+    kinds = {"list[int32]": pa.list_(pa.int32())}
+    fields = []
+    for f in GAME_ROW_FIELDS:  # rules (an object): its JSON text
+        name = _ARROW_TYPES[f.kind]
+        kind = kinds[name] if name in kinds else getattr(pa, name)()
+        fields.append(pa.field(f.name, kind, nullable="None" in f.kind or f.name in OPTIONAL))
+    return pa.schema(fields)
+
+
+def rows_table(rows):
+    """A pyarrow Table of game rows (dicts as games.jsonl holds them)."""
+    pa, _ = arrow()
+    columns = {name: [] for name in GAME_ROW_NAMES}
+    for row in rows:
+        for name in GAME_ROW_NAMES:
+            value = row.get(name)
+            columns[name].append(json.dumps(value, sort_keys=True) if name == "rules" else value)
+    return pa.table(columns, schema=schema())
+
+
+# ------------------------------------------------------------ shards
+
+
+def shards(folder) -> list[tuple[int, int, Path]]:
+    """The folder's shards as (first byte, end byte, path), in order."""
+    d = Path(folder) / SHARDS_DIR
+    if not d.is_dir():
+        return []
+    out = []
+    for p in d.iterdir():
+        m = _SHARD.match(p.name)
+        if m:
+            out.append((int(m.group(1)), int(m.group(2)), p))
+    return sorted(out)
+
+
+def _guard(log: Path, end: int) -> str:
+    with open(log, "rb") as f:
+        f.seek(max(0, end - GUARD_BYTES))
+        return hashlib.sha256(f.read(end - max(0, end - GUARD_BYTES))).hexdigest()
+
+
+def _covered(folder: Path) -> tuple[int, list[Path]]:
+    """(the end byte of the shards that still match the log, those shards);
+    -1 and no shards when they do not (a log rewritten since, a gap)."""
+    log = folder / GAMES_FILE
+    size = log.stat().st_size if log.exists() else 0
+    end, paths = 0, []
+    for first, last, path in shards(folder):
+        if first != end or last > size:
+            return -1, []
+        try:
+            meta = _shard_meta(path)
+        except TableError:
+            return -1, []
+        if meta.get("guard") != _guard(log, last):
+            return -1, []
+        end = last
+        paths.append(path)
+    return end, paths
+
+
+def _shard_meta(path: Path) -> dict:
+    _, pq = arrow()
+    try:
+        meta = pq.read_schema(path).metadata or {}
+        return json.loads(meta.get(b"hotspot", b"{}"))
+    except Exception as exc:  # noqa: BLE001  (a damaged file: one line)
+        raise TableError(f"{path}: not a readable Parquet shard ({type(exc).__name__})") from None
+
+
+def _tail_rows(log: Path, start: int, tolerant: bool = False) -> tuple[list[dict], int, list[int]]:
+    """The checked rows of ``log`` from byte ``start``, the byte after the
+    last line read, and the damaged lines' numbers (from ``start``'s line 1).
+    A writer's sync stops at a damaged or unfinished line; a reader
+    (``tolerant``) skips them, as :func:`.folder.scan_games` does."""
+    rows, end, damaged = [], start, []
+    if not log.exists():
+        return rows, end, damaged
+    with open(log, "rb") as f:
+        f.seek(start)
+        for number, raw in enumerate(f, 1):
+            ok = raw.endswith(b"\n")
+            if ok and raw.strip():
+                try:
+                    row = parse_line(raw.strip())
+                    check_row(row)
+                    rows.append(row)
+                except (ValueError, RowError):
+                    ok = False
+            if not ok and raw.strip():
+                if not tolerant:
+                    break
+                damaged.append(number)
+            end += len(raw)
+    return rows, end, damaged
+
+
+def _write_shard(folder: Path, rows: list[dict], first: int, end: int) -> Path:
+    _, pq = arrow()
+    table = rows_table(rows)
+    meta = {"guard": _guard(folder / GAMES_FILE, end), "rows": len(rows), "log": GAMES_FILE}
+    table = table.replace_schema_metadata({"hotspot": json.dumps(meta)})
+    d = folder / SHARDS_DIR
+    d.mkdir(exist_ok=True)
+    path = d / f"part-{first:012d}-{end:012d}.parquet"
+    tmp = d / f".{path.name}.{os.getpid()}.tmp"
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def sync_shards(folder) -> int:
+    """Write the rows of the folder's games.jsonl that no shard holds into a
+    new shard (the writer's side: call it holding the folder's lock); shards
+    that no longer match the log are removed first and written again.
+    Returns the rows written (0 without pyarrow)."""
+    if not have_arrow():
+        return 0
+    folder = Path(folder)
+    end, _ = _covered(folder)
+    if end < 0:
+        remove_shards(folder)
+        end = 0
+    for p in (folder / SHARDS_DIR).glob(".*.tmp") if (folder / SHARDS_DIR).is_dir() else ():
+        p.unlink(missing_ok=True)  # a sync cut short
+    rows, new_end, _ = _tail_rows(folder / GAMES_FILE, end)
+    if rows:
+        _write_shard(folder, rows, end, new_end)
+    return len(rows)
+
+
+def remove_shards(folder) -> None:
+    """Remove the folder's shards (after the log is rewritten: they are written again from it)."""
+    for _, _, path in shards(folder):
+        path.unlink(missing_ok=True)
+
+
+# ------------------------------------------------------------ reading
+
+
+def read_games(path):
+    """The games at ``path`` as a pandas DataFrame, one row a game, the
+    columns of :data:`.gamerow.GAME_ROW_FIELDS` in order (``rules`` as JSON
+    text, ``actions`` a list of ints): a run folder (its Parquet shards and
+    the rest of its games.jsonl), a ``games.jsonl`` or ``games.jsonl.gz``
+    file, a Parquet file, or a folder of Parquet files.  A game given twice
+    counts once (the first row of its key).  :class:`TableError` (one line)
+    for a path that holds no games or a damaged file."""
+    return read_table(path).to_pandas(types_mapper=_pandas_types())
+
+
+def read_table(path):
+    """:func:`read_games`'s table as a pyarrow Table."""
+    pa, _ = arrow()
+    p = Path(path)
+    if not p.exists():
+        raise TableError(f"{p}: no such file or folder")
+    if p.is_dir() and (p / GAMES_FILE).exists():
+        tables = _folder_tables(p)
+    elif p.is_dir():
+        files = sorted(q for q in p.glob("*.parquet") if not q.name.startswith("."))
+        if not files:
+            raise TableError(f"{p}: not a run folder (no {GAMES_FILE}) and no Parquet files in it")
+        tables = [_read_parquet(q) for q in files]
+    elif p.suffix == ".parquet":
+        tables = [_read_parquet(p)]
+    elif p.name.endswith((".jsonl", ".jsonl.gz")):
+        tables = [rows_table(_jsonl_rows(p))]
+    else:
+        raise TableError(f"{p}: not a run folder, a games.jsonl(.gz) or a Parquet file")
+    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    first: dict[str, int] = {}
+    for i, key in enumerate(table.column("key").to_pylist()):
+        first.setdefault(key, i)
+    if len(first) < table.num_rows:  # a game given twice: its first row
+        table = table.take(pa.array(sorted(first.values()), pa.int64()))
+    return table
+
+
+def _pandas_types():
+    import pandas as pd
+
+    pa, _ = arrow()
+    return {pa.int64(): pd.Int64Dtype(), pa.bool_(): pd.BooleanDtype()}.get
+
+
+def _read_parquet(path: Path):
+    _, pq = arrow()
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # noqa: BLE001  (damaged or not Parquet: one line)
+        raise TableError(f"{path}: not a readable Parquet file ({type(exc).__name__})") from None
+    missing = [n for n in GAME_ROW_NAMES if n not in table.column_names]
+    if missing:
+        raise TableError(f"{path}: not a table of game rows (no column {missing[0]!r})")
+    return table.select(list(GAME_ROW_NAMES)).cast(schema())
+
+
+def _folder_tables(folder: Path) -> list:
+    end, paths = _covered(folder)
+    if end < 0:
+        print(
+            f"warning: {folder / SHARDS_DIR}: its shards no longer match {GAMES_FILE} (rewritten since?); "
+            f"read from {GAMES_FILE} (a run in the folder writes them again)",
+            file=sys.stderr,
+        )
+        end, paths = 0, []
+    tables = [_read_parquet(q) for q in paths]
+    rows, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
+    if damaged:
+        print(
+            f"warning: {folder / GAMES_FILE}: skipped {len(damaged)} damaged line(s) after byte {end}", file=sys.stderr
+        )
+    if rows or not tables:
+        tables.append(rows_table(rows))
+    return tables
+
+
+def _jsonl_rows(path: Path) -> list[dict]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    rows = []
+    try:
+        with opener(path, "rt", encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    row = json.loads(line)
+                    check_row(row)
+                except (ValueError, RowError) as exc:
+                    raise TableError(f"{path}: line {number}: not a game row ({exc})") from None
+                rows.append(row)
+    except (OSError, EOFError, UnicodeDecodeError) as exc:
+        raise TableError(f"{path}: cannot read it ({type(exc).__name__})") from None
+    return rows
+
+
+def write_table(table, out) -> Path:
+    """Write a table of game rows to one Parquet file ``out`` (a temporary
+    file, then ``os.replace``)."""
+    _, pq = arrow()
+    out = Path(out)
+    tmp = out.with_name(f".{out.name}.{os.getpid()}.tmp")
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, out)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return out
+
+
+__all__ = [
+    "SHARDS_DIR",
+    "TableError",
+    "read_games",
+    "read_table",
+    "remove_shards",
+    "rows_table",
+    "schema",
+    "shards",
+    "sync_shards",
+    "write_table",
+]

@@ -1,0 +1,169 @@
+"""Games as a table (``hotspot.arena.table``, ``hotspot export``): a run
+folder keeps its rows as Parquet shards beside games.jsonl, added, never
+rewritten; ``read_games`` reads a folder, a games.jsonl(.gz) or Parquet into
+one typed DataFrame; the log stays the truth, so nothing is lost when a
+shard or the log is damaged."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+pytest.importorskip("pyarrow")
+pd = pytest.importorskip("pandas")
+
+from hotspot.arena import table  # noqa: E402
+from hotspot.arena.folder import read_rows  # noqa: E402
+from hotspot.arena.gamerow import GAME_ROW_NAMES  # noqa: E402
+from hotspot.arena.runner import run_games  # noqa: E402
+from hotspot.arena.tournament import plan_arena  # noqa: E402
+from hotspot.cli import main  # noqa: E402
+
+
+def _run(out, games=6, **kw):
+    specs = plan_arena([("random", "scripted")], games, scenario="open", seed=3)  # 2 x games games
+    return run_games(specs, out, workers=1, progress=False, **kw)
+
+
+def _same(frame, rows: dict):
+    assert list(frame.columns) == list(GAME_ROW_NAMES)
+    assert set(frame["key"]) == set(rows) and frame["key"].is_unique
+    for rec in frame.to_dict("records"):
+        row = rows[rec["key"]]
+        assert [int(a) for a in rec["actions"]] == row["actions"]
+        assert json.loads(rec["rules"]) == row["rules"]
+        assert int(rec["seed"]) == row["seed"] and int(rec["turns"]) == row["turns"]
+        assert (rec["winner"] if isinstance(rec["winner"], str) else None) == row["winner"]
+
+
+def test_a_run_keeps_its_rows_as_shards_that_read_back_as_the_log(tmp_path):
+    """A run writes games.parquet/ beside games.jsonl; pandas reads the
+    folder's shards directly and read_games gives the log's rows, typed."""
+    out = tmp_path / "run"
+    _run(out)
+    rows = read_rows(out / "games.jsonl")
+    assert len(table.shards(out)) == 1
+    _same(pd.read_parquet(out / table.SHARDS_DIR), rows)
+    frame = table.read_games(out)
+    _same(frame, rows)
+    assert str(frame["seed"].dtype) == "Int64" and str(frame["truncated"].dtype) == "boolean"
+
+
+def test_shards_are_added_never_rewritten(tmp_path):
+    """A run that grows adds a shard for its new rows; the first is untouched."""
+    out = tmp_path / "run"
+    _run(out, games=4)
+    (first,) = table.shards(out)
+    before = first[2].stat()
+    _run(out, games=8)
+    shards = table.shards(out)
+    assert len(shards) == 2 and shards[0] == first
+    assert shards[0][2].stat().st_mtime_ns == before.st_mtime_ns and shards[0][2].stat().st_ino == before.st_ino
+    assert shards[1][0] == first[1] and shards[1][1] == (out / "games.jsonl").stat().st_size
+    _same(table.read_games(out), read_rows(out / "games.jsonl"))
+
+
+def test_rows_past_the_shards_are_read_from_the_log(tmp_path, capsys):
+    """Rows appended since the last sync (a run killed before it) are read
+    from games.jsonl; a line cut short is skipped with a warning."""
+    out = tmp_path / "run"
+    _run(out, games=4)
+    extra = tmp_path / "more"
+    _run(extra, games=8)
+    more = [r for k, r in read_rows(extra / "games.jsonl").items() if k not in read_rows(out / "games.jsonl")]
+    with open(out / "games.jsonl", "a") as f:
+        for row in more:
+            f.write(json.dumps(row) + "\n")
+        f.write('{"key": "cut sh')  # a kill in the middle of a row
+    frame = table.read_games(out)
+    assert "skipped 1 damaged line" in capsys.readouterr().err
+    _same(frame, read_rows(extra / "games.jsonl"))
+    assert len(table.shards(out)) == 1  # a reader writes nothing
+
+
+def test_a_rewritten_log_retires_its_shards(tmp_path, capsys):
+    """After --drop-damaged rewrites games.jsonl the shards no longer match
+    its bytes: a reader says so and reads the log; the next run writes them
+    again from the log, and loses nothing."""
+    out = tmp_path / "run"
+    _run(out, games=4)
+    log = out / "games.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    log.write_bytes(b"not json\n" + b"".join(lines))  # a damaged first line: every byte moves
+    frame = table.read_games(out)
+    assert "no longer match" in capsys.readouterr().err
+    _same(frame, _valid(lines))
+    _run(out, games=4, drop_damaged=True)
+    capsys.readouterr()
+    (shard,) = table.shards(out)
+    assert shard[0] == 0 and shard[1] == log.stat().st_size
+    _same(table.read_games(out), read_rows(log))
+
+
+def _valid(lines) -> dict:
+    rows = [json.loads(x) for x in lines]
+    return {r["key"]: r for r in rows}
+
+
+def test_a_damaged_shard_is_one_line_and_the_next_run_writes_it_again(tmp_path):
+    """A shard that is not Parquet: read_games of the folder falls back to the
+    log with a warning; read_games of the shard itself is one line; a run
+    rewrites the folder's shards from the log."""
+    out = tmp_path / "run"
+    _run(out, games=4)
+    (_, _, path) = table.shards(out)[0]
+    path.write_bytes(b"PAR1 not really")
+    with pytest.raises(table.TableError, match="not a readable Parquet file"):
+        table.read_games(path)
+    _same(table.read_games(out), read_rows(out / "games.jsonl"))
+    _run(out, games=4)
+    _same(pd.read_parquet(out / table.SHARDS_DIR), read_rows(out / "games.jsonl"))
+
+
+def test_read_games_reads_every_kind_of_source(tmp_path):
+    """A games.jsonl, its .gz, a Parquet file and a folder of Parquet files give the same table."""
+    out = tmp_path / "run"
+    _run(out, games=3)
+    rows = read_rows(out / "games.jsonl")
+    gz = tmp_path / "games.jsonl.gz"
+    gz.write_bytes(gzip.compress((out / "games.jsonl").read_bytes()))
+    for source in (out / "games.jsonl", gz, out / table.SHARDS_DIR, table.shards(out)[0][2]):
+        _same(table.read_games(source), rows)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["{tmp}/nothing"], "not a run folder"),
+        (["{tmp}/nothing", "--out", "{tmp}/x.parquet"], "no such file or folder"),
+        (["{tmp}/empty"], "not a run folder"),
+        (["{tmp}/run", "--out", "{tmp}/x.csv"], "name a .parquet file"),
+        (["{tmp}/bad.jsonl", "--out", "{tmp}/x.parquet"], "line 1: not a game row"),
+    ],
+)
+def test_export_refuses_bad_input_in_one_line(tmp_path, capsys, args, message):
+    """hotspot export: a bad source or --out is one line naming it, nothing written."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "bad.jsonl").write_text('{"key": 1}\n')
+    _run(tmp_path / "run", games=2)
+    assert main(["export", *[a.format(tmp=tmp_path) for a in args]]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_export_writes_one_file_and_brings_shards_up_to_date(tmp_path, capsys):
+    """hotspot export FOLDER --out F.parquet writes the folder's games; without
+    --out it writes the shards of a folder that has none (an older run's)."""
+    out = tmp_path / "run"
+    _run(out, games=3)
+    for _, _, path in table.shards(out):
+        path.unlink()
+    assert main(["export", str(out), "--out", str(tmp_path / "g.parquet")]) == 0
+    assert "6 game(s)" in capsys.readouterr().out
+    _same(table.read_games(tmp_path / "g.parquet"), read_rows(out / "games.jsonl"))
+    assert main(["export", str(out)]) == 0
+    assert "6 game(s) added; 1 shard(s)" in capsys.readouterr().out
+    _same(pd.read_parquet(out / table.SHARDS_DIR), read_rows(out / "games.jsonl"))
