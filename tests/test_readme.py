@@ -195,6 +195,7 @@ def block_results(tmp_path_factory):
     work = tmp_path_factory.mktemp("readme")
     results_path = work / "results.jsonl"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    env["MINARI_DATASETS_PATH"] = str(work / "minari")  # the pages' Minari datasets stay in the test's folder
     rows, tails, left = {}, {}, list(range(len(BLOCKS)))
     while left:
         spec = {

@@ -1,6 +1,6 @@
 """The ``hotspot`` command line: one module a subcommand (``hotspot.cli.play``,
 ``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.evaluate``, ``.report``,
-``.export``), each
+``.export``, ``.dataset``), each
 with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
 
     hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
@@ -30,6 +30,8 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
                                                 (a game report: report.html and report.json)
     hotspot export FOLDER|GAMES.jsonl [--out FILE.parquet]
                                                 (the games as Parquet: one file, or the folder's own shards)
+    hotspot dataset FOLDER --seat technocrat|ziegler --out ID [--observation compact|flat|full] [--max-games N]
+                                                (one seat's side of the games as a Minari dataset)
 
 Wherever an agent is named it may be a registered name or alias, a spec with
 parameters (``ismcts(iterations=64)``), your own ``module:attribute``
@@ -62,10 +64,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import arena, balance, compare, evaluate, export, play, replay, report, scenario, serve
+from . import arena, balance, compare, dataset, evaluate, export, play, replay, report, scenario, serve
 
 #: the subcommands, in the order ``hotspot --help`` lists them
-COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report, export)
+COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report, export, dataset)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,181 @@
+"""Recorded games as an offline-RL dataset (Minari, Farama's format).
+
+``hotspot dataset FOLDER --seat technocrat --out NAME`` replays every game of
+a run folder (or a games.jsonl, or Parquet: ``table.read_table``) through
+the core and writes one seat's side of each as a Minari episode, with the
+observation of ``hotspot/Hotspot-v0`` (``HotspotEnv``) for that seat:
+
+* a step is one decision of the seat (every one, as ``HotspotEnv.step``
+  takes them: set-up, forced and free), ``observations`` the env's
+  observation at each (its ``observation`` form: ``"compact"`` by default,
+  ``"flat"``, ``"full"``), then the last one, after the game's end;
+* ``actions``: the recorded action (the core's index, ``Discrete(578)``);
+* ``rewards``: the env's, +1 at the seat's last step when it won, -1 when
+  it lost, 0 otherwise (no shaping); ``terminations``: at a victory (5.0);
+  ``truncations``: at the turn limit (D19 revised), reward 0;
+* ``infos``: ``action_mask``, the legal actions at each step.
+
+Games ended by an adjudication (``--adjudicate``: their end is a judgement,
+not the rules) are left out and counted.  One dataset holds one
+configuration (scenario, rules, turn limit: its observation space); a
+source that mixes them is refused in one line.  The observation function
+is the env's own (``features.encoding.encode``, ``observation_form``), so an
+episode's observations are the env's for the same game (tested against a
+live episode).  Minari is the ``minari`` extra; datasets go where Minari
+keeps them (``MINARI_DATASETS_PATH``, default ``~/.minari/datasets``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from hotspot.core import no_events
+from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
+from hotspot.core.game import Game
+from hotspot.core.rules_data import PHASE_OVER
+from hotspot.core.victory import side_return
+from hotspot.features.encoding import encode, new_observation, scratch_state
+from hotspot.features.observations import observation_form
+
+from .errors import ArenaError
+
+SEATS = {"ziegler": 0, "technocrat": 1}
+FORMS = ("compact", "flat", "full")
+
+
+class DatasetError(ArenaError):
+    """A bad seat, form, source or dataset name (one line)."""
+
+
+def seat_episode(start, actions, seat: int, env) -> dict:
+    """The Minari episode buffer of ``seat``'s side of the game that starts
+    at state ``start`` (a one-element state array) and plays ``actions``,
+    observed as ``env`` (a ``HotspotEnv``: its bounds, form and fog)."""
+    env = env.unwrapped
+    s = start.copy()
+    ev, ev_n = no_events()
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    scratch, o = scratch_state(), new_observation()
+    obs, acts, masks = [], [], []
+
+    def observe_now():
+        encode(s[0], seat, env.fog, True, scratch[0], o["board"], o["units"], o["pieces"], o["globals"])
+        return _copy(observation_form(env.bounds, env.observation, o))
+
+    for a in actions:
+        if current_player(s[0]) == seat:
+            legal_action_mask(s[0], mask)
+            obs.append(observe_now())
+            acts.append(int(a))
+            masks.append(mask.copy())
+        apply_action(s[0], int(a), ev, ev_n)
+    obs.append(observe_now())
+    n = len(acts)
+    rewards = np.zeros(n, np.float64)
+    reward = float(side_return(s[0], seat))
+    over = int(s[0]["phase"]) == PHASE_OVER and reward != 0.0  # a victory (5.0); else the turn limit
+    if n:
+        rewards[-1] = reward
+    terminations = np.zeros(n, np.bool_)
+    truncations = np.zeros(n, np.bool_)
+    if n:
+        terminations[-1], truncations[-1] = over, not over
+    return {
+        "observations": _stack(obs),
+        "actions": np.array(acts, np.int64),
+        "rewards": rewards,
+        "terminations": terminations,
+        "truncations": truncations,
+        "infos": {"action_mask": np.array(masks + [np.zeros(NUM_ACTIONS, np.bool_)])},
+    }
+
+
+def _copy(x):
+    return {k: np.array(v) for k, v in x.items()} if isinstance(x, dict) else np.array(x)
+
+
+def _stack(items):
+    if isinstance(items[0], dict):
+        return {k: np.stack([it[k] for it in items]) for k in items[0]}
+    return np.stack(items)
+
+
+def make_dataset(source, seat: str, dataset_id: str, observation: str = "compact", max_games: int | None = None):
+    """Write the Minari dataset ``dataset_id`` of ``seat``'s side of the
+    games at ``source`` (:func:`.table.read_table`'s sources) and return it
+    (a ``minari.MinariDataset``); :class:`DatasetError` (one line) for a bad
+    argument or a source mixing configurations."""
+    import gymnasium as gym
+
+    if seat not in SEATS:
+        raise DatasetError(f"--seat must be technocrat or ziegler, got {seat!r}")
+    if observation not in FORMS:
+        raise DatasetError(f"--observation must be one of {', '.join(FORMS)}, got {observation!r}")
+    if not isinstance(dataset_id, str) or not dataset_id.strip():
+        raise DatasetError("--out must name a dataset, e.g. hotspot/open-scripted-technocrat-v0")
+    try:
+        import minari
+    except ImportError:
+        raise DatasetError("hotspot dataset needs Minari: pip install 'hotspot[minari]'") from None
+    from .folder import record_from_row
+    from .table import read_table
+
+    from minari.dataset.minari_dataset import parse_dataset_id
+
+    try:
+        parse_dataset_id(dataset_id)  # before anything is written (Minari leaves a folder for a bad id)
+    except ValueError as exc:
+        raise DatasetError(f"--out {dataset_id}: {exc}") from None
+    if dataset_id in minari.list_local_datasets():
+        raise DatasetError(f"--out {dataset_id}: a local Minari dataset has this id; name another (or a new -vN)")
+
+    rows = read_table(source).to_pylist()
+    if max_games is not None:
+        rows = rows[:max_games]
+    played = [r for r in rows if not r.get("adjudication")]
+    if not played:
+        raise DatasetError(f"{source}: no game played to its end")
+    configs = {(r["setup"], r["rules"], r["max_turns"]) for r in played}
+    if len(configs) > 1 or played[0]["scenario"].startswith("random"):
+        raise DatasetError(
+            f"{source}: its games mix {len(configs)} set-ups, rules or turn limits (or random set-ups); "
+            f"a dataset holds one (one observation space): make it from a run of one scenario"
+        )
+    setup, rules, max_turns = configs.pop()
+    opponents = {r["ziegler" if seat == "technocrat" else "technocrat"] for r in played}
+    kwargs = {"side": seat, "scenario": setup, "rules": json.loads(rules), "max_turns": max_turns}
+    kwargs["observation"] = observation
+    if len(opponents) == 1:
+        kwargs["opponent"] = opponents.pop()
+    env = gym.make("hotspot/Hotspot-v0", **kwargs)
+    episodes = []
+    for row in played:
+        row = dict(row, rules=json.loads(row["rules"]))
+        record = record_from_row(row)
+        actions = list(record.actions)
+        record.actions = []
+        start = Game.from_record(record).state.copy()
+        episodes.append(seat_episode(start, actions, SEATS[seat], env))
+    from minari.data_collector import EpisodeBuffer
+
+    buffers = [EpisodeBuffer(id=i, seed=int(row["seed"]), **ep) for i, (row, ep) in enumerate(zip(played, episodes))]
+    try:
+        return minari.create_dataset_from_buffers(
+            dataset_id=dataset_id,
+            buffer=buffers,
+            env=env,
+            eval_env=env.spec,
+            algorithm_name=", ".join(sorted({r[seat] for r in played})),
+            author="hotspot",
+            author_email="-",
+            code_permalink="https://github.com/",
+            description=(
+                f"Hot Spot: the {seat}'s side of {len(played)} recorded games ({setup}), "
+                f"observations of hotspot/Hotspot-v0 ({observation})"
+            ),
+            data_format="arrow",
+        )
+    except ValueError as exc:
+        raise DatasetError(f"--out {dataset_id}: {exc}") from None

@@ -1,0 +1,111 @@
+"""Recorded games as a Minari dataset (``hotspot dataset``,
+``hotspot.arena.dataset``): one seat's side of each game, the environment's
+own observations, rewards and ends, loadable by ``minari.load_dataset``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+minari = pytest.importorskip("minari")
+pytest.importorskip("pyarrow")
+
+from hotspot.arena import make_agent  # noqa: E402
+from hotspot.agents.base import Agent  # noqa: E402
+from hotspot.arena.dataset import seat_episode  # noqa: E402
+from hotspot.arena.runner import run_games  # noqa: E402
+from hotspot.arena.tournament import plan_arena  # noqa: E402
+from hotspot.cli import main  # noqa: E402
+from hotspot.core import no_events  # noqa: E402
+from hotspot.core.state import STATE_DTYPE  # noqa: E402
+from hotspot.env.episodes import begin_episode  # noqa: E402
+from hotspot.env.hotspot_env import HotspotEnv  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _datasets_here(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINARI_DATASETS_PATH", str(tmp_path / "datasets"))
+
+
+class _Logged(Agent):
+    """The scripted player, writing each action it plays into ``log``."""
+
+    def __init__(self, log):
+        self.inner, self.log = make_agent("scripted"), log
+
+    def reset(self, seed=None):
+        self.inner.reset(seed)
+
+    def act(self, info_state, mask, side):
+        a = self.inner.act(info_state, mask, side)
+        self.log.append(int(a))
+        return a
+
+
+@pytest.mark.parametrize("form", ["compact", "flat"])
+def test_an_episode_is_the_environments_for_the_same_game(form):
+    """Rule: the dataset's observations, masks, reward and ends are those
+    HotspotEnv gave a learner in the same game (its observation function,
+    fog D20, the reward at a victory 5.0 or 0 at the turn limit)."""
+    log: list[int] = []
+    env = HotspotEnv(side="technocrat", opponent=_Logged(log), scenario="open", observation=form, max_turns=30)
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=11)
+    start = np.zeros(1, STATE_DTYPE)
+    begin_episode(start, 0, env.templates, env._episode_seed, np.zeros(1, np.uint64), *no_events())
+    seen, masks, done, reward, terminated = [obs], [info["action_mask"]], False, 0.0, False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        log.append(a)
+        obs, reward, terminated, truncated, info = env.step(a)
+        seen.append(obs)
+        masks.append(info["action_mask"])
+        done = terminated or truncated
+    episode = seat_episode(start, log, 1, env)
+    n = len(seen) - 1
+    assert len(episode["actions"]) == n
+    for i, o in enumerate(seen):
+        if form == "flat":
+            np.testing.assert_array_equal(episode["observations"][i], o)
+        else:
+            for k in o:
+                np.testing.assert_array_equal(episode["observations"][k][i], o[k], err_msg=f"{k} at step {i}")
+    np.testing.assert_array_equal(episode["infos"]["action_mask"][:n], np.array(masks[:n]))
+    assert episode["rewards"][-1] == reward and episode["terminations"][-1] == terminated
+    assert episode["truncations"][-1] == (not terminated)
+
+
+def test_hotspot_dataset_writes_one_seat_and_minari_loads_it(tmp_path, capsys):
+    """hotspot dataset FOLDER --seat S --out ID: a Minari dataset of the seat's
+    side of every game, its env recoverable, its actions legal where taken."""
+    out = tmp_path / "run"
+    run_games(plan_arena([("random", "scripted")], 2, scenario="open", seed=1), out, workers=1, progress=False)
+    assert main(["dataset", str(out), "--seat", "technocrat", "--out", "hotspot/t-technocrat-v0"]) == 0
+    assert "4 episode(s)" in capsys.readouterr().out
+    data = minari.load_dataset("hotspot/t-technocrat-v0")
+    assert data.total_episodes == 4
+    for ep in data.iterate_episodes():
+        masks = ep.infos["action_mask"]
+        assert masks[np.arange(len(ep.actions)), ep.actions].all()
+        assert ep.terminations[-1] != ep.truncations[-1] and ep.rewards[-1] in (-1.0, 0.0, 1.0)
+    env = data.recover_environment()
+    assert env.unwrapped.side == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "both", "--out", "hotspot/x-v0"], "--seat must be technocrat or ziegler"),
+        (["--seat", "ziegler", "--out", "hotspot/x-v0", "--observation", "image"], "--observation must be one of"),
+        (["--seat", "ziegler", "--out", "no good"], "Malformed dataset ID"),
+        (["--seat", "ziegler", "--out", "hotspot/x-v0", "--max-games", "0"], "--max-games must be a positive"),
+    ],
+)
+def test_dataset_refuses_bad_arguments_in_one_line(tmp_path, capsys, args, message):
+    """A bad seat, form, id or count: one line naming it, no dataset written."""
+    out = tmp_path / "run"
+    run_games(plan_arena([("random", "scripted")], 1, scenario="open", seed=1), out, workers=1, progress=False)
+    assert main(["dataset", str(out), *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and len(err.splitlines()) == 1
+    assert minari.list_local_datasets() == {}
