@@ -934,3 +934,14 @@ def test_bench_planes(tiny):
     doc, _ = tiny("planes")
     check_doc(doc, "bench_planes", {"encode_ms", "encode_batch_ms", "forward_ms"}, {"what", "states", "ms"})
     assert doc["config"]["positions"] > 10 and all(positive(r["ms"]) for r in doc["rows"])
+
+
+def test_bench_dataset(tiny):
+    """bench_dataset plays a few scripted games, reads them back as a table
+    and makes a Minari dataset of each seat (tiny: 6 games)."""
+    pytest.importorskip("minari")
+    pytest.importorskip("pyarrow")
+    doc, _ = tiny("dataset")
+    check_doc(doc, "bench_dataset", {"dataset_seconds_a_seat", "within_target"}, {"what"})
+    seats = [r for r in doc["rows"] if r["what"].startswith("hotspot dataset")]
+    assert len(seats) == 2 and all(r["episodes"] == 6 and r["steps"] > 0 and r["bytes_a_step"] > 0 for r in seats)
