@@ -129,3 +129,25 @@ def test_train_planes_init_is_export_inverse():
     back = torch_net.export()
     for k, v in net.arrays.items():
         np.testing.assert_allclose(back.arrays[k], v, rtol=0, atol=1e-7, err_msg=k)
+
+
+def test_stock_recipe_seeds_and_interquartile_mean(tmp_path):
+    """training/stock_recipe.py: both seats, two seeds, a curve per run from
+    the arena's games (ArenaEvalCallback), and each seat's final score
+    against random and scripted as an IQM inside its bootstrap interval."""
+    pytest.importorskip("sb3_contrib")
+    pytest.importorskip("scipy")
+    out = tmp_path / "recipe"
+    text = run("stock_recipe.py", "--tiny", "--out", out, "--jobs", "2")
+    result = json.loads((out / "results.json").read_text())
+    assert [(r["seat"], r["opponent"]) for r in result["iqm"]] == [
+        (s, o) for s in ("technocrat", "ziegler") for o in ("random", "scripted")
+    ]
+    for r in result["iqm"]:
+        assert r["seeds"] == 2 and r["low"] <= r["iqm"] <= r["high"] and 0 <= r["iqm"] <= 1
+    for seat in ("technocrat", "ziegler"):
+        for seed in (1, 2):
+            with open(out / f"{seat}-seed{seed}" / "curve.csv", newline="") as f:
+                assert int(list(csv.DictReader(f))[0]["env_steps"]) == 0
+            assert (out / f"{seat}-seed{seed}" / "model.zip").exists()
+    assert "IQM" in text

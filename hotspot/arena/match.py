@@ -506,9 +506,13 @@ def warm_up(compiled: bool = True, python: bool = False, workers: int = 1, pytho
         mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)
         game.observation(game.current_player())
         policy_action(0, game.s, mask, rng, game.current_player())
-        side = game.current_player()
         for name in python_agents:
-            make_agent(name, seed=0).act(game.observation(side), game.legal_action_mask(), side)
+            agent = make_agent(name, seed=0)
+            seats = getattr(agent, "seats", (0, 1))  # a one-seat model decides in its own seat
+            while game.current_player() not in seats and not game.is_terminal():
+                game.apply_action(int(policy_action(0, game.s, mask, rng, game.current_player())))
+            side = game.current_player()
+            agent.act(game.observation(side), game.legal_action_mask(), side)
 
 
 def pool_context():
