@@ -188,21 +188,12 @@ def _tail_rows(log: Path, start: int, tolerant: bool = False) -> tuple[list[dict
 
 
 def _write_shard(folder: Path, rows: list[dict], first: int, end: int) -> Path:
-    _, pq = arrow()
     table = rows_table(rows)
     meta = {"guard": _guard(folder / GAMES_FILE, end), "rows": len(rows), "log": GAMES_FILE}
     table = table.replace_schema_metadata({"hotspot": json.dumps(meta)})
     d = folder / SHARDS_DIR
     d.mkdir(exist_ok=True)
-    path = d / f"part-{first:012d}-{end:012d}.parquet"
-    tmp = d / f".{path.name}.{os.getpid()}.tmp"
-    try:
-        pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-    return path
+    return write_table(table, d / f"part-{first:012d}-{end:012d}.parquet")
 
 
 def sync_shards(folder) -> int:
