@@ -55,7 +55,8 @@ from .folder import read_run_config, writer_lock
 from .match import ArenaError, GameSpec, game_seed
 from .runner import check_count, run_games
 from .stats import wilson_interval
-from .tournament import canonical_agents, is_draw
+from .gamerow import points
+from .tournament import canonical_agents
 
 _KNOB = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*")
 _DICT_OPTIONS = ("attack", "defense", "movement", "damage_rating")
@@ -141,7 +142,7 @@ def _digest(data: dict) -> str:
 
 def _score(rows) -> tuple[float, float, float, int]:
     n = len(rows)
-    s = sum(1.0 if r["winner"] == "technocrat" else 0.5 if is_draw(r) else 0.0 for r in rows)
+    s = sum(points(r, "technocrat", by="side") for r in rows)
     lo, hi = wilson_interval(s, n)
     return (s / n if n else math.nan), lo, hi, n
 

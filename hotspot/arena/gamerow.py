@@ -93,6 +93,21 @@ def ended(row: dict) -> str:
     return "turn limit" if row.get("winner") is None else "rules"
 
 
+def is_draw(row) -> bool:
+    """A game without a winner: stopped at the turn limit (D19 revised) or adjudicated a draw."""
+    return row.get("winner") is None
+
+
+def points(row, agent_or_side: str, by: str = "agent") -> float:
+    """The points of an agent (``by="agent"``) or a side (``by="side"``) in
+    the game ``row``: 1 for a win, 1/2 for a draw (D19: half a point), 0 for
+    a loss.  The one place the arena scores a game."""
+    if is_draw(row):
+        return 0.5
+    won = row["winner"] if by == "side" else row[row["winner"]]  # the winning seat's agent
+    return 1.0 if won == agent_or_side else 0.0
+
+
 def endings(rows) -> dict[str, int]:
     """How the games ``rows`` ended: the count of each :func:`ended`."""
     counts: dict[str, int] = {}

@@ -39,6 +39,7 @@ from statistics import NormalDist
 
 import numpy as np
 
+from . import gamerow
 from .errors import ArenaError
 
 #: a pair's score a game for each pentanomial category (0, 1/2, 1, 3/2, 2 points over two games)
@@ -57,13 +58,9 @@ def points(row: dict, agent: str) -> float:
     """``agent``'s points in the game ``row``: 1 a win, 0 a loss, 1/2 a draw
     (a game without a winner: stopped at the turn limit, D19 revised, or
     adjudicated a draw)."""
-    winner = row.get("winner")
-    if winner is None:
-        return 0.5
-    seat_agent = row["technocrat"] if winner == "technocrat" else row["ziegler"]
-    if row["technocrat"] == row["ziegler"]:
+    if row.get("winner") is not None and row["technocrat"] == row["ziegler"]:
         raise PairStatsError(f"{agent} plays both seats of game {row.get('key')}: no side to score")
-    return 1.0 if seat_agent == agent else 0.0
+    return gamerow.points(row, agent)
 
 
 def _pair_key(row: dict):

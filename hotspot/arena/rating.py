@@ -39,6 +39,7 @@ import numpy as np
 
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
+from .gamerow import points
 from .match import ArenaError
 
 #: Elo points per unit of the logistic model's natural log-odds
@@ -108,8 +109,7 @@ def on_published_scale(scenario, rules, max_turns) -> dict | None:
 
 def technocrat_points(row) -> float:
     """The Technocrat's points in a game row: 1 a win, 1/2 a draw (no winner), 0 a loss."""
-    winner = row.get("winner")
-    return 0.5 if winner is None else 1.0 if winner == "technocrat" else 0.0
+    return points(row, "technocrat", by="side")
 
 
 def seat_results(rows) -> dict[tuple[str, str], list[float]]:

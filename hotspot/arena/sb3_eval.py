@@ -30,6 +30,7 @@ from pathlib import Path
 
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
+from .gamerow import is_draw, points
 from .match import GameSpec, game_seed
 from .runner import run_games
 from .stats import wilson_interval
@@ -108,9 +109,10 @@ class ArenaEvalCallback(_base()):
             ]
             rows = run_games(specs, self._work / f"games-{steps}", workers=1, progress=False).rows
             wins = sum(r["winner"] == self.seat for r in rows)
-            draws = sum(r["winner"] is None for r in rows)
-            score = (wins + draws / 2) / len(rows)
-            low, high = wilson_interval(wins + draws / 2, len(rows))
+            draws = sum(is_draw(r) for r in rows)
+            total = sum(points(r, self.seat, by="side") for r in rows)
+            score = total / len(rows)
+            low, high = wilson_interval(total, len(rows))
             point.update(
                 {
                     f"{opponent}_score": round(score, 4),

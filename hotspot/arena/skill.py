@@ -29,7 +29,7 @@ from pathlib import Path
 from statistics import NormalDist
 
 from .match import canonical_rules
-from .tournament import is_draw
+from .gamerow import points
 
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -55,7 +55,7 @@ PROBES = {
 
 
 def _score(row) -> float:
-    return 1.0 if row["winner"] == "technocrat" else 0.5 if is_draw(row) else 0.0
+    return points(row, "technocrat", by="side")
 
 
 def _var(cell) -> float:

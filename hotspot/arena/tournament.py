@@ -23,6 +23,7 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
+from .gamerow import is_draw, points  # noqa: F401  (re-exported: the scoring rule's old home)
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
 from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .options import RunOptions
@@ -79,20 +80,6 @@ RATING_FIELDS = [
     "ziegler_games",
     "ziegler_win_rate",
 ]
-
-
-def is_draw(row) -> bool:
-    """A game stopped by max_turns without a winner (D19 revised)."""
-    return row.get("winner") is None
-
-
-def points(row, agent_or_side: str, by: str = "agent") -> float:
-    """The points of an agent (``by="agent"``) or a side (``by="side"``) in a
-    game: 1 for a win, 1/2 for a draw, 0 for a loss."""
-    if is_draw(row):
-        return 0.5
-    won = row["winner_agent"] if by == "agent" else row["winner"]
-    return 1.0 if won == agent_or_side else 0.0
 
 
 def parse_agents(text: str) -> list[str]:
