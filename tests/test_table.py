@@ -167,3 +167,17 @@ def test_export_writes_one_file_and_brings_shards_up_to_date(tmp_path, capsys):
     assert main(["export", str(out)]) == 0
     assert "6 game(s) added; 1 shard(s)" in capsys.readouterr().out
     _same(pd.read_parquet(out / table.SHARDS_DIR), read_rows(out / "games.jsonl"))
+
+
+def test_a_failed_sync_warns_and_keeps_every_game(tmp_path, capsys, monkeypatch):
+    """The shards are derived from the log: when writing them fails the run
+    still ends well, says so on stderr, and the games are in games.jsonl."""
+
+    def fail(folder):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(table, "sync_shards", fail)
+    out = tmp_path / "run"
+    result = _run(out, games=2)
+    assert "the Parquet shards were not written (OSError: No space left on device)" in capsys.readouterr().err
+    assert len(read_rows(out / "games.jsonl")) == len(result.rows) == 4

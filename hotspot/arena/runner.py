@@ -373,7 +373,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         appender.write(task_rows)
         since_sync += len(task_rows)
         if since_sync >= sync_every:  # the Parquet shards (table.py) keep up with the log
-            table.sync_shards(out_dir)
+            _sync_shards(out_dir)
             since_sync = 0
         for row in task_rows:
             new_rows[row["key"]] = row
@@ -394,7 +394,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         appender.close()
         if bar is not None:
             bar.close()
-    table.sync_shards(out_dir)
+    _sync_shards(out_dir)
     done.update(new_rows)
     rows = [done[k] for k in keys if k in done]
     missing = [spec for spec in specs if spec.key not in done]
@@ -412,6 +412,17 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         dropped=list(games_file.damaged),
         out_of_time=played < len(pending) and past(deadline),
     )
+
+
+def _sync_shards(out_dir) -> None:
+    """Bring the folder's Parquet shards up to date (:func:`.table.sync_shards`);
+    they are derived from games.jsonl, where the games are safe, so a failure
+    to write them (a full disk, a damaged shard the OS will not replace) is a
+    warning on stderr, not the run's end: the next run writes them."""
+    try:
+        table.sync_shards(out_dir)
+    except Exception as exc:  # noqa: BLE001  (derived files: the log holds every game)
+        print(f"warning: {out_dir}: the Parquet shards were not written ({type(exc).__name__}: {exc})", file=sys.stderr)
 
 
 def _warm_up(pending, compiled: dict, workers: int, backend: str) -> float:
