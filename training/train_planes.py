@@ -65,6 +65,7 @@ def parse_args(argv=None):
     p.add_argument("stage", choices=["data", "fit", "dagger", "eval"])
     p.add_argument("--out", default="runs/planes", help="the run's folder (default runs/planes)")
     p.add_argument("--games-from", nargs="*", default=[], help="arena folders or games.jsonl(.gz) files (data)")
+    p.add_argument("--max-games", type=int, default=None, help="data: at most this many games from each source")
     p.add_argument("--expert", default="best", help="the teacher agent's spec (default best)")
     p.add_argument("--seed", type=int, default=2412)
     p.add_argument("--channels", type=int, default=32)
@@ -130,7 +131,8 @@ def stage_data(args, out: Path):
     expert = canonical_agent(args.expert)
     rows = []
     for source in args.games_from:
-        rows += [r for r in game_rows(Path(source)) if expert in (r["technocrat"], r["ziegler"]) and r.get("actions")]
+        found = [r for r in game_rows(Path(source)) if expert in (r["technocrat"], r["ziegler"]) and r.get("actions")]
+        rows += sorted(found, key=lambda r: r["key"])[: args.max_games]
     rows = [r for r in rows if not r.get("adjudication")]  # games played to their end: their outcome is real
     if not rows:
         sys.exit(f"no games of {expert} with their actions in {args.games_from or 'nothing named (--games-from)'}")
