@@ -796,3 +796,27 @@ def test_random_seed_too_long_to_read_is_refused_by_name(tmp_path, capsys):
     )
     assert "more than 4300 digits" in capsys.readouterr().err
     assert not (tmp_path / "a" / "games.jsonl").exists()
+
+
+def test_game_keys_and_seeds_made_fast_are_the_formats_own():
+    """A game's key is the JSON list of its pairing, agents, scenario, rules,
+    index, seed and turn limit (and adjudication rules when it has any), sorted
+    keys, no spaces: the key every games.jsonl row holds; ``game_seeds`` is
+    ``game_seed`` for a run of indices (one compiled call for a plan)."""
+    import json
+
+    from hotspot.arena.match import canonical_rules, game_key, game_seed, game_seeds
+
+    def written(pairing, t, z, scenario, rules, index, seed, max_turns=None, adjudication=""):
+        fields = [pairing, t, z, scenario, json.loads(canonical_rules(rules)), index, seed, max_turns or None]
+        return json.dumps(fields + ([adjudication] if adjudication else []), sort_keys=True, separators=(",", ":"))
+
+    cases = [
+        ("a:b", "a", "b", "open", {}, 3, 99, 200, ""),
+        ("x\u00e9:y", "x\u00e9", "y", "my.json", {"z": 1, "a": [1, 2]}, 0, 2**62, None, "resign(k=3)"),
+        ("a:c", "a", "c", "random", '{"b": 2, "a": 1}', 5, 6, 0, ""),
+    ]
+    for case in cases:
+        assert game_key(*case) == written(*case)
+    assert game_seeds(7, 40) == [game_seed(7, i) for i in range(40)]
+    assert game_seeds(2**64 - 3, 4) == [game_seed(2**64 - 3, i) for i in range(4)]  # wraps as game_seed does

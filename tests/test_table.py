@@ -181,3 +181,40 @@ def test_a_failed_sync_warns_and_keeps_every_game(tmp_path, capsys, monkeypatch)
     result = _run(out, games=2)
     assert "the Parquet shards were not written (OSError: No space left on device)" in capsys.readouterr().err
     assert len(read_rows(out / "games.jsonl")) == len(result.rows) == 4
+
+
+def test_a_resume_reads_the_shards_and_gives_the_logs_rows(tmp_path, monkeypatch):
+    """Resuming a folder whose shards cover its log finds the games from the
+    shards (summary_rows), not a JSON parse of every line: the rows it
+    returns are the log's, less their actions, and a resumed run plays
+    nothing and keeps every game."""
+    out = tmp_path / "run"
+    first = _run(out, games=5)
+    log = read_rows(out / "games.jsonl")
+    assert all("actions" not in r for r in first.rows)  # the rows kept in memory: the log has the actions
+    fast = table.summary_rows(out)
+    assert fast is not None and set(fast) == set(log)
+    for key, row in fast.items():
+        assert row == {k: v for k, v in log[key].items() if k != "actions"}
+    scanned = []
+    monkeypatch.setattr("hotspot.arena.folder.scan_games", lambda path: scanned.append(path))  # must not be called
+    again = _run(out, games=5)
+    assert again.played == 0 and again.reused == 10 and not scanned
+    assert again.rows == first.rows
+
+
+def test_a_resume_falls_back_to_the_log_where_the_shards_cannot_say(tmp_path):
+    """No shards, shards that no longer match the log, or a damaged line after
+    them: summary_rows says None and the run reads the log line by line,
+    which numbers the damaged lines and refuses them as ever."""
+    out = tmp_path / "run"
+    _run(out, games=3)
+    table.remove_shards(out)
+    assert table.summary_rows(out) is None
+    _run(out, games=3)  # writes the shards again
+    assert table.summary_rows(out) is not None
+    with open(out / "games.jsonl", "ab") as f:
+        f.write(b'{"key": "cut short')  # a write cut by a kill
+    assert table.summary_rows(out) is None
+    with pytest.raises(Exception, match="line 7"):
+        _run(out, games=3)

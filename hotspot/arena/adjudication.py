@@ -41,6 +41,8 @@ their real end through the same points.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -154,6 +156,13 @@ def parse_adjudication(text) -> Rules:
 
 def canonical_adjudication(text) -> str:
     """The canonical text of a rule set (``""`` for none): what a game's key holds."""
+    if isinstance(text, str):
+        return _canonical_text(text)
+    return parse_adjudication(text).text()
+
+
+@functools.lru_cache(maxsize=256)
+def _canonical_text(text: str) -> str:
     return parse_adjudication(text).text()
 
 

@@ -62,7 +62,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
 from .balance_plots import plot_balance
-from .folder import scenario_files, writer_lock
+from .folder import GAMES_FILE, read_rows, scenario_files, writer_lock
 from .gamerow import GAME_CSV_FIELDS, to_csv_row
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
 from .registry import is_available
@@ -553,8 +553,9 @@ def run_balance(
         csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
         write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
         write_csv(out / "games.csv", [to_csv_row(r) for r in kept], GAME_CSV_FIELDS)
-        if report:
-            summary["report"] = str(write_report(out, summary, kept))
+        if report:  # the draws' final positions are replayed: their actions from games.jsonl
+            full = read_rows(out / GAMES_FILE) if any(is_draw(r) for r in kept) else {}
+            summary["report"] = str(write_report(out, summary, [full.get(r["key"], r) for r in kept]))
         summary["text"] = balance_text(table, summary)
         summary["result"] = result
         return summary

@@ -48,7 +48,7 @@ from hotspot.agents.policies import new_game_buffers, policy_action, policy_acti
 from hotspot.agents.scripted import make_work, scripted_decide
 from hotspot.core._jit import is_cached, jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
-from hotspot.core.dice import mix64_int
+from hotspot.core.dice import mix64_int, mix64_run
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH, no_events
 from hotspot.core.game import Game, IllegalActionError
@@ -103,6 +103,12 @@ def game_seed(master_seed: int, index: int) -> int:
     return mix64_int((mix64_int((int(master_seed) & MASK64) ^ _K_GAME) + int(index)) & MASK64) >> 1
 
 
+def game_seeds(master_seed: int, games: int) -> list[int]:
+    """``[game_seed(master_seed, i) for i in range(games)]``, in one compiled call."""
+    first = mix64_int((int(master_seed) & MASK64) ^ _K_GAME)
+    return [int(x) >> 1 for x in mix64_run(np.uint64(first), int(games))]
+
+
 def agent_seeds(seed: int) -> tuple[int, int]:
     """(Ziegler agent seed, Technocrat agent seed) of game seed ``seed`` (64-bit ints)."""
     return tuple(mix64_int((int(seed) & MASK64) ^ k) for k in _K_AGENT)
@@ -121,8 +127,13 @@ def canonical_rules(rules) -> str:
     if rules is None:
         return "{}"
     if isinstance(rules, str):
-        rules = json.loads(rules)
+        return _canonical_rules_text(rules)
     return json.dumps(dict(rules), sort_keys=True, separators=(",", ":"))
+
+
+@functools.lru_cache(maxsize=1024)
+def _canonical_rules_text(text: str) -> str:
+    return json.dumps(dict(json.loads(text)), sort_keys=True, separators=(",", ":"))
 
 
 @dataclass(frozen=True)
@@ -147,9 +158,9 @@ class GameSpec:
             raise ArenaError(str(exc)) from None
         object.__setattr__(self, "adjudication", canonical_adjudication(self.adjudication))
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
-        """Identifies the game in games.jsonl (resume skips the keys already there)."""
+        """Identifies the game in games.jsonl (resume skips the keys already there); computed once."""
         return game_key(
             self.pairing,
             self.technocrat,
@@ -171,19 +182,19 @@ def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_tur
     """A game's key: its pairing, agents, scenario, rules, index, seed and
     turn limit, and its adjudication rules when it has any (a key without
     them is the key the arena has always written)."""
-    fields = [
-        pairing,
-        technocrat,
-        ziegler,
-        scenario,
-        json.loads(canonical_rules(rules)),
-        int(index),
-        int(seed),
-        None if not max_turns else int(max_turns),
-    ]
+    # the JSON list [pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns(, adjudication)]
+    # (sorted keys, no spaces); its head, the same for every game of a side, is made once
+    head = _key_head(pairing, technocrat, ziegler, scenario, canonical_rules(rules))
+    tail = f"{int(index)},{int(seed)},{int(max_turns) if max_turns else 'null'}"
     if adjudication:
-        fields.append(str(adjudication))
-    return json.dumps(fields, sort_keys=True, separators=(",", ":"))
+        tail += "," + json.dumps(str(adjudication))
+    return f"{head},{tail}]"
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_head(pairing, technocrat, ziegler, scenario, rules: str) -> str:
+    fields = [pairing, technocrat, ziegler, scenario, json.loads(rules)]
+    return json.dumps(fields, sort_keys=True, separators=(",", ":"))[:-1]
 
 
 def row_key(row: dict) -> str:

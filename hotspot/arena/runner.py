@@ -49,7 +49,7 @@ GROWABLE = ("games",)
 class RunResult:
     """What :func:`run_games` did."""
 
-    rows: list[dict]  # the rows of the planned games finished so far, in plan order
+    rows: list[dict]  # the rows of the planned games finished so far, in plan order, less their actions
     played: int  # games played by this run
     reused: int  # planned games found in games.jsonl
     remaining: int  # planned games still to play (after a --max-games stop)
@@ -164,7 +164,12 @@ def run_games(
     on_games=None,
     **run_options,
 ) -> RunResult:
-    """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows.
+    """Play the games of ``specs`` not yet in ``out_dir/games.jsonl``; return all their rows
+    less their actions (games.jsonl keeps them; ``hotspot.results.read_games`` reads them).
+
+    The games already in the folder are found from its Parquet shards where
+    they cover the log (:func:`.table.summary_rows`: a million games in a few
+    seconds), else by reading games.jsonl line by line.
 
     ``out_dir``: the run folder (default: ``options.out``).  The run options
     (:class:`RunOptions`: ``options``, or its fields as keywords) it reads:
@@ -336,7 +341,10 @@ def _decide(out: SteppedRun, groups: dict, active: list, n: int, games: int, eno
 def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0, deadline, on_games) -> RunResult:
     workers, backend = opts.resolved_workers(), opts.backend
     path = out_dir / GAMES_FILE
-    games_file = folder.scan_games(path)
+    fast = table.summary_rows(out_dir)  # the shards' rows (Parquet), without a JSON parse of each line
+    games_file = folder.GamesFile(path, fast) if fast is not None else folder.scan_games(path)
+    for row in games_file.rows.values():
+        row.pop("actions", None)  # the rows kept in memory: games.jsonl has the actions
     if games_file.damaged and not opts.drop_damaged:
         raise folder.DamagedFileError(
             f"{games_file.damaged_text()}. Nothing was changed: rerun with "
@@ -376,7 +384,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
             _sync_shards(out_dir)
             since_sync = 0
         for row in task_rows:
-            new_rows[row["key"]] = row
+            new_rows[row["key"]] = {k: v for k, v in row.items() if k != "actions"}
         played += len(task_rows)
         if bar is not None:
             bar.update(len(task_rows))

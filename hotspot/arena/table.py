@@ -216,6 +216,51 @@ def sync_shards(folder) -> int:
     return len(rows)
 
 
+def summary_rows(folder):
+    """The rows of a run folder **less their actions**, by key, read fast
+    for a resume: the stretch the shards cover from the shards (their columns
+    but ``actions``; checked when the shards were written), the rest of
+    games.jsonl line by line (checked).  None where this cannot be done
+    exactly (no pyarrow, no shards, shards that no longer match the log, a
+    damaged line after them): the caller then scans the log
+    (:func:`.folder.scan_games`), which also numbers damaged lines."""
+    if not have_arrow():
+        return None
+    folder = Path(folder)
+    try:
+        end, paths = _covered(folder)
+    except OSError:
+        return None
+    if end <= 0:
+        return None
+    _, pq = arrow()
+    names = [n for n in GAME_ROW_NAMES if n != "actions"]
+    rows: dict[str, dict] = {}
+    try:
+        for path in paths:
+            for row in pq.read_table(path, columns=names).to_pylist():
+                rows.setdefault(row["key"], row)
+    except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
+        return None
+    defaults = [(name, value) for name, value in OPTIONAL.items() if value is not None]
+    parsed: dict[str, dict] = {}  # a run's rows share a few rules texts
+    for row in rows.values():
+        text = row["rules"]
+        if text not in parsed:
+            parsed[text] = json.loads(text)
+        row["rules"] = dict(parsed[text])
+        for name, value in defaults:  # a row written before the field: what it means
+            if row[name] is None:
+                row[name] = value
+    tail, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
+    if damaged:
+        return None
+    for row in tail:
+        row.pop("actions", None)
+        rows.setdefault(row["key"], row)
+    return rows
+
+
 def remove_shards(folder) -> None:
     """Remove the folder's shards (after the log is rewritten: they are written again from it)."""
     for _, _, path in shards(folder):
@@ -346,6 +391,7 @@ __all__ = [
     "rows_table",
     "schema",
     "shards",
+    "summary_rows",
     "sync_shards",
     "write_table",
 ]

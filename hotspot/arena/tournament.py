@@ -24,7 +24,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
 from .gamerow import is_draw, points  # noqa: F401  (re-exported: the scoring rule's old home)
-from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seed
+from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seeds
 from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .options import RunOptions
 from .pairs import pair_summary
@@ -176,6 +176,7 @@ def plan_arena(
     extra = {"max_turns": max_turns, "adjudication": adjudication}
     if max_actions is not None:
         extra["max_actions"] = check_count("max_actions", max_actions)
+    seeds = game_seeds(seed, games)  # game i of every pairing and side: one seed
     seen = set()
     specs = []
     for a, b in pairings:
@@ -185,8 +186,8 @@ def plan_arena(
         label = f"{a}:{b}"
         sides = [(a, b)] if a == b else [(a, b), (b, a)]
         for tech, zieg in sides:
-            for i in range(games):
-                specs.append(GameSpec(label, tech, zieg, i, game_seed(seed, i), scenario, rules, **extra))
+            for i, game in enumerate(seeds):
+                specs.append(GameSpec(label, tech, zieg, i, game, scenario, rules, **extra))
     return specs
 
 

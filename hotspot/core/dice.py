@@ -36,6 +36,15 @@ def mix64(x):
     return splitmix64(x)[1]
 
 
+@jit
+def mix64_run(first, n):
+    """:func:`mix64` of ``first``, ``first + 1``, ..., ``first + n - 1`` (modulo 2**64), in one call."""
+    out = np.empty(n, np.uint64)
+    for i in range(n):
+        out[i] = mix64(first + np.uint64(i))
+    return out
+
+
 def mix64_int(x: int) -> int:
     """:func:`mix64` for a Python integer (taken modulo 2**64)."""
     return int(mix64(np.uint64(int(x) % (1 << 64))))
