@@ -945,3 +945,15 @@ def test_bench_dataset(tiny):
     check_doc(doc, "bench_dataset", {"dataset_seconds_a_seat", "within_target"}, {"what"})
     seats = [r for r in doc["rows"] if r["what"].startswith("hotspot dataset")]
     assert len(seats) == 2 and all(r["episodes"] == 6 and r["steps"] > 0 and r["bytes_a_step"] > 0 for r in seats)
+
+
+def test_bench_scale(tiny):
+    """bench_scale plays a run folder of random games, resumes it and reads it
+    back whole, without its actions and a batch at a time, each step in a
+    process of its own (tiny: 200 games)."""
+    pytest.importorskip("pyarrow")
+    doc, _ = tiny("scale")
+    check_doc(doc, "bench_scale", {"resume_seconds", "read_games_seconds", "peak_mb"}, {"what", "seconds", "peak_mb"})
+    reads = [r for r in doc["rows"] if r["what"].startswith(("read_games", "iter_games"))]
+    assert len(reads) == 3 and all(r["rows"] == doc["config"]["games"] for r in reads)
+    assert all(r["rc"] == 0 for r in doc["rows"] if "rc" in r)

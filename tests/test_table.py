@@ -218,3 +218,30 @@ def test_a_resume_falls_back_to_the_log_where_the_shards_cannot_say(tmp_path):
     assert table.summary_rows(out) is None
     with pytest.raises(Exception, match="line 7"):
         _run(out, games=3)
+
+
+def test_read_games_reads_the_columns_asked_and_iter_games_a_batch_at_a_time(tmp_path):
+    """``columns=`` reads only those columns (a game given twice still counts
+    once); ``iter_games`` gives the same games in batches of at most
+    ``batch_rows``, from the shards and the rest of the log, in order; a
+    column that is not a game row's is a one-line error."""
+    out = tmp_path / "run"
+    _run(out, games=5)
+    _run(out, games=7)  # a second shard
+    with open(out / "games.jsonl", "ab") as f:  # a game given twice, past the shards
+        f.write(open(out / "games.jsonl", "rb").readline())
+    whole = table.read_games(out)
+    assert len(whole) == 14 and whole["key"].is_unique
+    slim = table.read_games(out, columns=["winner", "turns"])
+    assert list(slim.columns) == ["winner", "turns"] and len(slim) == 14
+    assert slim["turns"].tolist() == whole["turns"].tolist()
+    batches = list(table.iter_games(out, batch_rows=4))
+    assert all(len(b) <= 4 for b in batches) and len(batches) >= 4
+    joined = pd.concat(batches, ignore_index=True)
+    assert joined["key"].tolist() == whole["key"].tolist()
+    assert [list(a) for a in joined["actions"]] == [list(a) for a in whole["actions"]]
+    for bad, message in ((["winner", "colour"], "no column 'colour'"), ([], "names no column")):
+        with pytest.raises(table.TableError, match=message):
+            table.read_games(out, columns=bad)
+    with pytest.raises(table.TableError, match="batch_rows"):
+        next(table.iter_games(out, batch_rows=0))
