@@ -1,12 +1,12 @@
 """A run folder of a million games: play, resume, read, on one core.
 
-    python benchmarks/bench_scale.py                         # 10^6 random games: about 40 minutes
+    python benchmarks/bench_scale.py                         # 10^6 random games: about 35 minutes
     python benchmarks/bench_scale.py --folder runs/million   # measure a folder already played
     python benchmarks/bench_scale.py --tiny                  # CI smoke run (the numbers mean nothing)
 
-Plays ``--games`` games a side of ``random:random`` on ``open`` (``hotspot
-arena --workers 1``: 2 x games games) into ``--folder`` unless the folder
-already holds them, then measures each step in a fresh process of its own
+Plays ``--games`` games of ``random:random`` on ``open`` (``hotspot arena
+--workers 1``; an agent against itself plays one seat order) into
+``--folder`` unless the folder already holds them, then measures each step in a fresh process of its own
 (a warm numba cache; the seconds from after the package's import, and
 with the process's start; the process's peak resident memory from
 ``resource.getrusage``): the play itself; ``hotspot arena`` again over the
@@ -90,10 +90,10 @@ def folder_bytes(path: Path) -> int:
 
 def main(argv=None) -> int:
     p = C.make_parser("bench_scale", __doc__)
-    p.add_argument("--games", type=int, default=500_000, help="games a side (default 500,000: 10^6 games)")
+    p.add_argument("--games", type=int, default=1_000_000, help="games (default 10^6)")
     p.add_argument("--folder", type=Path, default=None, help="the run folder (default: a fresh temporary one)")
     args = p.parse_args(argv)
-    games = 100 if args.tiny else args.games
+    games = 200 if args.tiny else args.games
     work = None
     folder = args.folder
     if folder is None:
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
         rows.append(run_step("play", folder, games))
     for name in list(STEPS)[1:]:
         rows.append(run_step(name, folder, games))
-    total = 2 * games
+    total = games
     jsonl = (folder / "games.jsonl").stat().st_size / total
     shards = folder_bytes(folder / SHARDS_DIR) / total
     C.print_table(
