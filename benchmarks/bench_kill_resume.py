@@ -20,6 +20,19 @@ failure with its round and command; it is written again after every round
 (``"complete": false`` until the last), so that a run stopped early still
 reports the kills it made.  ``--jobs N`` runs N rounds at once (each its own
 folder).
+
+``--backend ray`` is the fault campaign of a Ray run (``hotspot arena``,
+``hotspot balance --precision`` and ``hotspot evaluate`` with ``--backend
+ray --workers 2``, a local Ray instance): in each round the command is
+started 1 to 3 times; while it runs, Ray's worker processes are killed
+with SIGKILL at random moments (1 to 6 a run; one playing a task,
+``ray::run_task``, when there is one: Ray plays its task again; else an
+idle one, ``ray::IDLE``), or, one run in four,
+the driver itself is killed (then ``ray stop --force`` clears what it
+started); the command is then run to its end and the folder must hold
+exactly the rows of an unkilled Ray run.  ``--kills`` counts worker kills.
+
+    python benchmarks/bench_kill_resume.py --backend ray --kills 100
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import random
 import shutil
 import signal
@@ -124,6 +138,17 @@ COMMANDS = {
 }
 TINY_COMMANDS = ("arena", "balance-precision")
 
+#: the Ray campaign's commands: two Ray workers (a local instance), five games a task
+RAY = ["--workers", "2", "--backend", "ray", "--chunk", "5", "--no-progress"]
+RAY_COMMANDS = {
+    "arena": ["arena", "--pairings", "random:scripted", "--games", "150", "--scenario", "random", "--seed", "4"]
+    + ["--max-turns", "40", *RAY],
+    "balance-precision": ["balance", "--scenarios", "open", "--technocrat", "scripted", "--ziegler", "scripted"]
+    + ["--precision", "0.005", "--step", "50", "--games", "200", "--no-plot", *RAY],
+    "evaluate": ["evaluate", "random", "--opponents", "random,scripted", "--games", "60", "--step", "20"]
+    + ["--precision", "0.01", "--no-plot", *RAY],
+}
+
 
 def _cli(args, out: Path, **kw) -> subprocess.Popen:
     return subprocess.Popen(
@@ -211,6 +236,11 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
             {"round": stats["rounds"], "command": name, "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"}
         )
         return
+    _check_round(name, expected, out, stats)
+
+
+def _check_round(name: str, expected: dict, out: Path, stats: dict) -> None:
+    """The folder holds exactly the clean run's rows: none lost, duplicated, foreign or changed."""
     got = _contents(out)
     dup = _duplicates(out)
     foreign = sorted(set(got) - set(expected))
@@ -231,34 +261,94 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
         )
 
 
+def _ray_workers() -> tuple[list[int], list[int]]:
+    """The Ray worker processes of this machine: (playing a task, idle)."""
+
+    def pids(pattern):
+        out = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True).stdout
+        return [int(pid) for pid in out.split()]
+
+    return pids("^ray::run_task"), pids("^ray::IDLE")
+
+
+def _ray_stop() -> None:
+    subprocess.run([sys.executable, "-m", "ray.scripts.scripts", "stop", "--force"], capture_output=True, timeout=120)
+
+
+def one_ray_round(name: str, args: list[str], expected: dict, out: Path, rng: random.Random, stats: dict) -> None:
+    """A round of the Ray campaign (the module's docstring)."""
+    for _ in range(rng.randint(1, 3)):
+        proc = _cli(args, out, extra=["--drop-damaged"])
+        if rng.random() < 0.25:  # the driver killed
+            deadline = time.monotonic() + rng.uniform(3.0, 30.0)
+            while proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGKILL)
+                stats["driver_kills"] += 1
+            proc.wait()
+            _ray_stop()
+            continue
+        started = time.monotonic() + 120  # Ray's workers start some seconds after the driver
+        while proc.poll() is None and not any(_ray_workers()) and time.monotonic() < started:
+            time.sleep(0.05)
+        for _ in range(rng.randint(1, 6)):
+            deadline = time.monotonic() + rng.uniform(0.1, 3.0)
+            while proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+            busy, idle = _ray_workers()
+            if proc.poll() is not None or not busy + idle:
+                break
+            try:  # a worker playing a task when there is one (Ray plays the task again), else an idle one
+                os.kill(rng.choice(busy or idle), signal.SIGKILL)
+                stats["kills"] += 1
+                stats["busy_kills"] += bool(busy)
+            except ProcessLookupError:  # it had just ended
+                pass
+        if proc.wait(timeout=3600) != 0:
+            stats["runs_stopped"] += 1  # a task that failed past Ray's retries: the rerun resumes
+    proc = _cli(args, out, extra=["--drop-damaged"])
+    if proc.wait(timeout=3600) != 0:
+        stats["failures"].append(
+            {"round": stats["rounds"], "command": name, "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"}
+        )
+        return
+    _check_round(name, expected, out, stats)
+
+
 def report(args, kills: int, names, per: dict, wall: float, complete: bool, quiet: bool = False) -> None:
     """Write the JSON (again): the counts so far, and whether the run is complete."""
     rows = [
         {"command": name, **{k: v for k, v in p.items() if k != "failures"}, "failures": len(p["failures"])}
         for name, p in per.items()
     ]
-    total = {
-        k: sum(r[k] for r in rows)
-        for k in ("rounds", "kills", "second_writers", "refused", "duplicates", "foreign", "failures")
-    }
+    total = {k: sum(r[k] for r in rows) for k in rows[0] if k != "command"}
     summary = dict(
         total,
         complete=complete,
         wall_s=round(wall, 1),
-        refused_share=total["refused"] / total["second_writers"] if total["second_writers"] else None,
-        holds=complete and total["failures"] == 0 and total["refused"] == total["second_writers"],
+        refused_share=total["refused"] / total["second_writers"] if total.get("second_writers") else None,
+        holds=complete and total["failures"] == 0 and total.get("refused") == total.get("second_writers"),
     )
     if not quiet:
+        keys = list(rows[0])
         C.print_table(
-            "Kill and resume",
-            ["command", "rounds", "kills", "second writers", "refused", "failures"],
-            [[r["command"], r["rounds"], r["kills"], r["second_writers"], r["refused"], r["failures"]] for r in rows],
+            f"Kill and resume ({args.backend})",
+            [k.replace("_", " ") for k in keys],
+            [[r[k] for k in keys] for r in rows],
         )
+    commands = RAY_COMMANDS if args.backend == "ray" else COMMANDS
     with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
         C.write_result(
             args,
-            "kill_resume",
-            {"kills": kills, "seed": args.seed, "jobs": args.jobs, "commands": {n: COMMANDS[n] for n in names}},
+            "kill_resume" if args.backend == "local" else "kill_resume_ray",
+            {
+                "kills": kills,
+                "seed": args.seed,
+                "jobs": args.jobs,
+                "backend": args.backend,
+                "commands": {n: commands[n] for n in names},
+            },
             rows,
             summary,
             extra={"failures": [f for p in per.values() for f in p["failures"]]},
@@ -270,23 +360,25 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=1000, help="stop after this many kills (default 1000)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="rounds played at once (default 1)")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local", help="ray: the Ray campaign")
     args = parser.parse_args()
     kills = 4 if args.tiny else args.kills
     if kills < 1 or args.jobs < 1:
         raise SystemExit("--kills and --jobs must be >= 1")
-    names = TINY_COMMANDS if args.tiny else tuple(COMMANDS)
+    if args.backend == "ray" and args.jobs != 1:
+        raise SystemExit("--backend ray plays one round at a time (--jobs 1): a driver kill stops every local Ray")
+    ray_run = args.backend == "ray"
+    if ray_run and args.out == C.RESULTS_DIR / "bench_kill_resume.json":
+        args.out = C.RESULTS_DIR / "kill_resume_ray.json"
+    commands = RAY_COMMANDS if ray_run else COMMANDS
+    play_round = one_ray_round if ray_run else one_round
+    names = (("arena",) if ray_run else TINY_COMMANDS) if args.tiny else tuple(commands)
     t0 = time.perf_counter()
+    counts = (
+        ("kills", "busy_kills", "driver_kills", "runs_stopped") if ray_run else ("kills", "second_writers", "refused")
+    )
     per = {
-        name: {
-            "rounds": 0,
-            "kills": 0,
-            "second_writers": 0,
-            "refused": 0,
-            "duplicates": 0,
-            "foreign": 0,
-            "failures": [],
-        }
-        for name in names
+        name: {"rounds": 0, **dict.fromkeys(counts, 0), "duplicates": 0, "foreign": 0, "failures": []} for name in names
     }
     lock = threading.Lock()
     with tempfile.TemporaryDirectory() as tmp:
@@ -294,7 +386,7 @@ def main() -> None:
         expected = {}
         for name in names:
             clean = work / f"{name}-clean"
-            proc = _cli(COMMANDS[name], clean)
+            proc = _cli(commands[name], clean)
             if proc.wait(timeout=3600) != 0:
                 raise SystemExit(f"{name}: the uninterrupted run failed: {proc.stderr.read()[-500:]}")
             expected[name] = _contents(clean)
@@ -310,7 +402,7 @@ def main() -> None:
                 name = names[i % len(names)]
                 stats = {k: (0 if k != "failures" else []) for k in per[name]}
                 stats["rounds"] = i  # the round's number, in its failures
-                one_round(name, COMMANDS[name], expected[name], work / f"{name}-{i}", rng, stats)
+                play_round(name, commands[name], expected[name], work / f"{name}-{i}", rng, stats)
                 shutil.rmtree(work / f"{name}-{i}", ignore_errors=True)  # checked: its space back
                 with lock:
                     for k, v in stats.items():

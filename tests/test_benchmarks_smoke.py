@@ -864,6 +864,21 @@ def test_bench_kill_resume(tiny):
     assert doc["summary"]["refused"] == doc["summary"]["second_writers"]
 
 
+def test_bench_kill_resume_ray(tmp_path):
+    """The Ray fault campaign at a tiny size: Ray's worker processes killed
+    with SIGKILL while an arena run on a local Ray instance plays (Ray plays
+    a killed worker's task again); the folder ends with exactly the rows of
+    an unkilled Ray run: none lost, none duplicated."""
+    pytest.importorskip("ray")
+    out = tmp_path / "kill_resume_ray.json"
+    run([BENCH / "bench_kill_resume.py", "--backend", "ray", "--tiny", "--out", out])
+    doc = json.loads(out.read_text())
+    check_doc(doc, "kill_resume_ray", {"kills", "driver_kills", "failures", "duplicates", "holds"}, {"command"})
+    assert doc["summary"]["kills"] >= 4 and doc["summary"]["complete"] is True
+    assert doc["summary"]["failures"] == 0 and doc["failures"] == []
+    assert doc["summary"]["duplicates"] == 0 and doc["summary"]["foreign"] == 0
+
+
 def test_bench_web_load(tiny):
     """The web app under load: concurrent clients click, play, undo, save,
     load and advance against one server; no 5xx, no dropped connection, and
