@@ -297,6 +297,10 @@ def one_ray_round(name: str, args: list[str], expected: dict, out: Path, rng: ra
             while proc.poll() is None and time.monotonic() < deadline:
                 time.sleep(0.02)
             busy, idle = _ray_workers()
+            soon = time.monotonic() + 3.0  # a worker playing a task, if one starts soon
+            while not busy and proc.poll() is None and time.monotonic() < soon:
+                time.sleep(0.02)
+                busy, idle = _ray_workers()
             if proc.poll() is not None or not busy + idle:
                 break
             try:  # a worker playing a task when there is one (Ray plays the task again), else an idle one
