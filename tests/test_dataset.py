@@ -75,6 +75,45 @@ def test_an_episode_is_the_environments_for_the_same_game(form):
     assert episode["truncations"][-1] == (not terminated)
 
 
+@pytest.mark.parametrize("seat", ["technocrat", "ziegler"])
+def test_a_learner_episode_is_learner_envs_for_the_same_game(seat, monkeypatch):
+    """Rule: with --observation learner an episode is what LearnerEnv
+    (shaping off) showed a learner in the same game: its steps only in the
+    phases of play (4.0; the set-up is the scripted plan's, D21), its slots'
+    observation and pruned mask, the action in slot terms, the reward at a
+    victory (5.0) or 0 at the turn limit (D19)."""
+    from hotspot.arena.dataset import learner_episode
+    from hotspot.env.learner_env import LearnerEnv
+
+    log: list[int] = []
+    original = HotspotEnv.step
+
+    def logged_step(self, action):  # every action the game applies for the learner's side, in order
+        log.append(int(action))
+        return original(self, action)
+
+    monkeypatch.setattr(HotspotEnv, "step", logged_step)
+    env = LearnerEnv(side=seat, opponent=_Logged(log), scenario="open", max_turns=30, shaping={})
+    rng = np.random.default_rng(7)
+    obs, info = env.reset(seed=13)
+    start = np.zeros(1, STATE_DTYPE)
+    begin_episode(start, 0, env.templates, env._episode_seed, np.zeros(1, np.uint64), *no_events())
+    seen, masks, acts, done, reward, terminated = [obs], [info["action_mask"]], [], False, 0.0, False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        acts.append(a)
+        obs, reward, terminated, truncated, info = env.step(a)
+        seen.append(obs)
+        masks.append(info["action_mask"])
+        done = terminated or truncated
+    episode = learner_episode(start, log, 1 if seat == "technocrat" else 0, env)
+    n = len(acts)
+    assert episode["actions"].tolist() == acts
+    np.testing.assert_array_equal(episode["observations"], np.array(seen))
+    np.testing.assert_array_equal(episode["infos"]["action_mask"][:n], np.array(masks[:n]))
+    assert episode["rewards"][-1] == reward and episode["terminations"][-1] == terminated
+
+
 def test_hotspot_dataset_writes_one_seat_and_minari_loads_it(tmp_path, capsys):
     """hotspot dataset FOLDER --seat S --out ID: a Minari dataset of the seat's
     side of every game, its env recoverable, its actions legal where taken."""
@@ -90,6 +129,25 @@ def test_hotspot_dataset_writes_one_seat_and_minari_loads_it(tmp_path, capsys):
         assert ep.terminations[-1] != ep.truncations[-1] and ep.rewards[-1] in (-1.0, 0.0, 1.0)
     env = data.recover_environment()
     assert env.unwrapped.side == 1
+
+
+def test_hotspot_dataset_learner_writes_learner_envs_observations(tmp_path, capsys):
+    """hotspot dataset --observation learner: the episodes' observations have
+    LearnerEnv's shape (its slots' features), its env is LearnerEnv, and every
+    step is a decision of play (no set-up step: LearnerEnv plays the set-up)."""
+    from hotspot.features.learner import LEARNER_SIZE
+
+    out = tmp_path / "run"
+    run_games(plan_arena([("random", "scripted")], 2, scenario="open", seed=1), out, workers=1, progress=False)
+    args = ["dataset", str(out), "--seat", "ziegler", "--out", "hotspot/t-learner-v0", "--observation", "learner"]
+    assert main(args) == 0
+    data = minari.load_dataset("hotspot/t-learner-v0")
+    assert data.total_episodes == 4
+    for ep in data.iterate_episodes():
+        assert ep.observations.shape == (len(ep.actions) + 1, LEARNER_SIZE[0])
+        assert ((ep.actions >= 0) & (ep.actions < 578)).all()
+    env = data.recover_environment()
+    assert type(env.unwrapped).__name__ == "LearnerEnv" and env.unwrapped.shaping == {}
 
 
 @pytest.mark.parametrize(

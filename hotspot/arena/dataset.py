@@ -15,6 +15,12 @@ observation of ``hotspot/Hotspot-v0`` (``HotspotEnv``) for that seat:
   ``truncations``: at the turn limit (D19 revised), reward 0;
 * ``infos``: ``action_mask``, the legal actions at each step.
 
+``--observation learner`` writes the game as ``hotspot/HotspotLearner-v0``
+(``LearnerEnv``, shaping off) shows it (:func:`learner_episode`): the
+seat's decisions in the phases of play only, the slots' observation, the
+action and the pruned mask in slot terms (a recorded action the pruning
+leaves out, a split, is kept as played: the env plays such an action too).
+
 Games ended by an adjudication (``--adjudicate``: their end is a judgement,
 not the rules) are left out and counted.  One dataset holds one
 configuration (scenario, rules, turn limit: its observation space); a
@@ -34,15 +40,18 @@ import numpy as np
 from hotspot.core import no_events
 from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask
 from hotspot.core.game import Game
-from hotspot.core.rules_data import PHASE_OVER
+from hotspot.core.observation import observe
+from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER
+from hotspot.core.state import STATE_DTYPE
 from hotspot.core.victory import side_return
 from hotspot.features.encoding import encode, new_observation, scratch_state
+from hotspot.features.learner import SlotMap, learner_observation, prune_mask
 from hotspot.features.observations import observation_form
 
 from .errors import ArenaError
 
 SEATS = {"ziegler": 0, "technocrat": 1}
-FORMS = ("compact", "flat", "full")
+FORMS = ("compact", "flat", "full", "learner")
 
 
 class DatasetError(ArenaError):
@@ -72,6 +81,46 @@ def seat_episode(start, actions, seat: int, env) -> dict:
             masks.append(mask.copy())
         apply_action(s[0], int(a), ev, ev_n)
     obs.append(observe_now())
+    return _episode(s, seat, obs, acts, masks)
+
+
+def learner_episode(start, actions, seat: int, env) -> dict:
+    """:func:`seat_episode` as ``LearnerEnv`` (``hotspot/HotspotLearner-v0``)
+    shows the game to a learner: a step is one of ``seat``'s decisions in a
+    phase of play (4.0 A-H; its set-up is not the learner's, as with
+    ``setup="scripted"``), the observation ``learner_observation`` over the
+    learner's slots, the action and the mask in slot terms (``SlotMap``;
+    the mask pruned as ``env.prune`` says); the rewards without shaping
+    (``LearnerEnv(shaping={})``'s).  A decision naming a unit that has no
+    slot (more units than slots) is left out."""
+    env = env.unwrapped
+    s = start.copy()
+    ev, ev_n = no_events()
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    o = np.zeros(1, STATE_DTYPE)
+    slots = SlotMap(seat)
+    obs, acts, masks = [], [], []
+    for a in actions:
+        if current_player(s[0]) == seat and int(s[0]["phase"]) <= PHASE_CONTROL:
+            legal_action_mask(s[0], mask)
+            observe(s[0], seat, env.fog, o[0])
+            slots.update(o[0])
+            mine = slots.to_learner(int(a))
+            if mine >= 0:
+                obs.append(learner_observation(o[0], seat, slots))
+                acts.append(mine)
+                masks.append(slots.mask(prune_mask(o[0], mask) if env.prune else mask))
+        apply_action(s[0], int(a), ev, ev_n)
+    observe(s[0], seat, env.fog, o[0])
+    if int(o[0]["phase"]) <= PHASE_CONTROL:  # stopped at the turn limit: the env's last look updates the slots
+        slots.update(o[0])
+    obs.append(learner_observation(o[0], seat, slots))
+    return _episode(s, seat, obs, acts, masks)
+
+
+def _episode(s, seat, obs, acts, masks) -> dict:
+    """The Minari episode buffer of the steps ``obs`` (one more than the
+    actions), ``acts`` and ``masks`` of a game that ended in state ``s``."""
     n = len(acts)
     rewards = np.zeros(n, np.float64)
     reward = float(side_return(s[0], seat))
@@ -146,10 +195,13 @@ def make_dataset(source, seat: str, dataset_id: str, observation: str = "compact
     setup, rules, max_turns = configs.pop()
     opponents = {r["ziegler" if seat == "technocrat" else "technocrat"] for r in played}
     kwargs = {"side": seat, "scenario": setup, "rules": json.loads(rules), "max_turns": max_turns}
-    kwargs["observation"] = observation
+    if observation == "learner":  # LearnerEnv: its slots' observation, the rewards without shaping
+        env_id, kwargs["shaping"], episode_of = "hotspot/HotspotLearner-v0", {}, learner_episode
+    else:
+        env_id, kwargs["observation"], episode_of = "hotspot/Hotspot-v0", observation, seat_episode
     if len(opponents) == 1:
         kwargs["opponent"] = opponents.pop()
-    env = gym.make("hotspot/Hotspot-v0", **kwargs)
+    env = gym.make(env_id, **kwargs)
     episodes = []
     for row in played:
         row = dict(row, rules=json.loads(row["rules"]))
@@ -157,7 +209,7 @@ def make_dataset(source, seat: str, dataset_id: str, observation: str = "compact
         actions = list(record.actions)
         record.actions = []
         start = Game.from_record(record).state.copy()
-        episodes.append(seat_episode(start, actions, SEATS[seat], env))
+        episodes.append(episode_of(start, actions, SEATS[seat], env))
     from minari.data_collector import EpisodeBuffer
 
     buffers = [EpisodeBuffer(id=i, seed=int(row["seed"]), **ep) for i, (row, ep) in enumerate(zip(played, episodes))]
@@ -173,7 +225,7 @@ def make_dataset(source, seat: str, dataset_id: str, observation: str = "compact
             code_permalink="https://github.com/",
             description=(
                 f"Hot Spot: the {seat}'s side of {len(played)} recorded games ({setup}), "
-                f"observations of hotspot/Hotspot-v0 ({observation})"
+                f"observations of {env_id} ({observation})"
             ),
             data_format="arrow",
         )

@@ -158,6 +158,18 @@ class SlotMap:
             return A_SELECT_PIECE + int(self.piece_of[a - A_SELECT_PIECE])
         return a
 
+    def to_learner(self, action: int) -> int:
+        """The learner's action of the core's ``action`` (:meth:`to_core`'s
+        inverse); -1 for a unit that has no slot (more units than slots)."""
+        a = int(action)
+        if A_SELECT_UNIT <= a < A_MANEUVER:
+            base = A_SELECT_UNIT if a < A_COMBINE else A_COMBINE
+            c = self.slot_of[a - base]
+            return base + int(c) if c >= 0 else -1
+        if A_SELECT_PIECE <= a < A_SELECT_UNIT:
+            return A_SELECT_PIECE + int(np.flatnonzero(self.piece_of == a - A_SELECT_PIECE)[0])
+        return a
+
     def mask(self, core_mask: np.ndarray) -> np.ndarray:
         """The learner's mask of the core's legal ``core_mask``."""
         out = np.array(core_mask, dtype=np.bool_)
