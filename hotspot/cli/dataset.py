@@ -13,7 +13,9 @@ def add_parser(sub) -> None:
     dataset.add_argument("--seat", required=True, help="technocrat or ziegler")
     dataset.add_argument("--out", required=True, help="the dataset's id, e.g. hotspot/open-scripted-technocrat-v0")
     dataset.add_argument(
-        "--observation", default="compact", help="the observation: HotspotEnv's compact (default), flat or full, or LearnerEnv's learner"
+        "--observation",
+        default="compact",
+        help="the observation: HotspotEnv's compact (default), flat or full, or LearnerEnv's learner",
     )
     dataset.add_argument("--max-games", type=int, default=None, help="at most this many games (the first ones)")
     dataset.set_defaults(func=run)
