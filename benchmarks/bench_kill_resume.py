@@ -230,6 +230,11 @@ def one_round(name: str, args: list[str], expected: dict, out: Path, rng: random
             proc.send_signal(signal.SIGKILL)
             stats["kills"] += 1
         proc.wait()
+    _finish_round(name, args, expected, out, stats)
+
+
+def _finish_round(name: str, args: list[str], expected: dict, out: Path, stats: dict) -> None:
+    """Run the command to its end, then check the folder (:func:`_check_round`)."""
     proc = _cli(args, out, extra=["--drop-damaged"])
     if proc.wait(timeout=3600) != 0:
         stats["failures"].append(
@@ -311,13 +316,7 @@ def one_ray_round(name: str, args: list[str], expected: dict, out: Path, rng: ra
                 pass
         if proc.wait(timeout=3600) != 0:
             stats["runs_stopped"] += 1  # a task that failed past Ray's retries: the rerun resumes
-    proc = _cli(args, out, extra=["--drop-damaged"])
-    if proc.wait(timeout=3600) != 0:
-        stats["failures"].append(
-            {"round": stats["rounds"], "command": name, "problem": f"the rerun failed: {proc.stderr.read()[-300:]}"}
-        )
-        return
-    _check_round(name, expected, out, stats)
+    _finish_round(name, args, expected, out, stats)
 
 
 def report(args, kills: int, names, per: dict, wall: float, complete: bool, quiet: bool = False) -> None:
