@@ -405,6 +405,16 @@ def _parquet_batches(path: Path, names, batch_rows):
         raise TableError(f"{path}: not a readable Parquet file ({type(exc).__name__})") from None
 
 
+def _shards_at_once(paths: list[Path], names):
+    """The record batches of a run's shards (columns ``names``), in order, read as one dataset."""
+    _, pq = arrow()
+    try:
+        whole = pq.read_table([str(q) for q in paths], columns=names)
+    except Exception as exc:  # noqa: BLE001  (a damaged shard: one line)
+        raise TableError(f"{paths[0].parent}: a shard is not a readable Parquet file ({type(exc).__name__})") from None
+    yield from whole.cast(schema_of(names)).to_batches()
+
+
 def _folder_batches(folder: Path, names, batch_rows):
     end, paths = _covered(folder)
     if end < 0:
@@ -414,8 +424,11 @@ def _folder_batches(folder: Path, names, batch_rows):
             file=sys.stderr,
         )
         end, paths = 0, []
-    for q in paths:
-        yield from _parquet_batches(q, names, batch_rows)
+    if batch_rows is None and paths:  # the whole folder: its shards read at once, on every core
+        yield from _shards_at_once(paths, names)
+    else:
+        for q in paths:
+            yield from _parquet_batches(q, names, batch_rows)
     rows, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         print(
