@@ -139,4 +139,49 @@ class PolicyAgent(Agent):
         return f"PolicyAgent({getattr(self.fn, '__name__', type(self.fn).__name__)}, observation={self.observation!r})"
 
 
+class SeatModelsAgent(PolicyAgent):
+    """A model file's network a seat as a ``PolicyAgent`` (``sb3(path=...)``,
+    ``rllib(path=...)``): ``models[side].scores(observation)`` scores every
+    action for ``side``; the agent plays the best-scored legal action
+    (``deterministic``, or a model whose ``greedy`` is true: Q-values) or one
+    drawn from the softmax of the legal actions' scores by its own seeded
+    generator.  A side with no model is refused by :meth:`missing_seat`."""
+
+    def __init__(self, models: dict, observation: str, *, setup: str, deterministic: bool, name: str):
+        self.models = {int(side): m for side, m in models.items()}
+        self.seats = tuple(sorted(self.models))
+        self.deterministic = bool(deterministic)
+        self._acting = self.seats[0] if self.seats else 0
+        super().__init__(self._decide, observation, setup=setup, name=name)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._rng = np.random.default_rng(seed)
+
+    def missing_seat(self, side: int) -> Exception:
+        """The error for a seat this agent has no model for."""
+        return ValueError(f"{self.name}: no model for side {side}")
+
+    def act(self, info_state, mask, side) -> int:
+        if int(side) not in self.models:
+            raise self.missing_seat(int(side))
+        self._acting = int(side)
+        return super().act(info_state, mask, side)
+
+    def scores(self, observation, side: int | None = None) -> np.ndarray:
+        """The score of every action at ``observation`` by the model of
+        ``side`` (default: the seat acting now)."""
+        return self.models[self._acting if side is None else int(side)].scores(observation)
+
+    def _decide(self, observation, mask) -> int:
+        model = self.models[self._acting]
+        z = model.scores(observation)
+        legal = np.flatnonzero(mask)
+        zl = z[legal]
+        if self.deterministic or getattr(model, "greedy", False):
+            return int(legal[int(np.argmax(zl))])
+        p = np.exp(zl - zl.max())
+        return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
+
+
 __all__ = ["IllegalPolicyAction", "POLICY_OBSERVATIONS", "PolicyAgent", "SETUP_MODES"]

@@ -499,6 +499,12 @@ register_agent(
     params="hotspot.agents.sb3:SPEC_PARAMS",
 )
 register_agent(
+    "rllib",
+    "hotspot.agents.rllib:RLlibAgent",
+    "a Ray RLlib checkpoint (a policy a seat), e.g. rllib(path=rllib-ppo) (the rllib extra; the checkpoint is code)",
+    params="hotspot.agents.rllib:SPEC_PARAMS",
+)
+register_agent(
     "planes",
     "hotspot.agents.planes_net:PlanesAgent",
     "a policy-value network over the board's hex planes, e.g. planes(path=net.npz), no search; numpy weights",

@@ -46,7 +46,7 @@ import numpy as np
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.rules_data import SIDE_NAMES, TECHNOCRAT, ZIEGLER
 
-from .policy_agent import SETUP_MODES, PolicyAgent
+from .policy_agent import SETUP_MODES, SeatModelsAgent
 from .specs import Param, SpecError
 
 ALGOS = ("auto", "maskable_ppo", "ppo", "a2c", "dqn")
@@ -99,7 +99,7 @@ def _algorithm(name: str, data: dict):
     return name, algo
 
 
-def observation_mode_of(space) -> tuple[str, int | None]:
+def observation_mode_of(space, who: str = "sb3") -> tuple[str, int | None]:
     """``(form, side)``: the environments' observation form whose space is
     ``space`` (shapes compared) and, for ``LearnerEnv``'s ``learner`` form,
     the side it observes (else None); or a ModelFileError naming the space."""
@@ -126,7 +126,7 @@ def observation_mode_of(space) -> tuple[str, int | None]:
         if set(got) == {"board", "features"} and got["features"] == (flat - int(np.prod(shapes["board"])),):
             return "image", None
     raise ModelFileError(
-        f"sb3: the model's observation space {space} is none of hotspot's observation forms "
+        f"{who}: the model's observation space {space} is none of hotspot's observation forms "
         f"(flat is Box(0.0, 1.0, ({flat},), float32); full, compact and image are Dicts; "
         f"LearnerEnv's is Box(-5.0, 5.0, (n,), float32), n {LEARNER_SIZE[1]} or {LEARNER_SIZE[0]})"
     )
@@ -152,6 +152,7 @@ class Model:
         if n is None or int(n) != NUM_ACTIONS:
             raise ModelFileError(f"sb3: the model's action space {model.action_space} is not Discrete({NUM_ACTIONS})")
         self.model, self.algo, self.path, self._torch = model, algo, path, torch
+        self.greedy = algo == "dqn"  # Q-values: the best legal action, never sampled
         self.observation, self.side = observation_mode_of(model.observation_space)
 
     def scores(self, observation) -> np.ndarray:
@@ -166,7 +167,7 @@ class Model:
         return out.reshape(-1).cpu().numpy().astype(np.float64)
 
 
-class SB3Agent(PolicyAgent):
+class SB3Agent(SeatModelsAgent):
     """A Stable-Baselines3 model (or one a seat) as an agent (see the module's docstring)."""
 
     SPEC_PARAMS = SPEC_PARAMS
@@ -185,7 +186,7 @@ class SB3Agent(PolicyAgent):
         if not path:
             raise ModelFileError("sb3: name the model file, e.g. sb3(path=model.zip)")
         model = Model(path, algo, threads)
-        self.models = {}
+        models = {}
         for side, seat_path in ((TECHNOCRAT, technocrat), (ZIEGLER, ziegler)):
             m = Model(seat_path, algo, threads) if seat_path else model
             if m.side is not None and m.side != side:
@@ -195,48 +196,23 @@ class SB3Agent(PolicyAgent):
                         f"it cannot play the {SIDE_NAMES[side]}"
                     )
                 continue  # a LearnerEnv model of one side: that seat only (``seats``)
-            self.models[side] = m
-        self.seats = tuple(sorted(self.models))
-        forms = {m.observation for m in self.models.values()} or {model.observation}
+            models[side] = m
+        forms = {m.observation for m in models.values()} or {model.observation}
         if len(forms) > 1:
             raise ModelFileError(f"sb3: the two seats' models observe different forms {sorted(forms)}; use one form")
         mode = forms.pop()
         self.model, self.algo, self.path = model.model, model.algo, model.path
-        self.deterministic = bool(deterministic)
         if setup == "auto":
             setup = "scripted" if mode == "learner" else "policy"
-        self._acting = TECHNOCRAT
-        super().__init__(self._decide, mode, setup=setup, name=f"sb3:{model.path}")
+        super().__init__(models, mode, setup=setup, deterministic=deterministic, name=f"sb3:{model.path}")
         self.reset(seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self._rng = np.random.default_rng(seed)
-
-    def act(self, info_state, mask, side) -> int:
-        if int(side) not in self.models:
-            other = SIDE_NAMES[int(side)]
-            raise ModelFileError(
-                f"sb3: {self.path!r} was trained as the {SIDE_NAMES[1 - int(side)]} (LearnerEnv) and cannot play the "
-                f"{other}: give that seat its own model, e.g. sb3(path={os.path.basename(self.path)},{other}=OTHER.zip)"
-            )
-        self._acting = int(side)
-        return super().act(info_state, mask, side)
-
-    def scores(self, observation, side: int | None = None) -> np.ndarray:
-        """The score of every action at ``observation`` by the model of ``side``
-        (default: the seat acting now): logits, or Q-values for DQN."""
-        return self.models[self._acting if side is None else int(side)].scores(observation)
-
-    def _decide(self, observation, mask) -> int:
-        model = self.models[self._acting]
-        z = model.scores(observation)
-        legal = np.flatnonzero(mask)
-        zl = z[legal]
-        if self.deterministic or model.algo == "dqn":
-            return int(legal[int(np.argmax(zl))])
-        p = np.exp(zl - zl.max())
-        return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
+    def missing_seat(self, side: int) -> Exception:
+        other = SIDE_NAMES[side]
+        return ModelFileError(
+            f"sb3: {self.path!r} was trained as the {SIDE_NAMES[1 - side]} (LearnerEnv) and cannot play the "
+            f"{other}: give that seat its own model, e.g. sb3(path={os.path.basename(self.path)},{other}=OTHER.zip)"
+        )
 
     def __repr__(self) -> str:
         return f"SB3Agent(path={self.path!r}, algo={self.algo!r}, observation={self.observation!r})"
