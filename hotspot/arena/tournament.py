@@ -29,6 +29,7 @@ from .registry import SpecError, UnknownAgentError, available_agents, check_agen
 from .options import RunOptions
 from .pairs import pair_summary
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
+from .table import bulk_objects
 from .rating import on_published_scale, ratings_by_seat
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 
@@ -179,15 +180,17 @@ def plan_arena(
     seeds = game_seeds(seed, games)  # game i of every pairing and side: one seed
     seen = set()
     specs = []
-    for a, b in pairings:
-        if (a, b) in seen:
-            continue
-        seen.add((a, b))
-        label = f"{a}:{b}"
-        sides = [(a, b)] if a == b else [(a, b), (b, a)]
-        for tech, zieg in sides:
-            for i, game in enumerate(seeds):
-                specs.append(GameSpec(label, tech, zieg, i, game, scenario, rules, **extra))
+    with bulk_objects():  # a million specs
+        for a, b in pairings:
+            if (a, b) in seen:
+                continue
+            seen.add((a, b))
+            label = f"{a}:{b}"
+            sides = [(a, b)] if a == b else [(a, b), (b, a)]
+            for tech, zieg in sides:
+                specs.extend(
+                    GameSpec(label, tech, zieg, i, game, scenario, rules, **extra) for i, game in enumerate(seeds)
+                )
     return specs
 
 
