@@ -820,3 +820,29 @@ def test_game_keys_and_seeds_made_fast_are_the_formats_own():
         assert game_key(*case) == written(*case)
     assert game_seeds(7, 40) == [game_seed(7, i) for i in range(40)]
     assert game_seeds(2**64 - 3, 4) == [game_seed(2**64 - 3, i) for i in range(4)]  # wraps as game_seed does
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"scenario": "open"},
+        {"scenario": "standard", "max_turns": None, "rules": '{"platform_move":3,"crustal_move":2}'},
+        {"scenario": "open", "max_turns": 20, "adjudication": "resign(turns=3,score=0.95)"},
+    ],
+)
+def test_a_series_of_specs_is_the_specs_made_one_by_one(settings):
+    """``GameSpec.series`` (the planners' bulk path: a million specs in about
+    a second) makes exactly the specs, and the keys, that one ``GameSpec(...)``
+    a game makes: a resumed run finds its games by these keys."""
+    import pickle
+
+    from hotspot.arena.match import game_seeds
+
+    seeds = game_seeds(11, 300)
+    bulk = GameSpec.series("a:b", "a", "b", seeds, **settings)
+    one_by_one = [GameSpec("a:b", "a", "b", i, int(seed), **settings) for i, seed in enumerate(seeds)]
+    assert bulk == one_by_one
+    assert [s.key for s in bulk] == [s.key for s in one_by_one] and len(set(s.key for s in bulk)) == 300
+    assert all(type(s.seed) is int and type(s.index) is int for s in bulk)
+    copy = pickle.loads(pickle.dumps(bulk[7]))  # as a worker process or Ray gets it
+    assert copy == one_by_one[7] and copy.key == one_by_one[7].key and hash(copy) == hash(one_by_one[7])

@@ -64,7 +64,7 @@ from hotspot.core.rules_data import RulesOptions
 from .balance_plots import plot_balance
 from .folder import GAMES_FILE, read_rows, scenario_files, writer_lock
 from .gamerow import GAME_CSV_FIELDS, to_csv_row
-from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seed
+from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seeds
 from .registry import is_available
 from .options import RunOptions
 from .report import balance_text, write_report
@@ -257,6 +257,7 @@ def plan_balance(
     if max_actions is not None:
         extra["max_actions"] = check_count("max_actions", max_actions)
     limit = GameSpec("", "", "", 0, 0, **extra).max_turns
+    seeds = game_seeds(seed, games)  # game i of every cell: one seed
     cells, specs = [], []
     for scenario in scenarios:
         for rules in option_grid(options):
@@ -280,19 +281,15 @@ def plan_balance(
                             "ziegler": zieg,
                         }
                     )
-                    for i in range(games):
-                        specs.append(
-                            GameSpec(
-                                f"{tech}:{zieg}",
-                                tech,
-                                zieg,
-                                i,
-                                game_seed(seed, i),
-                                scenario,
-                                canonical_rules(cell_rules),
-                                **extra,
-                            )
-                        )
+                    specs += GameSpec.series(
+                        f"{tech}:{zieg}",
+                        tech,
+                        zieg,
+                        seeds,
+                        scenario=scenario,
+                        rules=canonical_rules(cell_rules),
+                        **extra,
+                    )
     return cells, specs
 
 

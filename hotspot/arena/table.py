@@ -237,30 +237,31 @@ def summary_rows(folder):
         return None
     _, pq = arrow()
     names = [n for n in GAME_ROW_NAMES if n != "actions"]
-    try:
-        shards = pq.read_table(paths, columns=names)
-    except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
-        return None
-    # a value a row written before its field has: what the field's absence means
-    defaults = [(n, v) for n, v in OPTIONAL.items() if v is not None and n in names and shards.column(n).null_count]
+    rows: dict[str, dict] = {}
+    parsed: dict[str, dict] = {}  # a run's rows share a few rules texts, and their dicts (read, never changed)
+    nulls = set()
     with bulk_objects():
-        columns = [shards.column(name).to_pylist() for name in names]  # column by column: 6x to_pylist's speed
-        del shards
-        texts = columns[names.index("rules")]
-        parsed = {text: json.loads(text) for text in set(texts)}  # a run's rows share a few rules texts
-        columns[names.index("rules")] = [parsed[text] for text in texts]  # and their dicts (read, never changed)
-        listed = [dict(zip(names, values)) for values in zip(*columns)]
-        del columns, texts
-        rows = {row["key"]: row for row in listed}
-        if len(rows) != len(listed):  # a key twice: the first row, as the log's reader keeps
-            rows = {}
-            for row in listed:
+        for path in paths:  # a shard at a time: its columns are freed before the next is read
+            try:
+                shard = pq.read_table(path, columns=names)
+            except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
+                return None
+            nulls.update(name for name in names if shard.column(name).null_count)
+            columns = [shard.column(name).to_pylist() for name in names]  # column by column: 6x to_pylist's speed
+            del shard
+            texts = columns[names.index("rules")]
+            for text in set(texts) - parsed.keys():
+                parsed[text] = json.loads(text)
+            columns[names.index("rules")] = [parsed[text] for text in texts]
+            for values in zip(*columns):
+                row = dict(zip(names, values))
                 rows.setdefault(row["key"], row)
-        del listed
-        for name, value in defaults:
-            for row in rows.values():
-                if row[name] is None:
-                    row[name] = value
+        # a value a row written before its field has: what the field's absence means
+        for name, value in OPTIONAL.items():
+            if value is not None and name in nulls:
+                for row in rows.values():
+                    if row[name] is None:
+                        row[name] = value
     tail, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         return None

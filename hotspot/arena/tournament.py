@@ -188,9 +188,7 @@ def plan_arena(
             label = f"{a}:{b}"
             sides = [(a, b)] if a == b else [(a, b), (b, a)]
             for tech, zieg in sides:
-                specs.extend(
-                    GameSpec(label, tech, zieg, i, game, scenario, rules, **extra) for i, game in enumerate(seeds)
-                )
+                specs += GameSpec.series(label, tech, zieg, seeds, scenario=scenario, rules=rules, **extra)
     return specs
 
 
@@ -224,17 +222,22 @@ def side_table(rows, specs) -> list[dict]:
             order.append(key)
             planned[key] = 0
         planned[key] += 1
-    by = {k: [] for k in order}
+    # one pass over the rows (a million in about a second): games, Technocrat wins, draws,
+    # truncated games, and the sums of turns, actions and seconds
+    sums = {k: [0, 0, 0, 0, 0, 0, 0.0] for k in order}
     for row in rows:
-        k = (row["pairing"], row["technocrat"], row["ziegler"])
-        if k in by:
-            by[k].append(row)
+        acc = sums.get((row["pairing"], row["technocrat"], row["ziegler"]))
+        if acc is not None:
+            acc[0] += 1
+            acc[1] += row["winner"] == "technocrat"
+            acc[2] += is_draw(row)
+            acc[3] += bool(row["truncated"])
+            acc[4] += row["turns"]
+            acc[5] += row["actions_count"]
+            acc[6] += row["wall_s"]
     out = []
     for k in order:
-        rs = by[k]
-        n = len(rs)
-        tw = sum(r["winner"] == "technocrat" for r in rs)
-        draws = sum(is_draw(r) for r in rs)
+        n, tw, draws, truncated, turns, actions, wall = sums[k]
         score = tw + 0.5 * draws  # the Technocrat's points: a draw is half a point
         lo, hi = wilson_interval(score, n)
         out.append(
@@ -250,10 +253,10 @@ def side_table(rows, specs) -> list[dict]:
                 "technocrat_win_rate": score / n if n else math.nan,
                 "ci_low": lo,
                 "ci_high": hi,
-                "truncated_rate": mean(float(r["truncated"]) for r in rs),
-                "mean_turns": mean(r["turns"] for r in rs),
-                "mean_actions": mean(r["actions_count"] for r in rs),
-                "mean_wall_s": mean(r["wall_s"] for r in rs),
+                "truncated_rate": truncated / n if n else math.nan,
+                "mean_turns": turns / n if n else math.nan,
+                "mean_actions": actions / n if n else math.nan,
+                "mean_wall_s": wall / n if n else math.nan,
             }
         )
     return out
