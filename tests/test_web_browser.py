@@ -118,3 +118,48 @@ def test_concede_in_the_browser(url):
         assert page.is_disabled("#concede") and page.is_disabled("#undo")
         assert page.get_attribute("body", "data-busy") == "0"  # the answer is in: the page takes clicks again
     assert errors == []
+
+
+def _bar(page):
+    return {name: page.input_value(f"#{name}") for name in ("ziegler", "technocrat", "scenario", "seed", "maxturns")}
+
+
+@needs_chromium
+def test_the_settings_bar_shows_the_game_on_the_board(url, tmp_path):
+    """What a person sees is the game being played: a game made by
+    ``/api/new`` (another client, a script) or loaded from a file shows its
+    own players, scenario, seed and turn limit in the settings bar, not the
+    form's defaults; an agent with parameters is shown as named."""
+    import json
+
+    errors = []
+    with chromium_page(errors, viewport={"width": 1400, "height": 1000}) as page:
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        made = page.evaluate(
+            """async () => (await fetch('/api/new', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                body: JSON.stringify({ziegler: 'human', technocrat: 'portfolio(plans=8)', scenario: 'open',
+                                      seed: 7, max_turns: 50})})).status"""
+        )
+        assert made == 200
+        saved = page.evaluate("async () => (await fetch('/api/save')).json()")
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        shown = {"ziegler": "human", "technocrat": "portfolio(plans=8)", "scenario": "open", "seed": "7"}
+        assert _bar(page) == {**shown, "maxturns": "50"}
+
+        page.select_option("#technocrat", "random")  # a new game from the form: the bar keeps what was chosen
+        page.select_option("#scenario", "standard")
+        page.fill("#seed", "3")
+        page.fill("#maxturns", "")
+        page.click("#new")
+        page.wait_for_function("window.hotspotApp.state && window.hotspotApp.state.settings.seed === 3")
+        assert _bar(page) == {"ziegler": "human", "technocrat": "random", "scenario": "standard", "seed": "3",
+                              "maxturns": ""}  # fmt: skip
+
+        game = tmp_path / "game.json"
+        game.write_text(json.dumps(saved))
+        page.set_input_files("#load", str(game))  # the saved game back: the bar shows it again
+        page.wait_for_function("window.hotspotApp.state && window.hotspotApp.state.settings.seed === 7")
+        assert _bar(page) == {**shown, "maxturns": "50"}
+    assert errors == []

@@ -5,7 +5,7 @@
 (function () {
   const $ = id => document.getElementById(id);
   const app = {state: null, board: null, meta: null, timer: null, zoom: 1, hover: null, refused: null, version: 0,
-               busy: false};
+               busy: false, shownSettings: null};
   window.hotspotApp = app;  // for the tests and the curious
 
   async function api(method, path, body) {
@@ -38,8 +38,27 @@
   // ------------------------------------------------------------ showing the game
   function humanToMove() { return !!(app.state && app.state.to_move && app.state.to_move.human); }
 
+  function choose(select, value) {  // a value the list lacks (an agent with parameters, a scenario file): added
+    value = String(value);
+    if (![...select.options].some(o => o.value === value)) option(select, value);
+    select.value = value;
+  }
+
+  function showSettings(settings) {
+    // the bar shows the game on the board: after a new game (here or by /api/new), a load, or a reload
+    const shown = JSON.stringify(settings);
+    if (!settings || shown === app.shownSettings) return;  // the same game: the person's edits stay
+    app.shownSettings = shown;
+    choose($("ziegler"), settings.ziegler);
+    choose($("technocrat"), settings.technocrat);
+    choose($("scenario"), settings.scenario);
+    $("seed").value = String(settings.seed);
+    $("maxturns").value = settings.max_turns == null ? "" : String(settings.max_turns);
+  }
+
   function render(state) {
     app.state = state;
+    showSettings(state.settings);
     if (!app.board || JSON.stringify(state.meta) !== JSON.stringify(app.meta)) {
       app.meta = state.meta;
       app.board = new HotspotBoard($("board"), state.meta, {onHex: clickHex, onUnit: clickUnit,
