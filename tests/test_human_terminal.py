@@ -312,7 +312,9 @@ class Recorder(TypedLines):
 def test_the_board_is_drawn_once_a_phase_not_after_every_step():
     """The board (its header '== Board:') is drawn when the turn, the phase
     (4.0) or the side to move changes, once at the start, on 'board', and at
-    the end; the steps in between print only the log and the status lines."""
+    the end; the steps in between print only the log and the status lines.
+    Drawn by itself it is the compact map; 'board' and the game's end give
+    the full board with its pieces and stacks."""
     session = Session.new(technocrat="human", ziegler="scripted", scenario="standard", seed=3, max_turns=4)
     typed = Recorder(7, extras=False, commands=["board"])
     out = io.StringIO()
@@ -324,7 +326,38 @@ def test_the_board_is_drawn_once_a_phase_not_after_every_step():
     boards = text.count("== Board:")
     assert boards == changes + 1 + 1  # + 'board' + the final board
     assert len(typed.points) > 3 * boards  # many steps a phase, one board
-    assert text.count("Pieces:") == boards and text.count("Key: each hex") == 1
+    assert text.count("Pieces:") == 2 and text.count("Key: each hex") == 1  # 'board' and the end
+    assert text.count("'board': stacks ==") == changes
+
+
+def test_the_compact_map_and_its_title_fit_a_24_line_screen_with_the_status_line():
+    """Drawn once a phase, the map (the title, the column numbers and one line
+    a row) fits 80x24 with a status line: 23 lines of at most 80 characters,
+    each hex's token the full board's (the same symbols, D1's columns)."""
+    from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS
+    from hotspot.core.render import render_compact, render_text
+
+    session = Session.new(technocrat="human", ziegler="scripted", scenario="standard", seed=3, max_turns=2)
+    session.advance()
+    out = io.StringIO()
+    terminal = Terminal(session, io.StringIO(), out)
+    terminal.key_shown = True  # the key comes once, with the game's first board
+    terminal._show_board(full=False)
+    lines = out.getvalue().rstrip("\n").split("\n")
+    status = terminal.status_lines()
+    assert len(lines) + len(status[:1]) <= 24 and len(lines) == 23
+    assert all(len(line) <= 80 for line in lines + status)
+    state = session.game.observation(1)  # the Technocrat's view (D20), as the person sees it
+    full = render_text(state).splitlines()
+    compact = render_compact(state).splitlines()
+    for row in range(MAP_ROWS):
+        tokens = compact[1 + row][3:].split(" ")
+        line = [full[3 + 2 * row][5:], full[4 + 2 * row][10:]]  # even columns' line, odd columns' line
+        for col in range(MAP_COLS):
+            token = compact[1 + row][3 + 5 * col : 7 + 5 * col]
+            start = 10 * (col // 2)
+            assert token.rstrip() == line[col % 2][start : start + 4].rstrip(), (col, row)
+        assert len(tokens) >= MAP_COLS
 
 
 @pytest.mark.parametrize("human", ["technocrat", "ziegler"])

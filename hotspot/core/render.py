@@ -68,8 +68,9 @@ Key: each hex is 4 characters, the piece then the counters on it.
   A   crustal A (Ziegler)   A*  crustal A, Technocrat control   AN  crustal A, neutralized
   P1  attack platform 1
   z3  three Ziegler counters, T2 two Technocrat counters, !4 four counters of both sides (a combat)
-Hex (col, row): the column number heads the map (even columns on a row's first line, odd columns
-on its second line, half a hex lower); the row number is at the left.  Directions: N NE SE S SW NW.
+Hex (col, row): the column number heads the map, the row number is at the left; odd columns are half
+a hex lower than even ones (D1): the full board puts them on a row's second line, the compact map
+(one line a row) beside the even ones.  Directions: N NE SE S SW NW.
 Counters are listed under Stacks with their unit ids (#12); '?' is a counter or damage you cannot
 see (D20: of an enemy stack you see the count and the top counter unless you have a unit there)."""
 
@@ -183,6 +184,25 @@ def render_text(states) -> str:
     for cell in sorted(units_by_cell, key=lambda c: col_row(c)[::-1]):
         c, r = col_row(cell)
         lines.append(f"  ({c}, {r}): " + ", ".join(f"#{u} {unit_name(s, u)}" for u in units_by_cell[cell]))
+    return "\n".join(lines)
+
+
+def render_compact(states) -> str:
+    """The map alone in 22 lines of at most 80 characters, for a 24-line
+    screen with a title and a status line: the column numbers, then one line
+    a row with every column's hex token (as :func:`render_text`'s), odd
+    columns half a hex lower than the even ones beside them (D1), so hex
+    (c, r) is the token under column c on row r's line.  The pieces and
+    stacks are :func:`render_text`'s."""
+    s = states[0] if getattr(states, "ndim", 0) else states
+    units_by_cell: dict[int, list[int]] = {}
+    for u in range(MAX_UNITS):
+        if s["unit_type"][u] != NO_UNIT:
+            units_by_cell.setdefault(int(s["unit_cell"][u]), []).append(u)
+    lines = ["   " + "".join(f"{c:<5d}" for c in range(MAP_COLS)).rstrip()]
+    for row in range(MAP_ROWS):
+        tokens = " ".join(_hex_token(s, cell_of(c, row), units_by_cell) for c in range(MAP_COLS))
+        lines.append(f"{row:2d} {tokens}".rstrip())
     return "\n".join(lines)
 
 

@@ -75,7 +75,7 @@ from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import col_row
 from hotspot.core.jsonfile import JSONInputError, read_json
 from hotspot.core.limits import check_max_turns
-from hotspot.core.render import LEGEND, describe_events, piece_name, render_text, unit_name
+from hotspot.core.render import LEGEND, describe_events, piece_name, render_compact, render_text, unit_name
 from hotspot.core.rules_data import (
     NO_PIECE,
     PHASE_LETTERS,
@@ -332,12 +332,13 @@ class Session:
         view = self._view(view)
         return [line for d in self.history[since:] for line in d.lines(view)]
 
-    def board_text(self, view="default", legend: bool = True) -> str:
+    def board_text(self, view="default", legend: bool = True, compact: bool = False) -> str:
         """The board as text (``core.render.render_text``) as ``view`` sees it
-        (D20), with the key to its symbols and hex coordinates."""
+        (D20), with the key to its symbols and hex coordinates; ``compact``:
+        the map alone in 22 lines (``core.render.render_compact``)."""
         view = self._view(view)
         state = self.game.state if view is None else self.game.observation(view)
-        text = render_text(state)
+        text = render_compact(state) if compact else render_text(state)
         return text + "\n" + LEGEND if legend else text
 
     def _view(self, view):

@@ -8,9 +8,11 @@ phase, who is to move, the selected piece or unit, what is left to place in
 a set-up, the last decision) and the legal actions, numbered (a long list
 in columns of commands, a group too long for the screen summed up in one
 line, e.g. ``hex COL ROW: 68 choices ... ('list hex' shows them)``); then
-reads one line.  The board with its key (``board``) is drawn when the turn,
-the phase (4.0) or the side to move changes, not after every step.  Every
-line printed is at most 80 characters (longer ones are wrapped).
+reads one line.  The map (``core.render.render_compact``: with its title and
+a status line it fits 80x24) is drawn when the turn, the phase (4.0) or the
+side to move changes, not after every step; ``board`` shows the full board
+with every piece and stack.  Every line printed is at most 80 characters
+(longer ones are wrapped).
 
     a number               the listed action of that number
     a command              the action's short command (shown in brackets, see
@@ -239,12 +241,20 @@ class Terminal:
         if lines:
             self.say("\n".join(lines))
 
-    def _show_board(self) -> None:
+    def _show_board(self, full: bool = True) -> None:
+        """The board as the person's side sees it: ``full``, the map with every
+        piece and stack ('board', the game's end); else the map alone, which
+        with its title and a status line fits a 24-line screen."""
         game = self.session.game
         view = self.session.default_view()
-        eyes = "everything" if view is None else f"as the {SIDE_NAMES[view].capitalize()} sees it (D20)"
+        if full:
+            eyes = "everything" if view is None else f"as the {SIDE_NAMES[view].capitalize()} sees it (D20)"
+        else:  # the title of a 24-line screen: one line of at most 80 characters
+            eyes = ("everything" if view is None else f"the {SIDE_NAMES[view].capitalize()}'s view (D20)") + (
+                "; 'board': stacks"
+            )
         self.say(f"== Board: turn {game.turn}, phase {PHASE_LETTERS[game.phase]}, {eyes} ==")
-        self.say(self.session.board_text(legend=False))
+        self.say(self.session.board_text(legend=False, compact=not full))
         if not self.key_shown:
             self.say(key_text())
             self.key_shown = True
@@ -335,7 +345,7 @@ class Terminal:
             game = self.session.game
             at = (game.turn, game.phase, game.current_player())
             if at != self.board_at:
-                self._show_board()
+                self._show_board(full=False)
                 self.board_at = at
             legal = self.session.legal()
             self.say("\n".join(self._menu(legal)))
