@@ -7,7 +7,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("hotspot", "tests", "benchmarks", "training", "fuzz", "soak", "docs")
-TOP_FILES = ("README.md", "BENCHMARKS.md")
+TOP_FILES = ("README.md", "BENCHMARKS.md", "pyproject.toml")
+#: folders whose every file is read, whatever its name (the CI script has no suffix)
+WHOLE = (".ci",)
 #: the word, singular or plural, any case, then a number (a "#" allowed, a line break too)
 CITATION = re.compile(r"\bissues?\s+#?\d", re.IGNORECASE)
 
@@ -17,6 +19,8 @@ def _files():
         for path in sorted((ROOT / folder).rglob("*")):
             if path.suffix in (".py", ".md") and "__pycache__" not in path.parts:
                 yield path
+    for folder in WHOLE:
+        yield from (p for p in sorted((ROOT / folder).rglob("*")) if p.is_file())
     for name in TOP_FILES:
         yield ROOT / name
 
