@@ -376,3 +376,10 @@ def test_make_board_still_draws_the_picture(tmp_path):
 
 if __name__ == "__main__":
     run_blocks(sys.argv[1], sys.argv[2])
+
+
+def test_the_readme_stays_a_front_door():
+    """The README is for users, short: within 200 lines (results and their
+    history live in docs/ and BENCHMARKS.md)."""
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines <= 200, f"README.md has {lines} lines; move details to docs/"
