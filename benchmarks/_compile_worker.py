@@ -25,6 +25,7 @@ def main():
         mark[0] = now
 
     import numpy as np
+
     import hotspot.core as core
 
     phase("import hotspot.core")

@@ -24,9 +24,8 @@ from __future__ import annotations
 import sys
 import time
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 from hotspot.arena.match import agent_seeds, game_seed
 from hotspot.arena.registry import canonical_agent, make_agent

@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 NAME = "env"
 CHUNK = 64  # single-env steps per timed call

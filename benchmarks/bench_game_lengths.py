@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 from hotspot.agents.policies import POLICY_NAMES, play_games
 from hotspot.arena.match import GameSpec, agent_seeds, game_seed, initial_state, scenario_data

@@ -39,9 +39,8 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 from hotspot.arena.match import game_seed
 from hotspot.arena.registry import canonical_agent, make_agent

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 from hotspot.agents.plan_value import NO_NETS, shipped_plan_value
 from hotspot.agents.portfolio import NO_PRIOR, NO_STATS, PARAMS, PLAN_SIZE, planned_phase, portfolio_search

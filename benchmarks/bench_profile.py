@@ -49,12 +49,12 @@ import _common as C
 import numpy as np
 from numba import njit
 
-from hotspot.core import init
 from hotspot.agents.policies import POLICY_SCRIPTED, new_policy_buffers, policy_action_buf
 from hotspot.agents.scripted.common import cell_info
+from hotspot.core import init
 from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player, legal_action_mask, legal_actions
-from hotspot.core.observation import observe
 from hotspot.core.events import EV_WIDTH
+from hotspot.core.observation import observe
 from hotspot.core.rollout import play_random_batch, play_random_one, random_action
 from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.sequence import is_combat_phase, is_crustal_phase, is_movement_phase

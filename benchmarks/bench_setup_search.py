@@ -28,9 +28,8 @@ import multiprocessing
 import time
 from functools import partial
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 from hotspot.agents.beliefs import DMG_P0
 from hotspot.agents.ismcts import DEFAULT_PARAMS, P_DEPLOY_CANDIDATES, P_DEPLOY_GAMES, P_DEPLOY_TURNS, P_ROLLOUT

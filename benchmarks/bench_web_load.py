@@ -42,9 +42,8 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-import numpy as np
-
 import _common as C
+import numpy as np
 
 SERVER = (
     "import sys\n"

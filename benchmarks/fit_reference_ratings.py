@@ -31,7 +31,7 @@ import json
 import time
 from pathlib import Path
 
-from _common import RESULTS_DIR, REPO_ROOT, command_line, machine_info, make_parser
+from _common import REPO_ROOT, RESULTS_DIR, command_line, machine_info, make_parser
 
 from hotspot.arena.evaluate import PROTOCOL, RATINGS_FILE, REFERENCE_LADDER
 from hotspot.arena.rating import ANCHOR_RATING, fit_ratings, rate_in, seat_results

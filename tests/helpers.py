@@ -238,8 +238,7 @@ def policy_snapshots(n_games: int, every: int, pairings, scenario: str = "standa
 
     import hotspot.core as hc
     from hotspot.agents.policies import policy_action
-    from hotspot.core.actions import NUM_ACTIONS, apply_action
-    from hotspot.core.actions import current_player
+    from hotspot.core.actions import NUM_ACTIONS, apply_action, current_player
     from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)

@@ -14,7 +14,7 @@ import numpy as np
 
 
 def play(scenario: str, seed: int, max_actions: int) -> dict:
-    from hotspot.core import init, no_events, NUM_ACTIONS
+    from hotspot.core import NUM_ACTIONS, init, no_events
     from hotspot.core.actions import apply_action
     from hotspot.core.rollout import random_action
 

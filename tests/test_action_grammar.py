@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from helpers import (
     A_COMBINE,
     A_END_PHASE,
@@ -29,10 +28,11 @@ from helpers import (
     A_SELECT_UNIT,
     A_SPLIT,
     N,
-    S,
     Pos,
+    S,
     strip,
 )
+
 from hotspot import Game
 from hotspot.core.actions import A_SETUP_CHOOSE, NUM_ACTIONS, legal_action_mask, step
 from hotspot.core.crustal_movement import M_STEP

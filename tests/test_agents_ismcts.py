@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import hidden_twins, policy_snapshots
 
 import hotspot.core as hc
-from helpers import hidden_twins, policy_snapshots
 from hotspot.agents.ismcts import DEFAULT_PARAMS, P_ITERATIONS, ISMCTSAgent, ismcts_action
 from hotspot.agents.policies import POLICY_SCRIPTED, policy_action
 from hotspot.agents.scripted import ScriptedAgent

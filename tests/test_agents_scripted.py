@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import policy_snapshots
 from numba import njit
 
 import hotspot.core as hc
-from helpers import policy_snapshots
 from hotspot.agents import Agent, ScriptedAgent
 from hotspot.agents.policies import (
     POLICY_NAMES,
@@ -28,6 +28,7 @@ from hotspot.agents.policies import (
 from hotspot.agents.scripted import new_work, scripted_action, scripted_decide
 from hotspot.core.actions import NUM_ACTIONS, apply_action, legal_action_mask
 from hotspot.core.hexgrid import NUM_CELLS
+from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import (
     CENTRAL,
@@ -48,7 +49,6 @@ from hotspot.core.rules_data import (
     ZIEGLER,
     ZIEGLER_WIN,
 )
-from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 R, S = POLICY_RANDOM, POLICY_SCRIPTED

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from helpers import hidden_twins, policy_snapshots
+
 from hotspot.agents import Agent, MCTSAgent
 from hotspot.agents.policies import POLICY_SCRIPTED
 from hotspot.agents.search import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
@@ -176,8 +176,8 @@ def test_play_out_stops_at_its_horizon_and_at_the_end_of_the_game():
     it returns the number played, and the same generators give the same
     play-out."""
     from hotspot.agents.rollouts import new_rollout_buffers, play_out
-    from hotspot.core.events import EV_WIDTH
     from hotspot.core.errors import OK
+    from hotspot.core.events import EV_WIDTH
     from hotspot.core.integrity import state_fault
 
     def run(horizon, max_actions, seed=3):

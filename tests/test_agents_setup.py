@@ -23,13 +23,13 @@ import pytest
 import hotspot.core as hc
 from hotspot.agents import ScriptedAgent
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games
-from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL as DCEN
 from hotspot.arena import make_agent
-from hotspot.arena.registry import is_available
 from hotspot.arena.match import play_match
+from hotspot.arena.registry import is_available
 from hotspot.core.actions import A_SETUP_CHOOSE
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import CENTRAL_CELLS, PERIMETER
+from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL as DCEN
 from hotspot.core.rules_data import (
     CENTRAL,
     NO_PIECE,

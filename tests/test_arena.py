@@ -721,9 +721,10 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
     still left to the opponent), successive rounds keep the better half, the
     finalists play fresh seeds, and the best is a scenario file that plays."""
     import json
+
+    from hotspot.arena import read_rows
     from hotspot.arena.deployment import FINAL_SEED_OFFSET, search_deployment
     from hotspot.arena.match import game_seed
-    from hotspot.arena import read_rows
     from hotspot.core import Game
     from hotspot.core.scenario import load_scenario
 

@@ -16,8 +16,9 @@ import json
 import math
 
 import pytest
-
 from helpers import C
+from test_viewer import chromium_page, needs_chromium
+
 from hotspot.arena.balance import PROBES, parse_probes, run_balance
 from hotspot.arena.calibrate import Knob, apply_values, knob_names, parse_knob, run_calibration
 from hotspot.arena.match import ArenaError, game_seed
@@ -29,7 +30,6 @@ from hotspot.core.hexgrid import CENTRAL_CELLS
 from hotspot.core.placement import blank_state, place_piece, place_unit
 from hotspot.core.rules_data import ONE_HEX, T_ENGINEER, TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY
 from hotspot.core.scenario import load_scenario
-from test_viewer import chromium_page, needs_chromium
 
 
 def _rows(path):

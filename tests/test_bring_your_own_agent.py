@@ -7,17 +7,16 @@ a one-line error for a bad name, and never named by a web request or a
 saved game (a module or a model file runs code)."""
 
 import json
+import multiprocessing
 import subprocess
 import sys
 import textwrap
 from concurrent.futures import ProcessPoolExecutor
-import multiprocessing
 
 import numpy as np
 import pytest
 
-from hotspot.agents import PolicyAgent
-from hotspot.agents import registry
+from hotspot.agents import PolicyAgent, registry
 from hotspot.agents.registry import (
     CodeNotAllowedError,
     UnknownAgentError,

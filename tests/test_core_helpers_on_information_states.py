@@ -15,9 +15,9 @@ UNKNOWN_SQUADS, piece damage -1):
 from __future__ import annotations
 
 import numpy as np
+from helpers import C
 
 import hotspot.core as hc
-from helpers import C
 from hotspot.core.collisions import in_zone_of_contact, pieces_in_contact
 from hotspot.core.crustal_movement import NUM_MANEUVERS, maneuver_cells, maneuver_geometry
 from hotspot.core.hexgrid import AXIAL_Q, AXIAL_R, NEIGHBOUR, NUM_CELLS, axial, col_row, direction_between, hex_distance

@@ -10,8 +10,8 @@ import pytest
 minari = pytest.importorskip("minari")
 pytest.importorskip("pyarrow")
 
-from hotspot.arena import make_agent  # noqa: E402
 from hotspot.agents.base import Agent  # noqa: E402
+from hotspot.arena import make_agent  # noqa: E402
 from hotspot.arena.dataset import seat_episode  # noqa: E402
 from hotspot.arena.runner import run_games  # noqa: E402
 from hotspot.arena.tournament import plan_arena  # noqa: E402

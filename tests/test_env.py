@@ -146,6 +146,7 @@ def test_pettingzoo_api_test_and_random_steps():
     agree with the core (masks, who moves, rewards at the end)."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
+
     from hotspot.env.pettingzoo import HotspotAECEnv
 
     api_test(HotspotAECEnv(scenario="random", random_pool=4), num_cycles=300)
@@ -402,6 +403,7 @@ def test_pettingzoo_api_test_on_open():
     deployments as decisions of the two agents."""
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test
+
     from hotspot.env.pettingzoo import HotspotAECEnv
 
     api_test(HotspotAECEnv(scenario="open", max_turns=30), num_cycles=400)

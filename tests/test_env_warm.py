@@ -7,8 +7,7 @@ import pytest
 from numba import typeof
 
 from hotspot.agents.policies import POLICY_RANDOM, POLICY_SCRIPTED
-from hotspot.env import HotspotEnv
-from hotspot.env import warm
+from hotspot.env import HotspotEnv, warm
 
 
 @pytest.mark.parametrize("opponent, policy", [("random", POLICY_RANDOM), ("scripted", POLICY_SCRIPTED)])

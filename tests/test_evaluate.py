@@ -16,6 +16,7 @@ import pytest
 from hotspot.arena import ArenaError
 from hotspot.arena.evaluate import run_evaluate
 from hotspot.arena.folder import FolderLockedError
+from hotspot.arena.pairs import half_width, pair_summary
 from hotspot.arena.rating import (
     ANCHOR_RATING,
     RATINGS_FILE,
@@ -26,7 +27,6 @@ from hotspot.arena.rating import (
     rate,
     seat_results,
 )
-from hotspot.arena.pairs import half_width, pair_summary
 from hotspot.arena.stats import wilson_interval
 
 # ------------------------------------------------------------ the rating model

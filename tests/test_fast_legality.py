@@ -25,13 +25,13 @@ from hotspot.core.hexgrid import NEIGHBOUR, NUM_CELLS, ON_MAP
 from hotspot.core.rollout import random_choice, random_legal_action
 from hotspot.core.rules_data import (
     CHOICE_OPTIONS,
+    LONG,
     NUM_PIECE_KINDS,
     ONE_HEX,
     PHASE_OVER,
     PLATFORM,
     TRIANGULAR,
     TWO_HEX,
-    LONG,
 )
 
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import perturb_hidden, policy_snapshots
 
 import hotspot.core as hc
-from helpers import policy_snapshots, perturb_hidden
 from hotspot.core.hexgrid import AXIAL_DIRECTIONS, NEIGHBOUR, NUM_CELLS, ON_MAP
 from hotspot.core.regular_movement import REACH_ATTACK, REACH_ENTER, reach, step_destroys, step_error, step_unit
-from hotspot.core.rules_data import NO_UNIT, PHASE_T_MOVE, PHASE_Z_MOVE, PHASE_PLAYER, UNIT_SIDE
+from hotspot.core.rules_data import NO_UNIT, PHASE_PLAYER, PHASE_T_MOVE, PHASE_Z_MOVE, UNIT_SIDE
 from hotspot.core.state import MAX_UNITS, UF_DONE
 from hotspot.core.units import count_units
 from hotspot.features.planes import (
@@ -157,6 +157,7 @@ def test_a_hidden_counter_blocks_an_overrun_in_the_reach():
     so the reach counted on his information state stops there (the true
     state, all infantry, lets the crawler through)."""
     from helpers import C
+
     from hotspot.core.observation import observe
     from hotspot.core.placement import blank_state, place_piece, place_unit
     from hotspot.core.rules_data import LONG, T_CRAWLER, TECHNOCRAT, Z_INFANTRY, ZIEGLER

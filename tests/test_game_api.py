@@ -249,6 +249,7 @@ def test_version_2_state_bytes_still_load():
     turn_limit is dropped, the new fields start empty, and the game plays on
     exactly as the same position in the current layout."""
     import numpy as np
+
     from hotspot.core.state import _STATE_DTYPE_V2, STATE_DTYPE, STATE_VERSION
 
     game = Game("standard", seed=5)

@@ -17,6 +17,7 @@ import pytest
 from hotspot import Game
 from hotspot.core import integrity as I
 from hotspot.core.hexgrid import CENTRAL_CELLS, cell_of
+from hotspot.core.integrity import from_bytes
 from hotspot.core.placement import position_errors
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.rules_data import (
@@ -30,7 +31,6 @@ from hotspot.core.rules_data import (
     TWO_HEX,
     Z_INFANTRY,
 )
-from hotspot.core.integrity import from_bytes
 from hotspot.core.state import STATE_DTYPE, StateError, to_bytes
 
 

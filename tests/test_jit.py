@@ -107,6 +107,7 @@ def test_cache_lives_in_the_user_cache_folder_keyed_by_version(tmp_path):
     the key naming the source stamp, numba and Python versions; numba's own
     CACHE_DIR setting is left as the user had it (unset) for other code."""
     import numba
+
     from hotspot.core._jit import source_stamp
 
     out = _probe(tmp_path, XDG_CACHE_HOME=str(tmp_path / "xdg"), NUMBA_CACHE_DIR="")

@@ -55,6 +55,7 @@ def test_scenario_names_keep_their_old_path(module):
 
 
 def test_scenario_schema_through_its_module():
+    from hotspot.core.rules_data import PLATFORM, TWO_HEX, Z_INFANTRY, RulesOptions
     from hotspot.core.scenario.schema import (
         FORMAT,
         ScenarioError,
@@ -66,7 +67,6 @@ def test_scenario_schema_through_its_module():
         rules_overrides,
         unit_json,
     )
-    from hotspot.core.rules_data import PLATFORM, TWO_HEX, Z_INFANTRY, RulesOptions
 
     assert FORMAT == "hotspot-scenario"
     assert check_seed(7) == 7

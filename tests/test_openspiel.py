@@ -17,9 +17,9 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason='OpenSpiel is not installed (pip install "hotspot[openspiel]")')
 
-import hotspot.env.openspiel as hs  # noqa: E402  (registers python_hotspot)
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
 
+import hotspot.env.openspiel as hs  # noqa: E402  (registers python_hotspot)
 from hotspot.arena.registry import make_agent  # noqa: E402
 from hotspot.core.actions import NUM_ACTIONS  # noqa: E402
 from hotspot.core.rules_data import NO_UNIT, TECHNOCRAT, UNIT_SIDE, ZIEGLER  # noqa: E402

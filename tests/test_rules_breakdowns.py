@@ -6,8 +6,8 @@ player may break a counter down and combine counters.  Squads are conserved.
 
 import numpy as np
 import pytest
+from helpers import A_COMBINE, A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, Pos, S, strip
 
-from helpers import A_COMBINE, A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.errors import (
     ERR_CANNOT_COMBINE,

@@ -8,8 +8,8 @@ a piece.
 """
 
 import pytest
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, NE, SE, C, N, Pos, S, nb
 
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, C, N, NE, S, SE, Pos, nb
 from hotspot.core.crustal_movement import M_FORWARD, M_STEP, M_TURN_LEFT, M_TURN_RIGHT
 from hotspot.core.errors import ERR_NOTHING_SELECTED, ERR_PIECE_DONE
 from hotspot.core.events import EV_COLLISION, EV_DAMAGE
@@ -21,10 +21,10 @@ from hotspot.core.rules_data import (
     PHASE_T_CRUSTAL,
     PHASE_Z_CRUSTAL,
     PLATFORM,
+    T_ENGINEER,
     TECHNOCRAT,
     TRIANGULAR,
     TWO_HEX,
-    T_ENGINEER,
 )
 from hotspot.core.state import PF_DONE
 

@@ -6,8 +6,8 @@ Ziegler defenders stand in (3,4), Technocrat attackers step N into it from
 """
 
 import pytest
+from helpers import A_END_PHASE, A_SELECT_UNIT, C, N, Pos, S, strip
 
-from helpers import A_END_PHASE, A_SELECT_UNIT, C, N, S, Pos, strip
 from hotspot.core.combat import odds_column
 from hotspot.core.errors import ERR_COMBATS_PENDING, ERR_NOT_A_COMBAT
 from hotspot.core.events import ELIM_COMBAT, ELIM_OVERSTACK, ELIM_RETREAT, EV_COMBAT, EV_RETREAT, EV_SQUAD_LOST

@@ -7,8 +7,8 @@ phase (D18 steps 1-2); neutralization is the Technocrat's decision there
 """
 
 import pytest
-
 from helpers import A_END_PHASE, A_SELECT_PIECE, Pos
+
 from hotspot.core.errors import ERR_CANNOT_NEUTRALIZE, ERR_NEUTRALIZED
 from hotspot.core.events import EV_CONTROL, EV_GAME_OVER, EV_NEUTRALIZED, EV_REVERT
 from hotspot.core.rules_data import (
@@ -19,14 +19,14 @@ from hotspot.core.rules_data import (
     PHASE_OVER,
     PHASE_T_CRUSTAL,
     PLATFORM,
+    T_ENGINEER,
+    T_INFANTRY,
     TECHNOCRAT,
     TECHNOCRAT_WIN,
     TRIANGULAR,
-    T_ENGINEER,
-    T_INFANTRY,
-    ZIEGLER,
     Z_HOVERCRAFT,
     Z_INFANTRY,
+    ZIEGLER,
 )
 
 TRI = [(3, 4), (3, 5), (4, 5)]

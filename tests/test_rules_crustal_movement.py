@@ -7,23 +7,23 @@ so that no collision (7.0) interferes with the geometry checked here.
 
 import numpy as np
 import pytest
-
 from helpers import (
     A_END_PHASE,
     A_END_PIECE,
     A_MANEUVER,
     A_SELECT_PIECE,
     A_SELECT_UNIT,
-    C,
-    N,
     NE,
     NW,
-    S,
     SE,
     SW,
+    C,
+    N,
     Pos,
+    S,
     nb,
 )
+
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.crustal_movement import M_FORWARD, M_ROTATE, M_STEP, M_TURN_LEFT, M_TURN_RIGHT
 from hotspot.core.errors import (
@@ -45,11 +45,11 @@ from hotspot.core.rules_data import (
     PHASE_T_CRUSTAL,
     PHASE_Z_CRUSTAL,
     PLATFORM,
+    T_ENGINEER,
+    T_INFANTRY,
     TECHNOCRAT,
     TRIANGULAR,
     TWO_HEX,
-    T_ENGINEER,
-    T_INFANTRY,
     Z_INFANTRY,
 )
 from hotspot.core.state import PF_DONE

@@ -5,8 +5,8 @@ start play at phase H and look at the position once play has moved on.
 """
 
 import pytest
-
 from helpers import A_END_PHASE, Pos
+
 from hotspot.core.events import BREAK_DAMAGE, BREAK_OFF_MAP, BREAK_PLATFORM_TIME, ELIM_BREAKUP, EV_BREAKUP
 from hotspot.core.rules_data import (
     LONG,
@@ -14,10 +14,10 @@ from hotspot.core.rules_data import (
     PHASE_CONTROL,
     PHASE_Z_CRUSTAL,
     PLATFORM,
+    T_INFANTRY,
     TECHNOCRAT,
     TRIANGULAR,
     TWO_HEX,
-    T_INFANTRY,
     Z_INFANTRY,
 )
 
@@ -74,6 +74,7 @@ def test_damaged_piece_stays_in_play_until_control_phase():
     """14.6: "All break-ups occur in the Crustal Control phase": a crustal that
     reached its rating in a collision stays in play (and may move) until then."""
     from helpers import A_MANEUVER, A_SELECT_PIECE
+
     from hotspot.core.crustal_movement import M_STEP
 
     g = Pos()

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from helpers import C
+
 from hotspot.core.integrity import from_bytes
 from hotspot.core.observation import observe
 from hotspot.core.placement import blank_state, place_piece, place_unit

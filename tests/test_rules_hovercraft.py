@@ -3,7 +3,8 @@
 Ground: the strip of crustal hexes in column 3, rows 1-9.
 """
 
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, N, Pos, S, strip
+
 from hotspot.core.errors import (
     ERR_NOT_HOVERCRAFT,
     ERR_NOTHING_SELECTED,
@@ -88,10 +89,11 @@ def test_hidden_stack_entry_is_refused_on_contact_and_revealed():
     the table: the hovercraft stays, its second movement ends, the engineers
     survive, and the stack is shown to him for the rest of the phase (his
     observation sees every counter; a second hovercraft is refused outright)."""
+    import numpy as np
+
     from hotspot.core.events import EV_REVEALED
     from hotspot.core.observation import observe
     from hotspot.core.rules_data import ZIEGLER
-    import numpy as np
 
     g = ground()
     h = g.unit(Z_HOVERCRAFT, (3, 5))
@@ -117,6 +119,7 @@ def test_phase_d_mask_does_not_reveal_hidden_contents():
     positions that differ only in the hidden (non-top) counters of a
     Technocrat stack give the Ziegler player the same mask in phase D."""
     import numpy as np
+
     from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 
     masks = []

@@ -18,8 +18,8 @@ strip of column 3 for overruns.
 
 import numpy as np
 import pytest
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, Pos, S, strip
 
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, N, S, Pos, strip
 from hotspot import Game
 from hotspot.core.actions import NUM_ACTIONS, current_player, legal_action_mask
 from hotspot.core.errors import ERR_LOSS_PENDING, ERR_NOT_A_LOSS

@@ -6,8 +6,8 @@ move S (direction 3) through Ziegler infantry.
 """
 
 import pytest
+from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, Pos, S, strip
 
-from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, S, Pos, strip
 from hotspot.core.combat import is_combat_leader
 from hotspot.core.events import ELIM_CIA, EV_COMBAT, EV_SQUAD_LOST
 from hotspot.core.rules_data import (

@@ -5,10 +5,11 @@ crustals end to end); a unit steps S (direction 3) along it.
 """
 
 import pytest
+from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, NE, SW, N, Pos, S, strip
 
-from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_UNIT, N, NE, S, SW, Pos, strip
 from hotspot.core.combat import is_combat_leader
 from hotspot.core.errors import (
+    ERR_MANEUVER_NOT_FOR_PIECE,
     ERR_MOLTEN,
     ERR_NO_SUCH_UNIT,
     ERR_NOT_YOUR_UNIT,
@@ -17,7 +18,6 @@ from hotspot.core.errors import (
     ERR_UNIT_DONE,
     ERR_WRONG_PHASE,
     ERR_ZERO_ATTACK,
-    ERR_MANEUVER_NOT_FOR_PIECE,
 )
 from hotspot.core.events import ELIM_MOLTEN
 from hotspot.core.rules_data import (

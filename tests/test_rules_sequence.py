@@ -4,7 +4,8 @@ Phases A-H run in order; the player whose phase it is decides; a phase in
 which he has nothing to decide is skipped, but its automatic steps happen.
 """
 
-from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, N, S, Pos, strip
+from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, A_SPLIT, N, Pos, S, strip
+
 from hotspot.core.actions import current_player
 from hotspot.core.crustal_movement import M_STEP
 from hotspot.core.errors import ERR_ALREADY_SELECTED, ERR_WRONG_PHASE
@@ -20,12 +21,12 @@ from hotspot.core.rules_data import (
     PHASE_Z_MOVE,
     PHASE_Z_SECOND,
     PLATFORM,
-    TECHNOCRAT,
     T_ENGINEER,
     T_INFANTRY,
-    ZIEGLER,
+    TECHNOCRAT,
     Z_HOVERCRAFT,
     Z_INFANTRY,
+    ZIEGLER,
 )
 
 
@@ -107,6 +108,7 @@ def _sweep(g):
     every illegal action is refused by step with that code, leaving the state
     byte-identical."""
     import numpy as np
+
     from hotspot.core.actions import NUM_ACTIONS, action_error, legal_action_mask
 
     mask = np.zeros(NUM_ACTIONS, dtype=np.bool_)

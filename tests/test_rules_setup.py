@@ -26,8 +26,8 @@ from importlib import resources
 
 import numpy as np
 import pytest
+from helpers import NE, N, S, nb
 
-from helpers import N, NE, S, nb
 from hotspot import Game
 from hotspot.core.actions import A_END_PHASE, A_SELECT_PIECE, A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
 from hotspot.core.errors import (

@@ -9,8 +9,8 @@ never suffers stress damage.
 """
 
 import pytest
-
 from helpers import A_END_PHASE, A_MANEUVER, A_SELECT_UNIT, A_SPLIT, C, N, Pos, strip
+
 from hotspot.core.errors import ERR_STACKING
 from hotspot.core.events import EV_STRESS
 from hotspot.core.rules_data import (

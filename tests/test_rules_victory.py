@@ -6,8 +6,8 @@ The Technocrat's win by the Central Crustal is in test_rules_control.py.
 """
 
 import pytest
-
 from helpers import A_END_PHASE, A_END_PIECE, A_MANEUVER, A_SELECT_PIECE, A_SELECT_UNIT, N, Pos
+
 from hotspot import Game, RulesOptions
 from hotspot.core import returns
 from hotspot.core.actions import NUM_ACTIONS
@@ -23,8 +23,8 @@ from hotspot.core.rules_data import (
     PLATFORM,
     T_ENGINEER,
     TWO_HEX,
-    ZIEGLER_WIN,
     Z_INFANTRY,
+    ZIEGLER_WIN,
 )
 
 

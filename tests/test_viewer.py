@@ -9,10 +9,10 @@ import shutil
 import numpy as np
 import pytest
 
+from hotspot.core import units
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.game import Game
 from hotspot.core.rollout import random_action
-from hotspot.core import units
 from hotspot.core.rules_data import UNIT_SIDE
 from hotspot.env.viewer import VIEWS, board_of, replay_frames, write_replay_html
 

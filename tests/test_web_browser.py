@@ -7,9 +7,9 @@ import random
 import threading
 
 import pytest
+from test_viewer import chromium_page, needs_chromium
 
 from hotspot.human.web import WebApp, make_server
-from test_viewer import chromium_page, needs_chromium
 
 
 @pytest.fixture

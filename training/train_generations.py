@@ -66,8 +66,8 @@ from hotspot.agents.plan_value import (
     save_plan_value,
 )
 from hotspot.arena.folder import record_from_row, scan_games
-from hotspot.core.game import Game
 from hotspot.arena.stats import wilson_interval
+from hotspot.core.game import Game
 
 
 def parse_args(argv=None):

@@ -79,17 +79,16 @@ from hotspot.core.observation import keep_alive, observe
 from hotspot.core.rules_data import PHASE_OVER, TECHNOCRAT
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
-
-from .clock import now_seconds
-from .base import POLICY_RANDOM, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
-from .rollouts import new_rollout_buffers, play_out, rollout_action
-from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
-from .setup_search import searched_setup_decide
-from .params import AgentParam, ParamTable
 from hotspot.features.decision import NUM_DECISION_FEATURES, decision_features
 
 from .action_policy import flat_policy_choice, seat_policies
+from .base import POLICY_RANDOM, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
+from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
+from .clock import now_seconds
+from .params import AgentParam, ParamTable
 from .policy_net import check_policy, policy_choice, two_headed
+from .rollouts import new_rollout_buffers, play_out, rollout_action
+from .setup_search import searched_setup_decide
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
 # ------------------------------------------------------------------ parameters

@@ -35,10 +35,9 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.actions import action_error, apply_action
+from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action
 from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
-from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.rules_data import PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, TECHNOCRAT
 from hotspot.core.victory import side_return
 from hotspot.features.position import NUM_POSITION_FEATURES, position_features

@@ -76,23 +76,23 @@ from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.hexgrid import NEIGHBOUR, hex_distance
 from hotspot.core.observation import observe
-from hotspot.core.rules_data import CENTRAL, NO_PIECE, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, ONE_HEX, ZIEGLER
+from hotspot.core.rules_data import CENTRAL, NO_PIECE, ONE_HEX, PHASE_CONTROL, PHASE_OVER, PHASE_T_CRUSTAL, ZIEGLER
 from hotspot.core.sequence import is_crustal_phase, is_movement_phase
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 from hotspot.features.position import NUM_POSITION_FEATURES
 
-from .base import Agent, POLICY_SCRIPTED, agent_generator, checked_act_arguments
+from .base import POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
 from .beliefs import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below
 from .clock import now_seconds
+from .params import AgentParam, ParamTable
+from .plan_value import NO_NETS, load_plan_value, plan_value, shipped_plan_value
 from .rollouts import new_rollout_buffers, rollout_action
 from .scripted import scripted_decide
 from .scripted.common import C_ENCNT, DCEN, NC, cell_info
 from .scripted.crustals import z_ram
 from .scripted.paths import crustal_to_central
 from .setup_search import searched_setup_decide
-from .params import AgentParam, ParamTable
-from .plan_value import NO_NETS, load_plan_value, plan_value, shipped_plan_value
 from .value_net import WEIGHTS_DIR
 
 # ------------------------------------------------------------------ intents

@@ -57,18 +57,18 @@ from hotspot.core.observation import observe
 from hotspot.core.setup import is_setup_phase
 from hotspot.core.state import STATE_DTYPE
 
-from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
-from .specs import Param
 from .beliefs import (
     DMG_P0,
     EVAL_WEIGHTS,
     PRIOR_FORCES,
     SQUAD_PROBS,
+    determinize,
     draw,
     draw_below,  # noqa: F401 (re-exported)
-    determinize,
     evaluate,
 )
+from .rollouts import new_rollout_buffers, play_out, rollout_action, rollout_policy_id
+from .specs import Param
 
 
 @jit

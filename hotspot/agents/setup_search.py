@@ -43,6 +43,7 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_ACTIONS
+from hotspot.core.dice import splitmix64
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rules_data import (
     CENTRAL,
@@ -55,8 +56,6 @@ from hotspot.core.rules_data import (
     ZIEGLER,
 )
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
-
-from hotspot.core.dice import splitmix64
 
 from .beliefs import EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, evaluate
 from .rollouts import new_rollout_buffers, play_out

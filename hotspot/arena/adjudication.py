@@ -42,7 +42,6 @@ their real end through the same points.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 
 import numpy as np

@@ -65,8 +65,8 @@ from .balance_plots import plot_balance
 from .folder import GAMES_FILE, read_rows, scenario_files, writer_lock
 from .gamerow import GAME_CSV_FIELDS, to_csv_row
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seeds
-from .registry import is_available
 from .options import RunOptions
+from .registry import is_available
 from .report import balance_text, write_report
 from .runner import check_count, run_in_steps, spec_max_turns
 from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries

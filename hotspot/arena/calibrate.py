@@ -52,10 +52,10 @@ from hotspot.core.scenario import ScenarioError, load_scenario
 
 from .balance import default_pair
 from .folder import read_run_config, writer_lock
+from .gamerow import points
 from .match import ArenaError, GameSpec, game_seed
 from .runner import check_count, run_games
 from .stats import wilson_interval
-from .gamerow import points
 from .tournament import canonical_agents
 
 _KNOB = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(-?[0-9]+)\s*\.\.\s*(-?[0-9]+)\s*")

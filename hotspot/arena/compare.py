@@ -30,7 +30,7 @@ from .folder import scenario_files, writer_lock
 from .gamerow import endings
 from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
 from .options import RunOptions, check_count
-from .pairs import check_sprt, elo_interval, gsprt, pair_summary, pentanomial, pair_scores, points
+from .pairs import check_sprt, elo_interval, gsprt, pair_scores, pair_summary, pentanomial, points
 from .runner import run_in_steps, spec_max_turns
 from .stats import interval_text, json_safe, wilson_interval
 from .tournament import canonical_agents, plan_arena

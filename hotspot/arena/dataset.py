@@ -168,10 +168,10 @@ def make_dataset(source, seat: str, dataset_id: str, observation: str = "compact
         import minari
     except ImportError:
         raise DatasetError("hotspot dataset needs Minari: pip install 'hotspot[minari]'") from None
+    from minari.dataset.minari_dataset import parse_dataset_id
+
     from .folder import record_from_row
     from .table import read_table
-
-    from minari.dataset.minari_dataset import parse_dataset_id
 
     try:
         parse_dataset_id(dataset_id)  # before anything is written (Minari leaves a folder for a bad id)

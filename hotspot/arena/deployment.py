@@ -39,7 +39,6 @@ from pathlib import Path
 import numpy as np
 
 from hotspot.core.limits import DEFAULT_MAX_TURNS
-
 from hotspot.core.rules_data import RulesOptions
 
 from . import folder
@@ -89,6 +88,7 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
     from hotspot.core import Game
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
     from hotspot.core.scenario import state_to_scenario
+
     from .registry import make_agent
 
     phase = PHASE_Z_SETUP if side == "ziegler" else PHASE_T_SETUP

@@ -67,7 +67,6 @@ from .skill import Z95, paired_change
 from .stats import json_safe, wilson_interval
 from .tournament import canonical_agents, points
 
-
 #: the cheap strong agent of ``quick``: the search at horizon 0 valuing plans
 #: with the learned value (about as strong as ``best``, a third of its cost)
 CHEAP_STRONG = "portfolio(value=learned)"
@@ -213,7 +212,6 @@ def decided_turns(rows, nets=None) -> list[dict]:
     above :data:`DECIDED` at the start of every half-turn to the end, and
     the game's last turn.  Rows whose actions do not replay are left out."""
     from hotspot.agents.plan_value import game_positions, predict_plan_value, shipped_plan_value
-
     from hotspot.core.game import Game
 
     from .folder import RowError, record_from_row

@@ -56,16 +56,6 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS, check_max_turns
 from hotspot.core.observation import observe
 from hotspot.core.record import GameRecord
 from hotspot.core.rollout import random_action
-from hotspot.core.scenario import (
-    ScenarioError,
-    load_scenario,
-    random_name_seed,
-    random_setup,
-    scenario_to_state,
-    start_states,
-    with_rules,
-)
-from hotspot.core.state import STATE_DTYPE, empty_states
 from hotspot.core.rules_data import (
     ONGOING,
     PHASE_OVER,
@@ -76,6 +66,16 @@ from hotspot.core.rules_data import (
     ZIEGLER,
     RulesOptions,
 )
+from hotspot.core.scenario import (
+    ScenarioError,
+    load_scenario,
+    random_name_seed,
+    random_setup,
+    scenario_to_state,
+    start_states,
+    with_rules,
+)
+from hotspot.core.state import STATE_DTYPE, empty_states
 from hotspot.core.victory import winner as winning_side
 
 from .adjudication import Adjudicator, canonical_adjudication

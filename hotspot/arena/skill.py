@@ -28,8 +28,8 @@ import math
 from pathlib import Path
 from statistics import NormalDist
 
-from .match import canonical_rules
 from .gamerow import points
+from .match import canonical_rules
 
 Z95 = NormalDist().inv_cdf(0.975)
 

@@ -42,7 +42,7 @@ import sys
 from pathlib import Path
 
 from .errors import ArenaError, RowError
-from .folder import GAMES_FILE, parse_line, check_row
+from .folder import GAMES_FILE, check_row, parse_line
 from .gamerow import GAME_ROW_FIELDS, GAME_ROW_NAMES, OPTIONAL
 
 SHARDS_DIR = "games.parquet"

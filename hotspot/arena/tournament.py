@@ -25,13 +25,13 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from .folder import scenario_files, writer_lock
 from .gamerow import is_draw, points  # noqa: F401  (re-exported: the scoring rule's old home)
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seeds
-from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .options import RunOptions
 from .pairs import pair_summary
-from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
-from .table import bulk_objects
 from .rating import on_published_scale, ratings_by_seat
+from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
+from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
+from .table import bulk_objects
 
 SIDE_FIELDS = [
     "pairing",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from .common import add_adjudicate_option, add_run_options, number_arg, parse_rules_options, positive, run_options
 
-
 _real = number_arg()
 
 

@@ -6,7 +6,6 @@ import sys
 
 from .common import add_adjudicate_option, add_run_options, number_arg, positive, precision_arg, run_options
 
-
 minutes_arg = number_arg("a number of minutes", positive=True)
 
 

@@ -28,11 +28,11 @@ from .actions import (
 )
 from .batch import legal_action_mask_batch, set_max_turns, status_batch, step_batch
 from .events import event_buffer, no_events
+from .integrity import from_bytes
 from .observation import observe
 from .rollout import play_random_batch, random_action, random_legal_action
-from .rules_data import PHASE_OVER, RulesOptions, TECHNOCRAT, ZIEGLER
+from .rules_data import PHASE_OVER, TECHNOCRAT, ZIEGLER, RulesOptions
 from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
-from .integrity import from_bytes
 from .state import STATE_BYTES, STATE_DTYPE, StateError, to_bytes
 from .victory import side_return
 

@@ -47,7 +47,6 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
-
 from types import MethodType
 
 import numba

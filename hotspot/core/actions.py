@@ -49,28 +49,27 @@ from .crustal_movement import (
     NUM_MANEUVERS,
     can_move_piece,
     finish_piece,
+    make_maneuver,
     maneuver_cells,
     maneuver_legal,
-    make_maneuver,
 )
 from .errors import (
     ERR_ALREADY_SELECTED,
     ERR_BAD_ACTION,
     ERR_CANNOT_COMBINE,
-    ERR_COMBINED,
-    ERR_LOSS_PENDING,
-    ERR_NOT_A_LOSS,
-    ERR_SETTING_UP,
     ERR_CANNOT_NEUTRALIZE,
     ERR_CANNOT_SPLIT,
     ERR_COMBATS_PENDING,
+    ERR_COMBINED,
     ERR_GAME_OVER,
     ERR_HEX_OCCUPIED,
+    ERR_LOSS_PENDING,
     ERR_MANEUVER_NOT_FOR_PIECE,
     ERR_NEUTRALIZED,
     ERR_NO_SUCH_PIECE,
     ERR_NO_SUCH_UNIT,
     ERR_NOT_A_COMBAT,
+    ERR_NOT_A_LOSS,
     ERR_NOT_HOVERCRAFT,
     ERR_NOT_INFANTRY,
     ERR_NOT_YOUR_PIECE,
@@ -78,16 +77,19 @@ from .errors import (
     ERR_NOTHING_SELECTED,
     ERR_PIECE_CANNOT_MOVE,
     ERR_PIECE_DONE,
+    ERR_SETTING_UP,
     ERR_UNIT_DONE,
     ERR_WRONG_PHASE,
     OK,
 )
 from .events import EV_ACTION, log_event
+from .hexgrid import NUM_MAP_HEXES
 from .regular_movement import finish_unit, step_error, step_unit
 from .rules_data import (
     CENTRAL,
     NO_PIECE,
     NO_UNIT,
+    NUM_ITEMS,
     PHASE_CONTROL,
     PHASE_OVER,
     PHASE_PLAYER,
@@ -117,8 +119,6 @@ from .setup import (
     setup_done,
     setup_phase_for,
 )
-from .hexgrid import NUM_MAP_HEXES
-from .rules_data import NUM_ITEMS
 from .state import MAX_PIECES, MAX_UNITS, PF_DONE, PF_SKIPPED, PF_STARTED, UF_COMBINED, UF_DONE, UF_SKIPPED, UF_STARTED
 from .units import count_units, loss_error_for, take_pending_loss
 from .victory import check_engineers

@@ -9,7 +9,6 @@ import numpy as np
 from numba import prange
 
 from ._jit import jit
-
 from .actions import action_error, apply_action, current_player, legal_action_mask
 from .errors import OK
 from .events import EV_WIDTH

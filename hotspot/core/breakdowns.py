@@ -29,8 +29,8 @@ split is flagged ``UF_SPLIT`` for the rest of the phase, so that
 from ._jit import jit
 from .events import EV_COMBINE, EV_SPLIT, log_event
 from .rules_data import STRESS_MOVING_SIDE, UNIT_IS_INFANTRY, UNIT_SIDE
-from .state import MAX_UNITS, UF_DONE, UF_SPLIT
 from .stacking import room_for_one_more
+from .state import MAX_UNITS, UF_DONE, UF_SPLIT
 from .units import count_units, free_unit_slot, infantry_counters, place_at, remove
 
 

@@ -30,13 +30,13 @@ from .rules_data import (
     CHART_CONTROL,
     CHART_NEUTRALIZE,
     CONTROL_BLOCKER_HEX,
+    NO_PIECE,
     NO_UNIT,
+    PLATFORM,
     T_ENGINEER,
     TECHNOCRAT,
     UNIT_SIDE,
     ZIEGLER,
-    NO_PIECE,
-    PLATFORM,
 )
 from .state import MAX_PIECES, MAX_UNITS, PF_NEUTRALIZE_TRIED
 from .units import attack_of

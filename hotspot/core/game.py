@@ -36,6 +36,7 @@ from .actions import (
 from .dice import script_dice
 from .errors import ERR_BAD_ACTION, ERR_COUNTER_CAP, ERR_LEAVES_NO_ROOM, ERR_POOL_SHORT, MESSAGES, OK, short_repr
 from .events import EVENT_FIELDS, EVENT_NAMES, event_buffer, no_events
+from .integrity import from_bytes
 from .limits import check_max_turns
 from .observation import observe
 from .record import GameRecord, RecordError
@@ -43,20 +44,19 @@ from .render import render_text
 from .rules_data import (
     ITEM_AMOUNT,
     ITEM_NAMES,
-    ITEM_POOL,
     ITEM_PIECE_KIND,
+    ITEM_POOL,
     PHASE_LETTERS,
     PHASE_OVER,
     POOL_NAMES,
     RESULT_NAMES,
-    side_index,
     TECHNOCRAT,
     TECHNOCRAT_WIN,
     ZIEGLER,
     ZIEGLER_WIN,
+    side_index,
 )
 from .scenario import ScenarioError, scenario_to_state, start_states, with_rules
-from .integrity import from_bytes
 from .state import STATE_DTYPE, StateError, to_bytes
 from .victory import end_game, side_return, winner
 

@@ -20,7 +20,7 @@ rest of the phase (``revealed``; the observation shows it in full).
 
 from ._jit import jit
 from .events import ELIM_HOVERCRAFT, EV_REVEALED, log_event
-from .rules_data import T_ENGINEER, TECHNOCRAT, ZIEGLER, Z_HOVERCRAFT
+from .rules_data import T_ENGINEER, TECHNOCRAT, Z_HOVERCRAFT, ZIEGLER
 from .state import MAX_REVEALED
 from .units import count_units, eliminate_all_in, has_units_other_than, top_counter
 

@@ -42,8 +42,8 @@ from .rules_data import (
     UNKNOWN_UNIT,
     ZIEGLER,
 )
-from .units import count_units, top_counter
 from .state import DICE_QUEUE, MAX_PIECES, MAX_REVEALED, MAX_UNITS
+from .units import count_units, top_counter
 
 UNKNOWN = -1  # hidden piece damage (and the value of UNKNOWN_UNIT, UNKNOWN_SQUADS)
 

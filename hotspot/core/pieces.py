@@ -9,7 +9,7 @@ the rear of a two-hex crustal and the centre of a long one.
 from ._jit import jit
 from .events import ELIM_BREAKUP, ELIM_OFF_MAP, EV_BREAKUP, EV_OFF_MAP, log_event
 from .hexgrid import CENTRAL_CELLS, ON_MAP, direction_between
-from .rules_data import CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, PLATFORM, TWO_HEX, NO_UNIT
+from .rules_data import CENTRAL, LONG, MAX_PIECE_CELLS, NO_PIECE, NO_UNIT, PLATFORM, TWO_HEX
 from .state import MAX_UNITS
 from .units import count_units, eliminate_unit, place_at
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import short_repr
+from .events import no_events
 from .hexgrid import CENTRAL_CELLS, NEIGHBOUR, ON_MAP, col_row, direction_between
+from .integrity import FAULTS, state_fault
+from .pieces import place_central
 from .rules_data import (
     CENTRAL,
     LONG,
     NO_PIECE,
     NO_UNIT,
+    NUM_UNIT_TYPES,
     ONE_HEX,
     PIECE_NAMES,
     PIECE_SIZE,
@@ -27,13 +31,9 @@ from .rules_data import (
     UNIT_NAMES,
     UNIT_SIDE,
     ZIEGLER,
-    NUM_UNIT_TYPES,
 )
-from .state import MAX_PIECES, MAX_UNITS, empty_states
-from .pieces import place_central
 from .setup import setup_unit
-from .integrity import FAULTS, state_fault
-from .events import no_events
+from .state import MAX_PIECES, MAX_UNITS, empty_states
 
 
 def blank_state(rules=None) -> np.ndarray:

@@ -13,8 +13,11 @@ from .crustal_movement import can_move_piece, finish_piece
 from .damage import break_ups, stress_check_all, stress_check_at
 from .events import EV_PHASE, log_event
 from .hovercraft import clear_revealed, second_move_allowance
+from .regular_movement import finish_unit
 from .rules_data import (
+    CENTRAL,
     NO_PIECE,
+    NO_UNIT,
     ONE_HEX,
     PHASE_CONTROL,
     PHASE_OVER,
@@ -27,14 +30,11 @@ from .rules_data import (
     PHASE_Z_MOVE,
     PHASE_Z_SECOND,
     PLATFORM,
+    TECHNOCRAT,
     TECHNOCRAT_WIN,
     UNIT_SIDE,
-    NO_UNIT,
-    CENTRAL,
     ZIEGLER,
-    TECHNOCRAT,
 )
-from .regular_movement import finish_unit
 from .state import MAX_PIECES, MAX_UNITS, PF_DONE, PF_NEUTRALIZE_TRIED, UF_ATTACKING, UF_DONE, UF_STARTED
 from .units import count_units
 from .victory import check_engineers, end_game, truncate_if_over_time

@@ -11,7 +11,7 @@ unit as the observer of an information state sees it.
 
 from ._jit import jit
 from .events import EV_ELIMINATED, EV_SQUAD_LOST, log_event
-from .rules_data import UNIT_IS_INFANTRY, UNIT_SIDE, NO_UNIT, T_ENGINEER, UNKNOWN_SQUADS, UNKNOWN_UNIT
+from .rules_data import NO_UNIT, T_ENGINEER, UNIT_IS_INFANTRY, UNIT_SIDE, UNKNOWN_SQUADS, UNKNOWN_UNIT
 from .state import MAX_UNITS
 
 UNKNOWN_FACTOR = -1  # the factor of a counter whose type or size is hidden (D20)

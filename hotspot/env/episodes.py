@@ -29,7 +29,6 @@ from hotspot.core.errors import OK
 from hotspot.core.events import EV_WIDTH
 from hotspot.core.rules_data import PHASE_OVER
 from hotspot.core.victory import side_return
-
 from hotspot.features.encoding import encode
 
 _K_DICE = np.uint64(0x5DEECE66D)

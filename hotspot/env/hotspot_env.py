@@ -118,11 +118,11 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import PHASE_OVER, side_index
 from hotspot.core.state import STATE_DTYPE
-
 from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import encode, new_observation, scratch_state
 from hotspot.features.observations import OBSERVATION_MODES, observation_form, observation_space
 from hotspot.features.shaping import potential
+
 from .episodes import begin_episode, next_episode_seed, outcome
 from .rendering import render_state
 from .templates import build_templates

@@ -65,9 +65,9 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import PHASE_OVER, SIDE_NAMES
 from hotspot.core.state import STATE_DTYPE
 from hotspot.core.victory import side_return
-
 from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import encode, new_observation, scratch_state
+
 from .episodes import next_episode_seed, reset_game
 from .hotspot_env import (
     ILLEGAL_ACTION_MODES,

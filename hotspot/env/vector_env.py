@@ -68,10 +68,10 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import side_index
 from hotspot.core.state import STATE_DTYPE
-
 from hotspot.features.bounds import ObservationBounds
 from hotspot.features.encoding import new_observation
 from hotspot.features.shaping import potential
+
 from .episodes import RESET_ACTION, vector_reset, vector_step
 from .hotspot_env import (
     ILLEGAL_ACTION_MODES,

@@ -31,6 +31,7 @@ import numpy as np
 
 from hotspot.core.game import Game, IllegalActionError, action_to_string
 from hotspot.core.hexgrid import CENTRAL_CELLS, MAP_COLS, MAP_ROWS, col_row
+from hotspot.core.observation import observe
 from hotspot.core.record import GameRecord, RecordError
 from hotspot.core.render import describe_events, piece_name
 from hotspot.core.rules_data import (
@@ -52,7 +53,6 @@ from hotspot.core.rules_data import (
     UNKNOWN_SQUADS,
     UNKNOWN_UNIT,
 )
-from hotspot.core.observation import observe
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 from hotspot.core.units import UNKNOWN_FACTOR
 

@@ -69,7 +69,7 @@ Two encoders share this layout:
 import numpy as np
 
 from hotspot.core._jit import jit
-from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, ON_MAP, EXT_COLS, MARGIN
+from hotspot.core.hexgrid import EXT_COLS, MAP_COLS, MAP_ROWS, MARGIN, ON_MAP
 from hotspot.core.observation import observe
 from hotspot.core.rules_data import (
     CENTRAL,
@@ -81,9 +81,9 @@ from hotspot.core.rules_data import (
     NUM_POOLS,
     PHASE_PLAYER,
     PLATFORM,
+    TECHNOCRAT,
     TWO_HEX,
     UNIT_SIDE,
-    TECHNOCRAT,
 )
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, PF_DONE, STATE_DTYPE, UF_ATTACKING, UF_DONE
 

@@ -67,7 +67,6 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import (
-    NUM_ACTIONS,
     A_COMBINE,
     A_END_PHASE,
     A_END_PIECE,
@@ -78,6 +77,7 @@ from hotspot.core.actions import (
     A_SETUP_FACING,
     A_SETUP_HEX,
     A_SPLIT,
+    NUM_ACTIONS,
 )
 from hotspot.core.crustal_movement import NUM_MANEUVERS
 from hotspot.core.hexgrid import AXIAL_Q, AXIAL_R, MAP_HEX_CELL, NEIGHBOUR, NUM_CELLS, NUM_MAP_HEXES, ON_MAP

@@ -62,7 +62,8 @@ from hotspot.core.jsonfile import JSONInputError, loads
 from hotspot.core.record import GameRecord
 from hotspot.core.rules_data import NO_UNIT, SIDE_NAMES
 from hotspot.core.state import MAX_UNITS
-from hotspot.env.viewer import STATIC as BOARD_STATIC, board_meta, board_of, replay_html, status_of
+from hotspot.env.viewer import STATIC as BOARD_STATIC
+from hotspot.env.viewer import board_meta, board_of, replay_html, status_of
 
 # the click mapping lives in .clicks; its names stay importable from here
 from .clicks import action_targets, click_map, counter_click, refusal, unit_refusal  # noqa: F401

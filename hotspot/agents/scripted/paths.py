@@ -17,8 +17,8 @@ from hotspot.core._jit import borrowed, jit
 from hotspot.core.actions import A_END_PIECE, A_MANEUVER
 from hotspot.core.collisions import in_zone_of_contact
 from hotspot.core.crustal_movement import M_FORWARD, NUM_MANEUVERS, maneuver_geometry
-from hotspot.core.observation import keep_alive
 from hotspot.core.hexgrid import NEIGHBOUR, ON_MAP, direction_between
+from hotspot.core.observation import keep_alive
 from hotspot.core.rules_data import LONG, MAX_PIECE_CELLS, ONE_HEX, TRIANGULAR, TWO_HEX
 
 from .common import (

@@ -72,6 +72,7 @@ import numpy as np
 
 from hotspot.core._jit import jit
 from hotspot.core.actions import A_SETUP_CHOOSE, A_SETUP_FACING, A_SETUP_HEX
+from hotspot.core.dice import splitmix64
 from hotspot.core.hexgrid import (
     AXIAL_Q,
     AXIAL_R,
@@ -83,7 +84,7 @@ from hotspot.core.hexgrid import (
     axial,
     hex_distance,
 )
-from hotspot.core.dice import splitmix64
+from hotspot.core.pieces import is_crustal
 from hotspot.core.rollout import random_choice
 from hotspot.core.rules_data import (
     CENTRAL,
@@ -103,6 +104,7 @@ from hotspot.core.rules_data import (
     ITEM_Z_INFANTRY_1,
     ITEM_Z_INFANTRY_3,
     NO_PIECE,
+    ONE_HEX,
     PHASE_T_SETUP,
     PHASE_Z_SETUP,
     PLATFORM,
@@ -115,11 +117,9 @@ from hotspot.core.rules_data import (
     T_HEAVY_BEAMER,
     TECHNOCRAT,
     UNIT_SIDE,
-    ONE_HEX,
     Z_HOVERCRAFT,
     ZIEGLER,
 )
-from hotspot.core.pieces import is_crustal
 from hotspot.core.setup import NUM_FACINGS, footprint, footprint_free
 from hotspot.core.state import MAX_PIECES, MAX_UNITS
 
