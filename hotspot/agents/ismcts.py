@@ -88,7 +88,7 @@ from .clock import now_seconds
 from .params import AgentParam, ParamTable
 from .policy_net import check_policy, policy_choice, two_headed
 from .rollouts import new_rollout_buffers, play_out, rollout_action
-from .setup_search import searched_setup_decide
+from .setup_search import DEPLOY_PARAMS, searched_setup_decide
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
 # ------------------------------------------------------------------ parameters
@@ -142,25 +142,7 @@ PARAMS = ParamTable(
             "policy= (a value-only net keeps the rollout policy's)",
             spec=False,
         ),
-        AgentParam(
-            "deploy_candidates",
-            "int",
-            8,
-            0,
-            256,
-            "set-up search (setup_search): scripted deployments compared (0 or 1: none, the plan with the agent's seed)",
-        ),
-        AgentParam(
-            "deploy_games",
-            "int",
-            4,
-            0,
-            4096,
-            "set-up search: play-outs a candidate in the first round of successive halving",
-        ),
-        AgentParam(
-            "deploy_turns", "int", 12, 0, 1000, "set-up search: turns a play-out lasts (then valued by the heuristic)"
-        ),
+        *DEPLOY_PARAMS,
         AgentParam(
             "think_ms",
             "int",

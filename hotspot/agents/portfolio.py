@@ -92,7 +92,7 @@ from .scripted import scripted_decide
 from .scripted.common import C_ENCNT, DCEN, NC, cell_info
 from .scripted.crustals import z_ram
 from .scripted.paths import crustal_to_central
-from .setup_search import searched_setup_decide
+from .setup_search import DEPLOY_PARAMS, searched_setup_decide
 from .value_net import WEIGHTS_DIR
 
 # ------------------------------------------------------------------ intents
@@ -126,11 +126,7 @@ PARAMS = ParamTable(
             "margin", "float", 0.002, 0.0, 2.0, "a change is kept when the plan's value rises by more than this"
         ),
         AgentParam("dmg_p0", "float", DMG_P0, 0.0, 1.0, "determinization: P(hidden damage is 0)", spec=False),
-        AgentParam(
-            "deploy_candidates", "int", 8, 0, 256, "the set-up search: scripted deployments compared (<= 1: none)"
-        ),
-        AgentParam("deploy_games", "int", 4, 0, 4096, "the set-up search: play-outs a candidate in its first round"),
-        AgentParam("deploy_turns", "int", 12, 0, 1000, "the set-up search: turns a play-out lasts"),
+        *DEPLOY_PARAMS,
         AgentParam("max_actions", "int", 5000, 0, None, "at most this many actions in a play-out", spec=False),
         AgentParam("horizon", "int", 0, 0, 50, "whole turns after the enemy's reply before valuing"),
         AgentParam(
