@@ -65,7 +65,7 @@ from .balance_plots import plot_balance
 from .folder import GAMES_FILE, read_rows, scenario_files, writer_lock
 from .gamerow import GAME_CSV_FIELDS, to_csv_row
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seeds
-from .options import RunOptions
+from .options import RunOptions, check_precision
 from .registry import is_available
 from .report import balance_text, write_report
 from .runner import check_count, run_in_steps, spec_max_turns
@@ -142,18 +142,6 @@ def parse_agent_list(text: str, side: str) -> list[str]:
 def grid_pairs(technocrats, zieglers) -> list[tuple[str, str]]:
     """Every (Technocrat, Ziegler) pairing of the two lists: a skill grid."""
     return [(t, z) for t in technocrats for z in zieglers]
-
-
-def check_precision(value):
-    """``None`` or a half-width in (0, 0.5); else ``ArenaError`` (one line)."""
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
-        raise ArenaError(
-            f"precision must be a number in (0, 0.5), the 95% interval's half-width at which a cell "
-            f"stops (e.g. 0.03), got {value!r}"
-        )
-    return float(value)
 
 
 def parse_scenarios(text: str) -> list[str]:

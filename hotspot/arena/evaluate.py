@@ -61,11 +61,10 @@ import textwrap
 import time
 from pathlib import Path
 
-from .balance import check_precision
 from .folder import GAMES_FILE, RunConfigError, read_run_config, scan_games, scenario_files, writer_lock
 from .gamerow import endings
 from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
-from .options import RunOptions
+from .options import RunOptions, check_precision
 from .pairs import half_width, pair_summary, points
 from .rating import (
     ANCHOR_RATING,

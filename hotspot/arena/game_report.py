@@ -21,8 +21,9 @@ mirrored seeds (game ``i`` of every cell has the seed ``game_seed(seed, i)``):
   the first turn from which the search's learned value
   (:mod:`hotspot.agents.plan_value`, the shipped networks) puts the
   eventual winner above 0.9 and keeps him there to the end.
-* **the cheap pair's probes** (``ablation_pair``, default
-  ``scripted:scripted``, ``ablation_games`` games a cell): the price of
+* **the cheap pair's probes** (``probe_pair``, default
+  ``scripted:scripted``, ``probe_games`` games a cell; ``ablation=False``
+  leaves out the forces' variants): the price of
   hidden information (the fog probes, R9.5b: each side in turn sees
   through the fog) and **which counters matter**: each force of the set-up
   (3.2, 3.3) one counter smaller and one larger (an infantry force by three
@@ -36,7 +37,7 @@ Written to ``out``: ``report.json`` (every number; the folders of every
 game, with seeds) and ``report.html`` with its PNGs (a static page: no
 script, no network).  The games live in ``out/<set-up>/grid`` and
 ``out/<set-up>/probes`` (arena folders: a rerun resumes them, ``hotspot
-replay`` reads them) and ``out/<set-up>/dice.csv``.
+replay`` reads them) and ``out/<set-up>/dice.json``.
 """
 
 from __future__ import annotations

@@ -43,6 +43,20 @@ def check_count(name: str, value, low: int = 1) -> int:
     return int(value)
 
 
+def check_precision(value):
+    """``None`` or a half-width in (0, 0.5) (the 95% interval's at which a
+    sequential run stops: a balance cell, an evaluated opponent); else
+    :class:`ArenaError` (one line)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 0.5:
+        raise ArenaError(
+            f"precision must be a number in (0, 0.5), the 95% interval's half-width at which a cell "
+            f"stops (e.g. 0.03), got {value!r}"
+        )
+    return float(value)
+
+
 def default_workers() -> int:
     """The worker processes of a run that names none: the cores this process may use."""
     try:
