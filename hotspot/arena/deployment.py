@@ -42,6 +42,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
 from . import folder
+from .gamerow import total_points
 from .match import ArenaError, GameSpec, canonical_rules, game_seed
 from .runner import check_count, run_games, spec_max_turns
 from .stats import wilson_interval
@@ -113,7 +114,7 @@ def _score(rows, side: str) -> tuple[int, int, int]:
 
 
 def _points(wins: int, draws: int, n: int) -> float:
-    return (wins + 0.5 * draws) / n if n else float("nan")
+    return total_points(wins, draws) / n if n else float("nan")
 
 
 def search_run_config(side, opponent, agent, base, base_data, counts: dict, seed, rules_json, max_turns) -> dict:
@@ -255,7 +256,7 @@ def search_deployment(
             r += 1
         finals = []
         for c in alive:
-            low, high = wilson_interval(c["wins"] + 0.5 * c["draws"], c["games"])
+            low, high = wilson_interval(total_points(c["wins"], c["draws"]), c["games"])
             finals.append(
                 {
                     **{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},

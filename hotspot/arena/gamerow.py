@@ -98,14 +98,24 @@ def is_draw(row) -> bool:
     return row.get("winner") is None
 
 
+#: a draw's points to each side (D19 revised: half a point); a win is 1, a loss 0
+DRAW_POINTS = 0.5
+
+
 def points(row, agent_or_side: str, by: str = "agent") -> float:
     """The points of an agent (``by="agent"``) or a side (``by="side"``) in
     the game ``row``: 1 for a win, 1/2 for a draw (D19: half a point), 0 for
-    a loss.  The one place the arena scores a game."""
+    a loss.  The one place the arena scores a game (:func:`total_points`
+    for counts)."""
     if is_draw(row):
-        return 0.5
+        return DRAW_POINTS
     won = row["winner"] if by == "side" else row[row["winner"]]  # the winning seat's agent
     return 1.0 if won == agent_or_side else 0.0
+
+
+def total_points(wins, draws) -> float:
+    """The points of ``wins`` wins and ``draws`` draws (counts), as :func:`points` scores each game."""
+    return wins + DRAW_POINTS * draws
 
 
 def endings(rows) -> dict[str, int]:
@@ -345,10 +355,14 @@ __all__ = [
     "RowField",
     "ENDINGS",
     "OPTIONAL",
+    "DRAW_POINTS",
     "check",
     "ended",
     "endings",
     "from_csv_row",
+    "is_draw",
     "make_row",
+    "points",
     "to_csv_row",
+    "total_points",
 ]

@@ -23,7 +23,7 @@ from pathlib import Path
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
-from .gamerow import is_draw, points  # noqa: F401  (re-exported: the scoring rule's old home)
+from .gamerow import is_draw, points, total_points  # noqa: F401  (is_draw, points re-exported: their old home)
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seeds
 from .options import RunOptions
 from .pairs import pair_summary
@@ -238,7 +238,7 @@ def side_table(rows, specs) -> list[dict]:
     out = []
     for k in order:
         n, tw, draws, truncated, turns, actions, wall = sums[k]
-        score = tw + 0.5 * draws  # the Technocrat's points: a draw is half a point
+        score = total_points(tw, draws)  # the Technocrat's points: a draw is half a point
         lo, hi = wilson_interval(score, n)
         out.append(
             {
