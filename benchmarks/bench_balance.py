@@ -17,7 +17,7 @@ and this script's JSON keeps every game's seed, winner and length.  The
 Technocrat's win rate gets a 95% Wilson interval; the plot
 (``docs/balance.png``) shows every cell with its interval.
 
-Then the deployment search (``hotspot balance --search-deployment``): first
+Then the deployment search (``hotspot search-deployment``): first
 the Ziegler's (on ``open``: the scripted Technocrat deploys against each
 candidate), then the Technocrat's against the best Ziegler deployment found,
 with ``--search-final`` games for each finalist; the best deployments are

@@ -5,7 +5,7 @@ random moments, resumes to exactly the rows of an uninterrupted run.
     python benchmarks/bench_kill_resume.py --tiny           # smoke sizes
 
 For each command (``hotspot arena``; ``hotspot balance`` with ``--precision``;
-``--calibrate``; ``--search-deployment``) an uninterrupted run is played once
+``hotspot calibrate``; ``hotspot search-deployment``) an uninterrupted run is played once
 into a clean folder.  Then, round after round, the same command is started
 on a fresh folder, killed with SIGKILL after a random number of new games
 (1 to 30 new rows of its games file, or at a random moment), started again
@@ -96,13 +96,12 @@ COMMANDS = {
         "--no-plot",
     ],
     "calibrate": [
-        "balance",
-        "--scenarios",
+        "calibrate",
+        "platform_turns=3..5",
+        "--scenario",
         "open",
         "--pair",
         "scripted:scripted",
-        "--calibrate",
-        "platform_turns=3..5",
         "--trials",
         "3",
         "--games",
@@ -116,8 +115,7 @@ COMMANDS = {
         "--no-progress",
     ],
     "search-deployment": [
-        "balance",
-        "--search-deployment",
+        "search-deployment",
         "ziegler",
         "--opponent",
         "scripted",

@@ -433,6 +433,10 @@ def test_cli_balance_refuses_and_drops_damaged_lines(tmp_path, capsys):
         (["balance", "--search-deployment", "ziegler", "--finalists", "-2"], "--finalists"),
         (["balance", "--search-deployment", "ziegler", "--candidates", "1"], "--candidates"),
         (["balance", "--search-deployment", "ziegler", "--random-candidates", "-1"], "--random-candidates"),
+        (["search-deployment", "ziegler", "--final-games", "0"], "--final-games"),
+        (["search-deployment", "technocrat", "--candidates", "1"], "--candidates"),
+        (["calibrate", "platform_turns=3..4", "--trials", "0"], "--trials"),
+        (["calibrate", "platform_turns=3..4", "--halving", "--candidates", "1"], "--candidates"),
     ],
 )
 def test_cli_refuses_counts_below_one(tmp_path, capsys, args, name):

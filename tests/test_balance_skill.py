@@ -516,3 +516,47 @@ def test_the_grid_is_read_again_without_agents_that_never_win():
     assert core["gains_more"] == "ziegler" and core["diagonal_trend"] == "shrinks"
     text = skill_text(grid)
     assert "Without hopeless as Technocrat, hopeless as Ziegler" in text and "The Ziegler gains more" in text
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["platform_turns=9..2"], "not within"),
+        (["speed=1..2"], "valid knobs"),
+        (["platform_turns=3..4", "--target", "1.5"], "target must be"),
+        (["platform_turns=3..4", "--confirm-pair", "random:nobody"], "nobody"),
+        (["platform_turns=3..4", "--halving"], "one --pair"),
+        (["platform_turns=3..4", "--scenario", "open,standard"], "one scenario"),
+        (["platform_turns=3..4", "--option", "losses=automatic,owner"], "one value an option"),
+    ],
+)
+def test_hotspot_calibrate_refuses_bad_input_in_one_line(tmp_path, capsys, argv, words):
+    """``hotspot calibrate`` (the calibration's own command) refuses what
+    ``hotspot balance --calibrate`` refuses, in one line, writing nothing."""
+    out = tmp_path / "out"
+    assert main(["calibrate", *argv, "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and words in err and err.startswith("hotspot: error:")
+    assert not out.exists()
+
+
+def test_calibrate_and_search_deployment_are_commands_and_the_old_flags_say_so(tmp_path, capsys):
+    """``hotspot calibrate`` and ``hotspot search-deployment`` run the
+    calibration and the deployment search (their defaults the library's,
+    declared once); ``hotspot balance --calibrate`` / ``--search-deployment``
+    still do, with a one-line warning naming the new command."""
+    tiny = ["--workers", "1", "--no-progress", "--max-turns", "1"]
+    knob = ["platform_turns=3..4", "--trials", "2", "--games", "2", "--finalists", "1", "--confirm-games", "2"]
+    assert main(["calibrate", *knob, "--scenario", "open", "--out", str(tmp_path / "cal"), *tiny]) == 0
+    assert (tmp_path / "cal" / "calibrated.json").is_file() and "warning" not in capsys.readouterr().err
+    search = ["ziegler", "--candidates", "2", "--random-candidates", "0", "--finalists", "1", "--games", "1"]
+    search += ["--final-games", "1"]
+    assert main(["search-deployment", *search, "--out", str(tmp_path / "dep"), *tiny]) == 0
+    assert (tmp_path / "dep" / "best.json").is_file() and "warning" not in capsys.readouterr().err
+    old = ["balance", "--search-deployment", *search, "--out", str(tmp_path / "old"), *tiny]
+    assert main(old) == 0
+    err = capsys.readouterr().err
+    assert "'hotspot balance --search-deployment SIDE' is now 'hotspot search-deployment SIDE'" in err
+    assert json.loads((tmp_path / "old" / "best.json").read_text()) == json.loads(
+        (tmp_path / "dep" / "best.json").read_text()
+    )  # the same search, by either name

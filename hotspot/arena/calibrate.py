@@ -1,5 +1,5 @@
 """Calibration: the values of named knobs that bring the Technocrat's score to
-a target.  ``hotspot balance --calibrate NAME=LOW..HIGH ...`` is
+a target.  ``hotspot calibrate NAME=LOW..HIGH ...`` is
 :func:`run_calibration`.
 
 A *knob* is an integer of the game that the surviving rulebook leaves open or
@@ -371,7 +371,7 @@ def run_calibration(
 def _write_calibrated(path: Path, data: dict, base: dict, setting: str, target: float) -> Path:
     data = dict(data)
     data["description"] = (
-        f"{base.get('description', '')} Calibrated (hotspot balance --calibrate) towards a "
+        f"{base.get('description', '')} Calibrated (hotspot calibrate) towards a "
         f"Technocrat score of {target}: {setting}."
     ).strip()
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")

@@ -1,6 +1,6 @@
 """The ``hotspot`` command line: one module a subcommand (``hotspot.cli.play``,
-``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.evaluate``, ``.report``,
-``.export``, ``.dataset``), each
+``.replay``, ``.serve``, ``.scenario``, ``.arena``, ``.compare``, ``.balance``, ``.calibrate``,
+``.search_deployment``, ``.evaluate``, ``.report``, ``.export``, ``.dataset``), each
 with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
 
     hotspot play [--technocrat human|AGENT] [--ziegler human|AGENT] [--seed N] [--scenario NAME|PATH]
@@ -18,10 +18,11 @@ with ``add_parser(sub)`` and ``run(args)``, and ``.common``, what they share.
     hotspot balance [--scenarios S,...] [--option NAME=V1,V2 ...] [--pair T:Z ...] [--games N] [--out DIR]
                     [--technocrat A,B,... --ziegler A,B,...] [--precision H] [--step N]
                     [--probe NAME,...] [--probe-pair T:Z] [--report] [--max-turns N|none] [--drop-damaged]
-    hotspot balance --calibrate NAME=LOW..HIGH ... [--pair T:Z] [--target P] [--trials N] [--games N]
-                    [--finalists N] [--confirm-pair T:Z] [--confirm-games N] [--report]
-    hotspot balance --search-deployment ziegler|technocrat [--candidates N] [--finalists N]
+    hotspot calibrate NAME=LOW..HIGH ... [--scenario S] [--pair T:Z] [--target P] [--trials N] [--games N]
+                    [--finalists N] [--confirm-pair T:Z] [--confirm-games N] [--halving] [--report]
+    hotspot search-deployment ziegler|technocrat [--candidates N] [--finalists N]
                     [--final-games N] [--games N] [--opponent AGENT] [--agent AGENT] [--base SCENARIO]
+                    (``hotspot balance --calibrate`` / ``--search-deployment``: the same, until 0.3)
     hotspot evaluate AGENT [--opponents A,B,...] [--precision H] [--step N] [--games N] [--out DIR]
                     [--workers N] [--max-games N] [--minutes M] [--seat technocrat|ziegler] [--ratings FILE]
                                                 (the standard protocol: a result card)
@@ -64,10 +65,38 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import arena, balance, compare, dataset, evaluate, export, play, replay, report, scenario, serve
+from . import (
+    arena,
+    balance,
+    calibrate,
+    compare,
+    dataset,
+    evaluate,
+    export,
+    play,
+    replay,
+    report,
+    scenario,
+    search_deployment,
+    serve,
+)
 
 #: the subcommands, in the order ``hotspot --help`` lists them
-COMMANDS = (play, replay, serve, scenario, arena, compare, balance, evaluate, report, export, dataset)
+COMMANDS = (
+    play,
+    replay,
+    serve,
+    scenario,
+    arena,
+    compare,
+    balance,
+    calibrate,
+    search_deployment,
+    evaluate,
+    report,
+    export,
+    dataset,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -89,7 +118,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         if args.command == "serve":
             return 0
-        if args.command in ("arena", "balance", "compare", "evaluate", "report"):
+        if args.command in ("arena", "balance", "calibrate", "search-deployment", "compare", "evaluate", "report"):
             print(
                 "\nhotspot: interrupted; the finished games are in games.jsonl: rerun the same command "
                 "to resume (with --drop-damaged if it reports a line cut short)",

@@ -1,11 +1,15 @@
-"""``hotspot balance``: the Technocrat's score over a grid of set-ups and rules options; the
-calibration (``--calibrate``) and the deployment search (``--search-deployment``).
+"""``hotspot balance``: the Technocrat's score over a grid of set-ups and rules options.
+``--calibrate`` and ``--search-deployment`` are ``hotspot calibrate`` and
+``hotspot search-deployment`` (``.calibrate``, ``.search_deployment``), kept
+here for one release with a warning.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
+from . import calibrate, search_deployment
 from .common import add_run_options, count_arg, positive, precision_arg, run_options
 
 
@@ -96,7 +100,7 @@ def add_parser(sub) -> None:
         "factor (attack.technocrat_crawler=1..4, D5) or a force (forces.ziegler.hovercraft=3..9)",
     )
     cal.add_argument("--target", type=float, default=0.5, help="the Technocrat score sought (default 0.5)")
-    cal.add_argument("--trials", type=positive, default=20, help="optuna trials (default 20)")
+    cal.add_argument("--trials", type=positive, default=None, help="optuna trials (default 20)")
     cal.add_argument(
         "--confirm-pair",
         action="append",
@@ -113,7 +117,7 @@ def add_parser(sub) -> None:
     cal.add_argument(
         "--confirm-games",
         type=positive,
-        default=1000,
+        default=None,
         help="games of each finalist and confirming pair (default 1000)",
     )
     dep = bal.add_argument_group(
@@ -145,25 +149,29 @@ def add_parser(sub) -> None:
     dep.add_argument(
         "--candidates",
         type=count_arg(2),
-        default=16,
-        help="deployments sampled, or with --calibrate --halving the settings judged (Sobol points) (default 16)",
+        default=None,
+        help="deployments sampled (default 16), or with --calibrate --halving the settings judged (default 8)",
     )
     dep.add_argument(
         "--random-candidates",
         type=count_arg(0),
-        default=4,
+        default=None,
         help="how many of them are uniformly random legal set-ups (default 4)",
     )
     dep.add_argument(
         "--finalists",
         type=positive,
-        default=2,
+        default=None,
         help="candidates left for the final (default 2); with --calibrate, the best distinct settings "
-        "played again with --confirm-games games",
+        "played again with --confirm-games games (default 3)",
     )
-    dep.add_argument("--final-games", type=positive, default=1000, help="games per finalist (default 1000)")
+    dep.add_argument("--final-games", type=positive, default=None, help="games per finalist (default 1000)")
     add_run_options(bal, "balance-results")
     bal.set_defaults(func=run, games=None)  # 100, or 2000 with --precision
+
+
+def _moved(flag: str, command: str) -> None:
+    print(f"hotspot: warning: 'hotspot balance {flag}' is now '{command}' (the flag goes in 0.3)", file=sys.stderr)
 
 
 def run(args) -> int:
@@ -171,11 +179,13 @@ def run(args) -> int:
     from ..arena.tournament import parse_pairings
 
     if args.search_deployment:
-        return _search_deployment(args)
+        _moved("--search-deployment SIDE", "hotspot search-deployment SIDE")
+        return search_deployment.run(args)
+    if args.calibrate:
+        _moved("--calibrate NAME=LOW..HIGH", "hotspot calibrate NAME=LOW..HIGH")
+        return calibrate.run(args)
     from ..arena.balance import parse_agent_list, parse_probes
 
-    if args.calibrate:
-        return _calibrate(args)
     pairs = None
     if args.pair:
         pairs = [p for item in args.pair for p in parse_pairings(item)]
@@ -205,111 +215,4 @@ def run(args) -> int:
         f"{''.join(', ' + Path(p).name for p in summary.get('skill_plots') or [])}"
         f"{', report.html' if summary.get('report') else ''})"
     )
-    return 0
-
-
-def _calibrate(args) -> int:
-    from ..arena.balance import parse_option, parse_scenarios
-    from ..arena.calibrate import parse_knob, run_calibration, run_halving
-    from ..arena.tournament import parse_pairings
-
-    others = [
-        flag
-        for flag, value in (
-            ("--technocrat", args.technocrat),
-            ("--ziegler", args.ziegler),
-            ("--precision", args.precision),
-            ("--probe", args.probe),
-            ("--probe-pair", args.probe_pair),
-        )
-        if value
-    ]
-    if others:
-        raise ValueError(
-            f"--calibrate plays --pair and --confirm-pair, not {', '.join(others)}: run those as a separate grid"
-        )
-    scenarios = parse_scenarios(args.scenarios)
-    if len(scenarios) != 1:
-        raise ValueError("--calibrate calibrates one scenario: give one --scenarios")
-    rules = {}
-    for item in args.option or []:
-        key, values = parse_option(item)
-        if len(values) != 1:
-            raise ValueError(f"--option {item!r}: a calibration plays under one value an option")
-        rules[key] = values[0]
-    pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
-    confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
-    if args.halving:
-        if not pairs or len(pairs) != 1 or confirm:
-            raise ValueError("--halving judges the candidates at one pair: give one --pair (no --confirm-pair)")
-        summary = run_halving(
-            scenarios[0],
-            [parse_knob(k) for k in args.calibrate],
-            pair=pairs[0],
-            rules=rules,
-            target=args.target,
-            candidates=args.candidates,
-            games=16 if args.games is None else args.games,
-            confirm_games=args.confirm_games,
-            seed=args.seed,
-            out=args.out,
-            workers=args.workers,
-            max_turns=args.max_turns,
-            progress=not args.no_progress,
-        )
-        print(summary["text"])
-        return 0
-    summary = run_calibration(
-        scenarios[0],
-        [parse_knob(k) for k in args.calibrate],
-        rules=rules,
-        pairs=pairs,
-        target=args.target,
-        trials=args.trials,
-        games=100 if args.games is None else args.games,
-        confirm_pairs=confirm,
-        confirm_games=args.confirm_games,
-        finalists=args.finalists,
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        max_turns=args.max_turns,
-        progress=not args.no_progress,
-        report=args.report,
-    )
-    print(summary["text"])
-    return 0
-
-
-def _search_deployment(args) -> int:
-    from ..arena.balance import parse_option
-    from ..arena.deployment import search_deployment
-
-    rules = {}
-    for item in args.option or []:
-        key, values = parse_option(item)
-        if len(values) != 1:
-            raise ValueError(f"--option {item!r}: a deployment search plays under one value an option")
-        rules[key] = values[0]
-    out = args.out if args.out != "balance-results" else "deployment-search"
-    summary = search_deployment(
-        args.search_deployment,
-        opponent=args.opponent,
-        agent=args.agent,
-        base=args.base,
-        candidates=args.candidates,
-        random_candidates=args.random_candidates,
-        games=100 if args.games is None else args.games,
-        finalists=args.finalists,
-        final_games=args.final_games,
-        seed=args.seed,
-        rules=rules or None,
-        max_turns=args.max_turns,
-        out=out,
-        workers=args.workers,
-        progress=not args.no_progress,
-        drop_damaged=args.drop_damaged,
-    )
-    print(summary["text"])
-    print(f"Results in {out}/ (best.json, search.json, run.json, candidates/, round*/games.jsonl)")
     return 0
