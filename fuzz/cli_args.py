@@ -106,6 +106,7 @@ CLI_VALUES = {
     "finalists": ("1", "0", "-1", "x"),
     "final_games": ("1", "0", "-1", "x"),
     "search_deployment": ("nope", "ziegler", "technocrat"),
+    "calibrate": ("platform_turns=3..4", "speed=1..2", "platform_turns=9..2", "x", ""),
     "opponent": ("random", "scripted", "nope"),
     "agent": ("random", "scripted", "nope"),
     "base": ("standard", "open", "nope", "bad.json"),
@@ -120,8 +121,11 @@ CLI_TAIL = {
     "play": ["--max-turns", "1"],
     "serve": ["--port", "0"],  # a free port: examples never collide
     "arena": ["--workers", "1", "--no-progress", "--max-turns", "1"],
+    "search-deployment": ["--workers", "1", "--no-progress", "--max-turns", "1"],
     "balance": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"],
     "evaluate": ["--workers", "1", "--no-progress", "--no-plot", "--max-turns", "1"],
+    "calibrate": ["--workers", "1", "--no-progress", "--max-turns", "1", "--trials", "1", "--games", "1"]
+    + ["--finalists", "1", "--confirm-games", "1", "--candidates", "2"],
 }
 
 
@@ -245,7 +249,7 @@ def cli_strategy(ctx):
             tail += ["--games", "1"]  # not the default 100 a pairing or cell (evaluate: 1000 an opponent)
         if command == "evaluate" and "--step" not in args:
             tail += ["--step", "1"]
-        if command == "balance" and "--search-deployment" in args:
+        if command == "search-deployment" or (command == "balance" and "--search-deployment" in args):
             tail += SEARCH_TAIL
         return args + tail
 

@@ -1,7 +1,7 @@
 """One writer a run folder, and nothing lost when a writer is killed.
 
 Every command that writes a run folder (``hotspot arena``, ``hotspot
-balance`` with or without ``--calibrate``, ``--search-deployment``) holds the
+balance``, ``hotspot calibrate``, ``hotspot search-deployment``) holds the
 folder's OS lock (``.lock``, :func:`hotspot.arena.folder.writer_lock`) for
 the whole run: a second writer is refused at once with one line naming the
 folder and the holder's pid, having changed nothing; the OS releases the lock
@@ -105,13 +105,12 @@ WRITERS = {
         "--no-plot",
     ],
     "calibrate": [
-        "balance",
-        "--scenarios",
+        "calibrate",
+        "platform_turns=3..4",
+        "--scenario",
         "open",
         "--pair",
         "random:random",
-        "--calibrate",
-        "platform_turns=3..4",
         "--trials",
         "1",
         "--games",
@@ -127,8 +126,7 @@ WRITERS = {
         "--no-progress",
     ],
     "search-deployment": [
-        "balance",
-        "--search-deployment",
+        "search-deployment",
         "ziegler",
         "--opponent",
         "random",

@@ -134,18 +134,7 @@ def add_parser(sub) -> None:
         metavar="SIDE",
         help="the side whose deployment is searched (ziegler or technocrat)",
     )
-    dep.add_argument("--opponent", default="scripted", help="the opponent's agent (default scripted)")
-    dep.add_argument(
-        "--agent",
-        default="scripted",
-        help="the searching side's agent: its set-up plan draws the candidates and it plays them (default scripted)",
-    )
-    dep.add_argument(
-        "--base",
-        default=None,
-        help="scenario holding the fixed part (default: open for the "
-        "Ziegler, standard's Ziegler set-up for the Technocrat)",
-    )
+    search_deployment.add_players(dep)
     dep.add_argument(
         "--candidates",
         type=count_arg(2),

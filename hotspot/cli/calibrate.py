@@ -10,7 +10,7 @@ successive halving at one strong pair); writes a scenario, ``calibrated.json``.
 
 from __future__ import annotations
 
-from .common import add_run_options, count_arg, positive
+from .common import add_run_options, count_arg, given, positive, single_options
 
 
 def add_parser(sub) -> None:
@@ -75,24 +75,6 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run, games=None)
 
 
-def _given(**values) -> dict:
-    """The keywords given (None: the library's default, declared once there)."""
-    return {k: v for k, v in values.items() if v is not None}
-
-
-def single_options(items, what: str) -> dict:
-    """``--option NAME=VALUE`` items as rules overrides, one value each."""
-    from ..arena.balance import parse_option
-
-    rules = {}
-    for item in items or []:
-        key, values = parse_option(item)
-        if len(values) != 1:
-            raise ValueError(f"--option {item!r}: {what} plays under one value an option")
-        rules[key] = values[0]
-    return rules
-
-
 def run(args) -> int:
     """Run a calibration from parsed arguments (``hotspot calibrate``, or
     ``hotspot balance --calibrate``, whose namespace has the same names)."""
@@ -134,12 +116,10 @@ def run(args) -> int:
     if args.halving:
         if not pairs or len(pairs) != 1 or confirm:
             raise ValueError("--halving judges the candidates at one pair: give one --pair (no --confirm-pair)")
-        chosen = _given(candidates=args.candidates, games=args.games, confirm_games=args.confirm_games)
+        chosen = given(candidates=args.candidates, games=args.games, confirm_games=args.confirm_games)
         summary = run_halving(scenarios[0], knobs, pair=pairs[0], **common, **chosen)
     else:
-        chosen = _given(
-            trials=args.trials, games=args.games, confirm_games=args.confirm_games, finalists=args.finalists
-        )
+        chosen = given(trials=args.trials, games=args.games, confirm_games=args.confirm_games, finalists=args.finalists)
         summary = run_calibration(
             scenarios[0], knobs, pairs=pairs, confirm_pairs=confirm, report=args.report, **common, **chosen
         )

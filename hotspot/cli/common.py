@@ -167,3 +167,21 @@ def parse_rules_options(items) -> dict:
             raise ValueError(f"--option {item!r}: the arena takes one value an option (a grid is `hotspot balance`)")
         rules[key] = values[0]
     return rules
+
+
+def given(**values) -> dict:
+    """The keywords given (None: the library's default, declared once there)."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
+def single_options(items, what: str) -> dict:
+    """``--option NAME=VALUE`` items as rules overrides, one value each."""
+    from ..arena.balance import parse_option
+
+    rules = {}
+    for item in items or []:
+        key, values = parse_option(item)
+        if len(values) != 1:
+            raise ValueError(f"--option {item!r}: {what} plays under one value an option")
+        rules[key] = values[0]
+    return rules

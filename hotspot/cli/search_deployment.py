@@ -9,8 +9,7 @@ writes it as a scenario, ``best.json``.
 
 from __future__ import annotations
 
-from .calibrate import _given, single_options
-from .common import add_run_options, count_arg, positive
+from .common import add_run_options, count_arg, given, positive, single_options
 
 #: the folder a search writes unless --out names another
 DEFAULT_OUT = "deployment-search"
@@ -31,18 +30,7 @@ def add_parser(sub) -> None:
         metavar="SIDE",
         help="the side whose deployment is searched (ziegler or technocrat)",
     )
-    p.add_argument("--opponent", default="scripted", help="the opponent's agent (default scripted)")
-    p.add_argument(
-        "--agent",
-        default="scripted",
-        help="the searching side's agent: its set-up plan draws the candidates and it plays them (default scripted)",
-    )
-    p.add_argument(
-        "--base",
-        default=None,
-        help="scenario holding the fixed part (default: open for the Ziegler, standard's Ziegler set-up for the "
-        "Technocrat)",
-    )
+    add_players(p)
     p.add_argument(
         "--option",
         action="append",
@@ -63,6 +51,22 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run, games=None)
 
 
+def add_players(p) -> None:
+    """The search's players and base scenario (also ``hotspot balance --search-deployment``'s)."""
+    p.add_argument("--opponent", default="scripted", help="the opponent's agent (default scripted)")
+    p.add_argument(
+        "--agent",
+        default="scripted",
+        help="the searching side's agent: its set-up plan draws the candidates and it plays them (default scripted)",
+    )
+    p.add_argument(
+        "--base",
+        default=None,
+        help="scenario holding the fixed part (default: open for the Ziegler, standard's Ziegler set-up for the "
+        "Technocrat)",
+    )
+
+
 def run(args) -> int:
     """Run a deployment search from parsed arguments (``hotspot
     search-deployment``, or ``hotspot balance --search-deployment``)."""
@@ -70,7 +74,7 @@ def run(args) -> int:
 
     rules = single_options(args.option, "a deployment search")
     out = DEFAULT_OUT if args.out == "balance-results" else args.out  # the old flag's folder
-    chosen = _given(
+    chosen = given(
         candidates=args.candidates,
         random_candidates=args.random_candidates,
         games=args.games,
