@@ -10,7 +10,7 @@ successive halving at one strong pair); writes a scenario, ``calibrated.json``.
 
 from __future__ import annotations
 
-from .common import add_run_options, count_arg, given, positive, single_options
+from .common import add_run_options, count_arg, given, parse_rules_options, positive
 
 
 def add_parser(sub) -> None:
@@ -100,7 +100,7 @@ def run(args) -> int:
     scenarios = parse_scenarios(args.scenarios)
     if len(scenarios) != 1:
         raise ValueError("a calibration calibrates one scenario: give one scenario")
-    rules = single_options(args.option, "a calibration")
+    rules = parse_rules_options(args.option, "a calibration plays under one value an option")
     knobs = [parse_knob(k) for k in args.calibrate]
     pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
     confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None

@@ -157,14 +157,16 @@ def add_adjudicate_option(p, default: str = "") -> None:
     )
 
 
-def parse_rules_options(items) -> dict:
+def parse_rules_options(items, why: str = "the arena takes one value an option (a grid is `hotspot balance`)") -> dict:
+    """``--option NAME=VALUE`` items as rules overrides, one value each
+    (``why``: the refusal of a list of values)."""
     from ..arena.balance import parse_option
 
     rules = {}
     for item in items or []:
         key, values = parse_option(item)
         if len(values) != 1:
-            raise ValueError(f"--option {item!r}: the arena takes one value an option (a grid is `hotspot balance`)")
+            raise ValueError(f"--option {item!r}: {why}")
         rules[key] = values[0]
     return rules
 
@@ -172,16 +174,3 @@ def parse_rules_options(items) -> dict:
 def given(**values) -> dict:
     """The keywords given (None: the library's default, declared once there)."""
     return {k: v for k, v in values.items() if v is not None}
-
-
-def single_options(items, what: str) -> dict:
-    """``--option NAME=VALUE`` items as rules overrides, one value each."""
-    from ..arena.balance import parse_option
-
-    rules = {}
-    for item in items or []:
-        key, values = parse_option(item)
-        if len(values) != 1:
-            raise ValueError(f"--option {item!r}: {what} plays under one value an option")
-        rules[key] = values[0]
-    return rules

@@ -9,7 +9,7 @@ writes it as a scenario, ``best.json``.
 
 from __future__ import annotations
 
-from .common import add_run_options, count_arg, given, positive, single_options
+from .common import add_run_options, count_arg, given, parse_rules_options, positive
 
 #: the folder a search writes unless --out names another
 DEFAULT_OUT = "deployment-search"
@@ -72,7 +72,7 @@ def run(args) -> int:
     search-deployment``, or ``hotspot balance --search-deployment``)."""
     from ..arena.deployment import search_deployment
 
-    rules = single_options(args.option, "a deployment search")
+    rules = parse_rules_options(args.option, "a deployment search plays under one value an option")
     out = DEFAULT_OUT if args.out == "balance-results" else args.out  # the old flag's folder
     chosen = given(
         candidates=args.candidates,
