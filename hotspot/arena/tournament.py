@@ -213,8 +213,11 @@ def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_
     return config
 
 
-def side_table(rows, specs) -> list[dict]:
-    """One entry per (pairing, Technocrat agent, Ziegler agent), in plan order."""
+def side_sums(rows, specs) -> tuple[list, dict, dict]:
+    """(the (pairing, Technocrat, Ziegler) groups in plan order, the games
+    planned in each, and each group's sums over ``rows`` in one pass: games,
+    Technocrat wins, draws, truncated games, turns, actions, seconds); the
+    rows of no planned group are summed under None."""
     order, planned = [], {}
     for spec in specs:
         key = (spec.pairing, spec.technocrat, spec.ziegler)
@@ -222,19 +225,24 @@ def side_table(rows, specs) -> list[dict]:
             order.append(key)
             planned[key] = 0
         planned[key] += 1
-    # one pass over the rows (a million in about a second): games, Technocrat wins, draws,
-    # truncated games, and the sums of turns, actions and seconds
-    sums = {k: [0, 0, 0, 0, 0, 0, 0.0] for k in order}
-    for row in rows:
-        acc = sums.get((row["pairing"], row["technocrat"], row["ziegler"]))
-        if acc is not None:
-            acc[0] += 1
-            acc[1] += row["winner"] == "technocrat"
-            acc[2] += is_draw(row)
-            acc[3] += bool(row["truncated"])
-            acc[4] += row["turns"]
-            acc[5] += row["actions_count"]
-            acc[6] += row["wall_s"]
+    sums = {k: [0, 0, 0, 0, 0, 0, 0.0] for k in [*order, None]}
+    other = sums[None]
+    for row in rows:  # a million in about a second
+        acc = sums.get((row["pairing"], row["technocrat"], row["ziegler"]), other)
+        acc[0] += 1
+        acc[1] += row["winner"] == "technocrat"
+        acc[2] += is_draw(row)
+        acc[3] += bool(row["truncated"])
+        acc[4] += row["turns"]
+        acc[5] += row["actions_count"]
+        acc[6] += row["wall_s"]
+    return order, planned, sums
+
+
+def side_table(rows, specs, sums=None) -> list[dict]:
+    """One entry per (pairing, Technocrat agent, Ziegler agent), in plan order
+    (``sums``: :func:`side_sums` of the same rows, if made already)."""
+    order, planned, sums = sums or side_sums(rows, specs)
     out = []
     for k in order:
         n, tw, draws, truncated, turns, actions, wall = sums[k]
@@ -349,7 +357,9 @@ def ratings_table(rows, agents=None, config=None) -> list[dict]:
 
 
 def summarize(rows, specs, pairings, result=None, config=None) -> dict:
-    sides = side_table(rows, specs)
+    sums = side_sums(rows, specs)
+    sides = side_table(rows, specs, sums)
+    n, _, draws, truncated, turns, actions, wall = (sum(column) for column in zip(*sums[2].values()))
     summary = {
         "format": "hotspot-arena-summary",
         "version": 1,
@@ -362,11 +372,11 @@ def summarize(rows, specs, pairings, result=None, config=None) -> dict:
         "wall_s": None if result is None else round(result.wall_s, 3),
         "warm_up_s": None if result is None else round(result.warm_up_s, 3),
         "dropped_lines": [] if result is None else [d.line for d in result.dropped],
-        "games_wall_s": round(sum(r["wall_s"] for r in rows), 3),
-        "mean_turns": mean(r["turns"] for r in rows),
-        "mean_actions": mean(r["actions_count"] for r in rows),
-        "truncated_rate": mean(float(r["truncated"]) for r in rows),
-        "draws": sum(is_draw(r) for r in rows),
+        "games_wall_s": round(wall, 3),
+        "mean_turns": turns / n if n else math.nan,
+        "mean_actions": actions / n if n else math.nan,
+        "truncated_rate": truncated / n if n else math.nan,
+        "draws": draws,
         "sides": sides,
         "head_to_head": head_to_head(rows, pairings),
         "ratings": ratings_table(rows, sorted({a for p in pairings for a in p}), config),
