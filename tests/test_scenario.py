@@ -662,3 +662,76 @@ def test_integers_too_long_to_print_are_scenario_errors(where, sign):
     target[last] = sign * 10**5000 if last != "hex" else [7, sign * 10**5000]
     with pytest.raises(ScenarioError, match=where.split(".")[0].split("[")[0]):
         validate_scenario(data)
+
+
+def test_scenario_schema_through_its_module():
+    """The scenario format's pieces (its labels, hexes, units and rules overrides) as ``schema`` declares them."""
+    from hotspot.core.rules_data import PLATFORM, TWO_HEX, Z_INFANTRY, RulesOptions
+    from hotspot.core.scenario.schema import (
+        FORMAT,
+        ScenarioError,
+        check_seed,
+        format_label,
+        hex_cell,
+        hex_json,
+        parse_label,
+        rules_overrides,
+        unit_json,
+    )
+
+    assert FORMAT == "hotspot-scenario"
+    assert check_seed(7) == 7
+    with pytest.raises(ScenarioError, match="seed"):
+        check_seed(-1)
+    assert hex_json(hex_cell("units[0]", "hex", [7, 10])) == [7, 10]
+    assert parse_label("p", TWO_HEX, "AB") == 28 and format_label(TWO_HEX, 28) == "AB"
+    assert parse_label("p", PLATFORM, "IV") == 4 and format_label(PLATFORM, 4) == "4"
+    assert rules_overrides(RulesOptions()) == {}
+    assert unit_json(Z_INFANTRY, 2, hex_cell("u", "hex", [7, 10])) == {
+        "side": "ziegler",
+        "type": "infantry",
+        "squads": 2,
+        "hex": [7, 10],
+    }
+
+
+def test_scenario_positions_through_their_module():
+    """A scenario becomes a state and back, and a batch of start states, through ``positions``."""
+    from hotspot.core.scenario.files import load_scenario
+    from hotspot.core.scenario.positions import scenario_to_state, start_states, state_to_scenario, validate_scenario
+
+    data = load_scenario("standard")
+    assert validate_scenario(data) == data
+    states = scenario_to_state(data, seed=3)
+    assert states.shape == (1,)
+    assert state_to_scenario(states, name=data["name"], description=data["description"]) == data
+    games = start_states(states, [1, 2], max_turns=5)
+    assert games.shape == (2,) and np.all(games["max_turns"] == 5)
+
+
+def test_scenario_files_through_their_module(tmp_path):
+    """Built-in names, ``random:N``, saving, loading and rules overrides through ``files``."""
+    from hotspot.core.scenario.files import (
+        builtin_scenarios,
+        dumps_scenario,
+        load_scenario,
+        random_name_seed,
+        save_scenario,
+        with_rules,
+    )
+
+    assert "standard" in builtin_scenarios()
+    assert random_name_seed("random:12") == 12
+    path = tmp_path / "s.json"
+    save_scenario(load_scenario("standard"), path, omit_defaults=True)
+    assert load_scenario(path) == load_scenario("standard")
+    assert dumps_scenario(load_scenario("open")).startswith("{\n")
+    assert with_rules("standard", {"combat_table": "diagonal"})["rules"]["combat_table"] == "diagonal"
+
+
+def test_random_setup_through_its_module():
+    """``random:N`` is the generator's set-up N, the same every time."""
+    from hotspot.core.scenario.files import load_scenario
+    from hotspot.core.scenario.generator import random_setup
+
+    assert random_setup(5) == random_setup(5) == load_scenario("random:5")

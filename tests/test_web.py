@@ -380,3 +380,28 @@ def test_new_game_takes_an_agent_spec_and_the_best_alias():
     status, answer = call(fresh, "POST", "/api/new", {"technocrat": "human", "ziegler": "ismcts(iterations=0)"})
     assert status == 400 and "not 'human' or an available agent" in json.dumps(answer)
     assert fresh.session is session
+
+
+def test_clicks_map_a_game_without_http():
+    """The web page's clicks map onto the legal actions without HTTP (``human.clicks``): every targeted
+    action is a legal one, a counter's click gives its actions, and a refused hex or unit says why."""
+    from hotspot.core.game import Game
+    from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS
+    from hotspot.core.rules_data import NO_UNIT
+    from hotspot.human.clicks import action_targets, click_map, counter_click, refusal, unit_refusal
+
+    game = Game(scenario="standard", seed=1)
+    legal = [int(a) for a in game.legal_actions()]
+    hexes, units = click_map(game, legal)
+    assert hexes and sorted({a for acts in hexes.values() for a in acts}) == sorted(
+        a for a in legal if action_targets(game, a)[0]
+    )
+    for unit, acts in units.items():
+        assert counter_click(game, hexes, units, unit) == acts
+    # a hex no legal action touches is refused with a reason, not an exception
+    free = next((c, r) for c in range(MAP_COLS) for r in range(MAP_ROWS) if f"{c},{r}" not in hexes)
+    assert isinstance(refusal(game, free), str) and refusal(game, free)
+    enemy = next(
+        u for u in range(len(game.s["unit_type"])) if int(game.s["unit_type"][u]) != NO_UNIT and u not in units
+    )
+    assert isinstance(unit_refusal(game, enemy), str) and unit_refusal(game, enemy)
