@@ -27,8 +27,8 @@ import time
 import _common as C
 import numpy as np
 
+from hotspot.agents.registry import canonical_agent, make_agent
 from hotspot.arena.match import agent_seeds, game_seed
-from hotspot.arena.registry import canonical_agent, make_agent
 from hotspot.core.game import Game
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 

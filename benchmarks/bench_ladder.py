@@ -59,7 +59,7 @@ from pathlib import Path
 
 import _common as C
 
-from hotspot.arena.registry import agent_cost, canonical_agent, is_available, registered_agents
+from hotspot.agents.registry import agent_cost, canonical_agent, is_available, registered_agents
 from hotspot.arena.stats import json_safe, mean
 from hotspot.arena.tournament import round_robin, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns

@@ -42,8 +42,8 @@ from pathlib import Path
 import _common as C
 import numpy as np
 
+from hotspot.agents.registry import canonical_agent, make_agent
 from hotspot.arena.match import game_seed
-from hotspot.arena.registry import canonical_agent, make_agent
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
 from hotspot.core.game import Game

@@ -27,7 +27,7 @@ import numpy as np
 
 from hotspot.agents.plan_value import NO_NETS, shipped_plan_value
 from hotspot.agents.portfolio import NO_PRIOR, NO_STATS, PARAMS, PLAN_SIZE, planned_phase, portfolio_search
-from hotspot.arena.registry import make_agent
+from hotspot.agents.registry import make_agent
 from hotspot.core.game import Game
 
 #: (label, horizon, value)

@@ -65,10 +65,10 @@ from types import SimpleNamespace
 import _common as C
 from bench_strength import compact_games
 
+from hotspot.agents.registry import canonical_agent
 from hotspot.arena.folder import read_run_config
 from hotspot.arena.match import ArenaError
 from hotspot.arena.pairs import pair_summary
-from hotspot.arena.registry import canonical_agent
 from hotspot.arena.stats import format_table, interval_text, json_safe, mean, normal_interval, wilson_interval
 from hotspot.arena.tournament import points, run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns

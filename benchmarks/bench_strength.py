@@ -72,8 +72,8 @@ from pathlib import Path
 
 import _common as C
 
+from hotspot.agents.registry import canonical_agent
 from hotspot.arena.pairs import pair_summary
-from hotspot.arena.registry import canonical_agent
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import run_arena
 from hotspot.core.limits import DEFAULT_MAX_TURNS, parse_max_turns

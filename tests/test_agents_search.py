@@ -17,9 +17,9 @@ from helpers import hidden_twins, policy_snapshots
 
 from hotspot.agents import Agent, MCTSAgent
 from hotspot.agents.policies import POLICY_SCRIPTED
+from hotspot.agents.registry import available_agents, make_agent, policy_id_of
 from hotspot.agents.search import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize
 from hotspot.arena.match import GameSpec, play_game
-from hotspot.arena.registry import available_agents, make_agent, policy_id_of
 from hotspot.core.actions import NUM_ACTIONS, legal_action_mask
 from hotspot.core.game import Game
 from hotspot.core.observation import observe

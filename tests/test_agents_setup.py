@@ -23,9 +23,9 @@ import pytest
 import hotspot.core as hc
 from hotspot.agents import ScriptedAgent
 from hotspot.agents.policies import POLICY_SCRIPTED, play_games
+from hotspot.agents.registry import is_available
 from hotspot.arena import make_agent
 from hotspot.arena.match import play_match
-from hotspot.arena.registry import is_available
 from hotspot.core.actions import A_SETUP_CHOOSE
 from hotspot.core.game import Game
 from hotspot.core.hexgrid import CENTRAL_CELLS, PERIMETER

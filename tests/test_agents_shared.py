@@ -5,7 +5,7 @@ deployments legal: each agent sets up both sides of ``open`` (3.2, 3.3, D21)
 with legal actions only, to the end of the set-up, the same way under the same
 seed.
 
-Every agent registered in ``hotspot.arena.registry`` that can be made here is
+Every agent registered in ``hotspot.agents.registry`` that can be made here is
 covered (``available_agents()``): registering an agent adds it to every test
 below.  Agents whose games take more than a second (``is_fast``: the
 registry's measured ``seconds_per_game``), and any agent registered without a
@@ -19,8 +19,8 @@ same promises at those parameters."""
 import numpy as np
 import pytest
 
+from hotspot.agents.registry import is_available, is_fast
 from hotspot.arena import available_agents, make_agent
-from hotspot.arena.registry import is_available, is_fast
 from hotspot.core.game import Game
 from hotspot.core.rules_data import (
     NO_UNIT,

@@ -11,6 +11,17 @@ import numpy as np
 import pytest
 
 from hotspot.agents import RandomAgent
+from hotspot.agents.registry import (
+    DEFAULT_MAX_SECONDS_PER_GAME,
+    DEFAULT_ROUND_ROBIN_CORE_SECONDS,
+    UnknownAgentError,
+    agent_cost,
+    agent_costs,
+    default_agents,
+    is_fast,
+    round_robin_seconds,
+    unregister_agent,
+)
 from hotspot.arena import (
     ArenaError,
     GameSpec,
@@ -29,17 +40,6 @@ from hotspot.arena import (
 )
 from hotspot.arena.balance import parse_option, plot_balance
 from hotspot.arena.match import agent_seeds, setup_seed
-from hotspot.arena.registry import (
-    DEFAULT_MAX_SECONDS_PER_GAME,
-    DEFAULT_ROUND_ROBIN_CORE_SECONDS,
-    UnknownAgentError,
-    agent_cost,
-    agent_costs,
-    default_agents,
-    is_fast,
-    round_robin_seconds,
-    unregister_agent,
-)
 from hotspot.arena.stats import format_table
 from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
 from hotspot.cli import main

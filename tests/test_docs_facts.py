@@ -59,7 +59,7 @@ def test_the_quick_start_names_the_default_round_robin_and_its_size():
     plays (``default_agents()``) and how many games a side and pairing
     (``hotspot arena``'s --games default); docs/arena.md's table marks the
     same agents as the default."""
-    from hotspot.arena.registry import default_agents
+    from hotspot.agents.registry import default_agents
     from hotspot.cli import build_parser
 
     readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())

@@ -20,7 +20,7 @@ pyspiel = pytest.importorskip("pyspiel", reason='OpenSpiel is not installed (pip
 from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts  # noqa: E402
 
 import hotspot.env.openspiel as hs  # noqa: E402  (registers python_hotspot)
-from hotspot.arena.registry import make_agent  # noqa: E402
+from hotspot.agents.registry import make_agent  # noqa: E402
 from hotspot.core.actions import NUM_ACTIONS  # noqa: E402
 from hotspot.core.rules_data import NO_UNIT, TECHNOCRAT, UNIT_SIDE, ZIEGLER  # noqa: E402
 from hotspot.core.state import MAX_PIECES, MAX_UNITS  # noqa: E402
@@ -390,7 +390,7 @@ def test_without_openspiel_the_agents_are_listed_but_unavailable():
     """Without pyspiel the agents stay registered, unavailable, and the agent list still prints."""
     code = (
         "import sys; sys.modules['pyspiel'] = None\n"
-        "from hotspot.arena.registry import available_agents, is_available\n"
+        "from hotspot.agents.registry import available_agents, is_available\n"
         "assert not is_available('openspiel-ismcts') and 'openspiel-mcts' not in available_agents()\n"
         "from hotspot.cli import main\n"
         "assert main(['arena', '--list-agents']) == 0\n"

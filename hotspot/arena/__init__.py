@@ -19,12 +19,13 @@ Bradley-Terry ratings and balance grids (``hotspot arena``, ``hotspot balance``)
   ``game_report`` (:func:`run_report`, ``hotspot report``).
 """
 
+from hotspot.agents.registry import aliases, available_agents, canonical_agent, make_agent, register_agent
+
 from .balance import run_balance  # noqa: E402  (after tournament: it uses it)
 from .folder import DamagedFileError, RowError, RunConfigError, read_rows, record_from_row, replay_row, scan_games
 from .game_report import run_report  # noqa: E402  (after balance: it uses it)
 from .match import ArenaError, GameSpec, game_seed, play_game
 from .options import RunOptions
-from .registry import aliases, available_agents, canonical_agent, make_agent, register_agent
 from .runner import run_games
 from .stats import bradley_terry, wilson_interval
 from .tournament import run_arena

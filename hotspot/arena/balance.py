@@ -58,6 +58,7 @@ import json
 import math
 from pathlib import Path
 
+from hotspot.agents.registry import is_available
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
@@ -66,7 +67,6 @@ from .folder import GAMES_FILE, read_rows, scenario_files, writer_lock
 from .gamerow import GAME_CSV_FIELDS, to_csv_row
 from .match import ArenaError, GameSpec, canonical_rules, check_scenario, game_seeds
 from .options import RunOptions, check_precision
-from .registry import is_available
 from .report import balance_text, write_report
 from .runner import check_count, run_in_steps, spec_max_turns
 from .skill import PROBES, plot_skill_grid, probe_deltas, skill_summaries

@@ -86,11 +86,10 @@ def sample_deployment(base: dict, side: str, agent_name: str, seed: int) -> dict
     """Play ``side``'s set-up in ``base`` with agent ``agent_name`` (seeded) and
     return the scenario with that deployment preset (the opponent's part still
     left to the players where ``base`` leaves it)."""
+    from hotspot.agents.registry import make_agent
     from hotspot.core import Game
     from hotspot.core.rules_data import PHASE_T_SETUP, PHASE_Z_SETUP, SIDE_NAMES
     from hotspot.core.scenario import state_to_scenario
-
-    from .registry import make_agent
 
     phase = PHASE_Z_SETUP if side == "ziegler" else PHASE_T_SETUP
     game = Game(base, seed=seed)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hotspot.agents.policies import new_game_buffers, policy_action, policy_action_buf
+from hotspot.agents.registry import make_agent
 from hotspot.agents.scripted import make_work, scripted_decide
 from hotspot.core._jit import is_cached, jit
 from hotspot.core.actions import NUM_ACTIONS, action_error, apply_action, current_player
@@ -81,7 +82,6 @@ from hotspot.core.victory import winner as winning_side
 from .adjudication import Adjudicator, canonical_adjudication
 from .errors import ArenaError
 from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT, make_row
-from .registry import make_agent
 
 MASK64 = (1 << 64) - 1
 _K_GAME = 0x6A09E667F3BCC909
@@ -141,7 +141,7 @@ class GameSpec:
     """One game to play: who plays which side, where, and its seed."""
 
     pairing: str  # the label of the match-up, e.g. "random:scripted"
-    technocrat: str  # agent names (hotspot.arena.registry)
+    technocrat: str  # agent names (hotspot.agents.registry)
     ziegler: str
     index: int  # game index within its pairing and side
     seed: int  # game seed (dice; agent seeds and random setups derive from it)

@@ -34,11 +34,12 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from hotspot.agents.registry import policy_id_of
+
 from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
 from .match import ArenaError, GameSpec, pool_context, run_task, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
-from .registry import policy_id_of
 
 #: the counts of a run's configuration that a rerun may raise (game i's seed
 #: does not depend on the number of games: more games extend the same run)

@@ -20,6 +20,8 @@ import math
 from itertools import combinations_with_replacement
 from pathlib import Path
 
+from hotspot.agents.registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents
+from hotspot.agents.specs import split_top
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
@@ -28,7 +30,6 @@ from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check
 from .options import RunOptions
 from .pairs import pair_summary
 from .rating import on_published_scale, ratings_by_seat
-from .registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents, split_top
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
 from .table import bulk_objects

@@ -52,7 +52,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..arena.registry import (
+    from ..agents.registry import (
         DEFAULT_MAX_SECONDS_PER_GAME,
         DEFAULT_ROUND_ROBIN_CORE_SECONDS,
         agent_costs,

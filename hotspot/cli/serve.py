@@ -55,7 +55,7 @@ def offer_agent(item: str) -> None:
     server offers agent SPEC (a module:attribute agent or a model file may
     be one) under the plain name NAME, which the page's requests may name;
     the requests themselves never name a module or a file."""
-    from ..arena.registry import canonical_agent, make_agent, register_agent
+    from ..agents.registry import canonical_agent, make_agent, register_agent
 
     name, eq, spec = item.partition("=")
     name, spec = name.strip(), spec.strip()

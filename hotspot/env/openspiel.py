@@ -437,7 +437,7 @@ def deserialize_game_and_state(text: str) -> tuple[HotspotGame, HotspotState]:
 # ------------------------------------------------------------------ arena agents
 
 #: the arena agents' simulations a decision by default (their parameters, with ranges, are
-#: declared where they are registered: ``hotspot.arena.registry``)
+#: declared where they are registered: ``hotspot.agents.registry``)
 DEFAULT_ITERATIONS = 16
 #: the iteration cap of a search given ``think_ms`` and no ``iterations``
 THINK_ITERATIONS = 1_000_000

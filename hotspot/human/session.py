@@ -14,7 +14,7 @@
 A ``Session`` holds a ``hotspot.core.game.Game`` (the scenario, ``open``'s
 set-up phases 3.2, 3.3 and D21 included, rules options, the dice seed, the
 turn limit), a controller for each side (``"human"`` or the name of an agent
-of ``hotspot.arena.registry``) and the history of every decision with what
+of ``hotspot.agents.registry``) and the history of every decision with what
 it caused.
 
 Determinism: everything follows from the settings and the decisions.  The
@@ -67,8 +67,8 @@ from typing import NamedTuple
 import numpy as np
 
 from hotspot.agents.policies import policy_action
+from hotspot.agents.registry import CodeNotAllowedError, make_agent
 from hotspot.arena.match import agent_seeds, setup_seed
-from hotspot.arena.registry import CodeNotAllowedError, make_agent
 from hotspot.core.actions import NUM_ACTIONS
 from hotspot.core.dice import mix64_int
 from hotspot.core.game import Game, IllegalActionError, action_to_string
@@ -232,7 +232,7 @@ class Session:
         allow_code=True,
     ) -> "Session":
         """A new game.  ``technocrat`` / ``ziegler``: ``"human"`` or an agent of
-        ``hotspot.arena.registry``; ``allow_code``: whether an agent may be a
+        ``hotspot.agents.registry``; ``allow_code``: whether an agent may be a
         ``module:attribute`` or read a model file (True, False, or the set of
         specs that may; the web app's requests pass False); ``scenario``: a built-in name (``standard``,
         ``open``, ``random``, ``random:N``), a JSON path or a dict (``random``

@@ -55,8 +55,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+from hotspot.agents.registry import aliases, available_agents, is_available
 from hotspot.arena.folder import GAMES_FILE, RowError, record_from_row, scan_games
-from hotspot.arena.registry import aliases, available_agents, is_available
 from hotspot.core.hexgrid import MAP_COLS, MAP_ROWS, col_row
 from hotspot.core.jsonfile import JSONInputError, loads
 from hotspot.core.record import GameRecord
