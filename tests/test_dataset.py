@@ -42,6 +42,28 @@ class _Logged(Agent):
         return a
 
 
+def _random_episode(env, seed: int, rng_seed: int, record=None):
+    """A game of ``env`` from ``reset(seed)`` with uniformly random legal
+    actions (each passed to ``record`` before it is played): its start state,
+    every observation and mask it gave, the actions taken, the last reward and
+    whether it terminated."""
+    rng = np.random.default_rng(rng_seed)
+    obs, info = env.reset(seed=seed)
+    start = np.zeros(1, STATE_DTYPE)
+    begin_episode(start, 0, env.templates, env._episode_seed, np.zeros(1, np.uint64), *no_events())
+    seen, masks, acts, done, reward, terminated = [obs], [info["action_mask"]], [], False, 0.0, False
+    while not done:
+        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        acts.append(a)
+        if record is not None:
+            record(a)
+        obs, reward, terminated, truncated, info = env.step(a)
+        seen.append(obs)
+        masks.append(info["action_mask"])
+        done = terminated or truncated
+    return start, seen, masks, acts, reward, terminated
+
+
 @pytest.mark.parametrize("form", ["compact", "flat"])
 def test_an_episode_is_the_environments_for_the_same_game(form):
     """Rule: the dataset's observations, masks, reward and ends are those
@@ -49,18 +71,7 @@ def test_an_episode_is_the_environments_for_the_same_game(form):
     fog D20, the reward at a victory 5.0 or 0 at the turn limit)."""
     log: list[int] = []
     env = HotspotEnv(side="technocrat", opponent=_Logged(log), scenario="open", observation=form, max_turns=30)
-    rng = np.random.default_rng(5)
-    obs, info = env.reset(seed=11)
-    start = np.zeros(1, STATE_DTYPE)
-    begin_episode(start, 0, env.templates, env._episode_seed, np.zeros(1, np.uint64), *no_events())
-    seen, masks, done, reward, terminated = [obs], [info["action_mask"]], False, 0.0, False
-    while not done:
-        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        log.append(a)
-        obs, reward, terminated, truncated, info = env.step(a)
-        seen.append(obs)
-        masks.append(info["action_mask"])
-        done = terminated or truncated
+    start, seen, masks, acts, reward, terminated = _random_episode(env, seed=11, rng_seed=5, record=log.append)
     episode = seat_episode(start, log, 1, env)
     n = len(seen) - 1
     assert len(episode["actions"]) == n
@@ -94,18 +105,7 @@ def test_a_learner_episode_is_learner_envs_for_the_same_game(seat, monkeypatch):
 
     monkeypatch.setattr(HotspotEnv, "step", logged_step)
     env = LearnerEnv(side=seat, opponent=_Logged(log), scenario="open", max_turns=30, shaping={})
-    rng = np.random.default_rng(7)
-    obs, info = env.reset(seed=13)
-    start = np.zeros(1, STATE_DTYPE)
-    begin_episode(start, 0, env.templates, env._episode_seed, np.zeros(1, np.uint64), *no_events())
-    seen, masks, acts, done, reward, terminated = [obs], [info["action_mask"]], [], False, 0.0, False
-    while not done:
-        a = int(rng.choice(np.flatnonzero(info["action_mask"])))
-        acts.append(a)
-        obs, reward, terminated, truncated, info = env.step(a)
-        seen.append(obs)
-        masks.append(info["action_mask"])
-        done = terminated or truncated
+    start, seen, masks, acts, reward, terminated = _random_episode(env, seed=13, rng_seed=7)
     episode = learner_episode(start, log, 1 if seat == "technocrat" else 0, env)
     n = len(acts)
     assert episode["actions"].tolist() == acts
