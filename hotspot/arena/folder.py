@@ -50,7 +50,7 @@ from hotspot.core.jsonfile import JSONInputError, loads, read_json
 from . import gamerow
 from .errors import ArenaError, RowError
 from .gamerow import MAX_SEED, short_text  # noqa: F401  (MAX_SEED: its old home)
-from .match import canonical_rules, row_key, setup_seed
+from .match import canonical_rules, row_key, setup_seed, spec_keys
 
 GAMES_FILE = "games.jsonl"
 RUN_FILE = "run.json"
@@ -468,8 +468,8 @@ def rows_outside_plan(rows: dict[str, dict], specs) -> list[str]:
     """Why rows of games.jsonl are not games of ``specs`` (empty: every row is
     one of them): one reason for each setting that differs, with the first
     row that shows it (:func:`_outside_reasons`)."""
-    planned = {spec.key for spec in specs}
-    if all(key in planned for key in rows):
+    planned = set(spec_keys(specs))
+    if planned.issuperset(rows):
         return []
     games: dict = {}
     for s in specs:

@@ -17,6 +17,8 @@ import json
 import math
 from typing import NamedTuple
 
+import numpy as np
+
 from .errors import RowError
 
 MAX_SEED = 1 << 63  # game seeds are 63-bit (match.game_seed)
@@ -116,6 +118,17 @@ def points(row, agent_or_side: str, by: str = "agent") -> float:
 def total_points(wins, draws) -> float:
     """The points of ``wins`` wins and ``draws`` draws (counts), as :func:`points` scores each game."""
     return wins + DRAW_POINTS * draws
+
+
+def draws_of(winners) -> np.ndarray:
+    """:func:`is_draw` of each game, from the games' ``winner`` field (an array, as
+    :func:`.rowtable.column` gives it)."""
+    return np.fromiter((w is None for w in winners), dtype=bool, count=len(winners))
+
+
+def side_points(winners, side: str) -> np.ndarray:
+    """:func:`points` of ``side`` in each game, from the games' ``winner`` field (an array)."""
+    return total_points((np.asarray(winners) == side).astype(float), draws_of(winners))
 
 
 def endings(rows) -> dict[str, int]:

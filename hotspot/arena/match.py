@@ -40,7 +40,10 @@ import multiprocessing
 import re
 import sys
 import time
+from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import accumulate, chain, compress
 
 import numpy as np
 
@@ -182,21 +185,116 @@ class GameSpec:
         """The games ``0..len(seeds)-1`` of one pairing and side, game ``i``
         on ``seeds[i]``, the other fields (``scenario``, ``rules``, ...) in
         ``settings``: the same specs as one ``GameSpec(...)`` a game, checked
-        once and their keys made in bulk (a million in about a second)."""
-        first = cls(pairing, technocrat, ziegler, 0, 0, **settings)  # checks and canonical forms, once
+        once and their keys made in bulk (:class:`SpecSeries`, as a list)."""
+        return list(SpecSeries(pairing, technocrat, ziegler, seeds, **settings))
+
+
+class SpecSeries(Sequence):
+    """The games ``0..len(seeds)-1`` of one pairing and side (as
+    :meth:`GameSpec.series` gives them), each :class:`GameSpec` made when it
+    is asked for; :attr:`keys`, the games' keys, made in bulk (a million in
+    about half a second).  A planned run of a million games holds its plan
+    this way: the specs of the games still to play, not a million objects."""
+
+    def __init__(self, pairing: str, technocrat: str, ziegler: str, seeds, **settings):
+        first = GameSpec(pairing, technocrat, ziegler, 0, 0, **settings)  # checks and canonical forms, once
+        first.key  # noqa: B018  (the template's attributes in their order: its copies share the class's keys)
+        self.template = first.__dict__
+        self.group = (pairing, technocrat, ziegler)
+        self.seeds = seeds.tolist() if hasattr(seeds, "tolist") else [int(x) for x in seeds]
         head = _key_head(pairing, technocrat, ziegler, first.scenario, canonical_rules(first.rules))
         limit = int(first.max_turns) if first.max_turns else "null"
         after = f",{json.dumps(str(first.adjudication))}]" if first.adjudication else "]"
-        first.key  # noqa: B018  (the template's attributes in their order: its copies share the class's keys)
-        template, new, set_dict = first.__dict__, object.__new__, object.__setattr__
-        specs = []
-        for i, seed in enumerate(seeds.tolist() if hasattr(seeds, "tolist") else [int(x) for x in seeds]):
+        self._key_parts = (head, limit, after)
+        self._keys: list[str] | None = None
+
+    @property
+    def keys(self) -> list[str]:
+        """Game ``i``'s key at ``i`` (:func:`game_key`)."""
+        if self._keys is None:
+            head, limit, after = self._key_parts
+            self._keys = [f"{head},{i},{seed},{limit}{after}" for i, seed in enumerate(self.seeds)]
+        return self._keys
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("SpecSeries index out of range")
+        attributes = self.template.copy()
+        attributes["index"], attributes["seed"], attributes["key"] = i, self.seeds[i], self.keys[i]
+        spec = object.__new__(GameSpec)
+        object.__setattr__(spec, "__dict__", attributes)
+        return spec
+
+    def __iter__(self):
+        template, new, set_dict, keys = self.template, object.__new__, object.__setattr__, self.keys
+        for i, (seed, key) in enumerate(zip(self.seeds, keys)):
             attributes = template.copy()
-            attributes["index"], attributes["seed"], attributes["key"] = i, seed, f"{head},{i},{seed},{limit}{after}"
-            spec = new(cls)
+            attributes["index"], attributes["seed"], attributes["key"] = i, seed, key
+            spec = new(GameSpec)
             set_dict(spec, "__dict__", attributes)
-            specs.append(spec)
-        return specs
+            yield spec
+
+
+class Plan(Sequence):
+    """The games of a run, series after series (:class:`SpecSeries`): a
+    sequence of :class:`GameSpec` made when asked for, its :attr:`keys` and
+    :meth:`groups` read without making them."""
+
+    def __init__(self, parts: list[SpecSeries]):
+        self.parts = list(parts)
+        self._starts = list(accumulate((len(p) for p in self.parts), initial=0))
+
+    @property
+    def keys(self) -> list[str]:
+        return [key for part in self.parts for key in part.keys]
+
+    def groups(self) -> list[tuple[tuple[str, str, str], int]]:
+        """((pairing, Technocrat, Ziegler), games planned) of each series, in order."""
+        return [(part.group, len(part)) for part in self.parts]
+
+    def __len__(self) -> int:
+        return self._starts[-1]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError("Plan index out of range")
+        p = bisect_right(self._starts, i) - 1
+        return self.parts[p][i - self._starts[p]]
+
+    def __iter__(self):
+        return chain.from_iterable(self.parts)
+
+
+def spec_keys(specs) -> list[str]:
+    """The keys of ``specs`` (a :class:`Plan` or any sequence of specs), in order."""
+    return specs.keys if isinstance(specs, Plan) else [spec.key for spec in specs]
+
+
+def spec_groups(specs) -> list[tuple[tuple[str, str, str], int]]:
+    """((pairing, Technocrat, Ziegler), games) of ``specs`` by group, in the order each first appears."""
+    counts: dict = {}
+    pieces = specs.groups() if isinstance(specs, Plan) else (((s.pairing, s.technocrat, s.ziegler), 1) for s in specs)
+    for group, n in pieces:
+        counts[group] = counts.get(group, 0) + n
+    return list(counts.items())
+
+
+def pick(specs, flags) -> list[GameSpec]:
+    """The specs of ``specs`` whose flag (one a spec) is true, in order."""
+    if isinstance(specs, Plan) and not all(flags):
+        return [specs[i] for i in compress(range(len(specs)), flags)]
+    return list(compress(specs, flags))
 
 
 def game_key(pairing, technocrat, ziegler, scenario, rules, index, seed, max_turns=None, adjudication="") -> str:

@@ -42,6 +42,7 @@ from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .gamerow import points
 from .match import ArenaError
+from .rowtable import as_rows, column
 
 #: Elo points per unit of the logistic model's natural log-odds
 SCALE = 400.0 / math.log(10.0)
@@ -116,7 +117,8 @@ def technocrat_points(row) -> float:
 def seat_results(rows) -> dict[tuple[str, str], list[float]]:
     """``{(technocrat agent, ziegler agent): [Technocrat points, games]}`` of game rows."""
     # the games counted by pairing and winner (a million in a fraction of a second), then scored
-    counts = Counter((row["technocrat"], row["ziegler"], row["winner"]) for row in rows)
+    rows = as_rows(rows)
+    counts = Counter(zip(column(rows, "technocrat"), column(rows, "ziegler"), column(rows, "winner")))
     out: dict[tuple[str, str], list[float]] = {}
     for (technocrat, ziegler, winner), games in counts.items():
         cell = out.setdefault((technocrat, ziegler), [0.0, 0])

@@ -30,6 +30,7 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +39,13 @@ from hotspot.agents.registry import policy_id_of
 
 from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
-from .match import ArenaError, GameSpec, pool_context, run_task, warm_up
+from .gamerow import GAME_ROW_NAMES, OPTIONAL
+from .match import ArenaError, GameSpec, pick, pool_context, run_task, spec_keys, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
+from .rowtable import RowsByKey
+
+#: the fields of a row a run keeps in memory (games.jsonl keeps the actions)
+ROW_NAMES = tuple(n for n in GAME_ROW_NAMES if n != "actions")
 
 #: the counts of a run's configuration that a rerun may raise (game i's seed
 #: does not depend on the number of games: more games extend the same run)
@@ -50,7 +56,7 @@ GROWABLE = ("games",)
 class RunResult:
     """What :func:`run_games` did."""
 
-    rows: list[dict]  # the rows of the planned games finished so far, in plan order, less their actions
+    rows: Sequence[dict]  # the rows of the planned games finished so far, in plan order, less their actions (GameRows)
     played: int  # games played by this run
     reused: int  # planned games found in games.jsonl
     remaining: int  # planned games still to play (after a --max-games stop)
@@ -202,7 +208,7 @@ def run_games(
     t0 = time.perf_counter()
     opts = RunOptions.merge(options, run_options, where="run_games")
     out_dir = opts.folder if out_dir is None else Path(out_dir)
-    keys = [spec.key for spec in specs]
+    keys = spec_keys(specs)
     if len(set(keys)) != len(keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
@@ -343,9 +349,12 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
     workers, backend = opts.resolved_workers(), opts.backend
     path = out_dir / GAMES_FILE
     fast = table.summary_rows(out_dir)  # the shards' rows (Parquet), without a JSON parse of each line
-    games_file = folder.GamesFile(path, fast) if fast is not None else folder.scan_games(path)
-    for row in games_file.rows.values():
-        row.pop("actions", None)  # the rows kept in memory: games.jsonl has the actions
+    if fast is not None:  # columns, without actions
+        games_file = folder.GamesFile(path, fast)
+    else:
+        games_file = folder.scan_games(path)
+        for row in games_file.rows.values():
+            row.pop("actions", None)  # the rows kept in memory: games.jsonl has the actions
     if games_file.damaged and not opts.drop_damaged:
         raise folder.DamagedFileError(
             f"{games_file.damaged_text()}. Nothing was changed: rerun with "
@@ -361,15 +370,16 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         table.remove_shards(out_dir)  # the log's bytes moved: its shards are written again from it
     if config is not None:
         folder.write_run_config(out_dir, config)
-    done = games_file.rows
-    pending = interleave([spec for spec in specs if spec.key not in done])
+    done = games_file.rows  # by key; a run of a million games holds them as columns
+    if not isinstance(done, RowsByKey):
+        done = RowsByKey.of(done, ROW_NAMES, OPTIONAL)
+    pending = interleave(pick(specs, done.absent(keys)))
     reused = len(specs) - len(pending)
     if opts.max_games is not None:
         pending = pending[: opts.max_games]
     names = sorted({s.technocrat for s in pending} | {s.ziegler for s in pending})
     compiled = {name: policy_id_of(name) is not None for name in names}
     tasks = make_tasks(pending, workers, opts.chunk, compiled)
-    new_rows: dict[str, dict] = {}
     played = 0
     warm_s = 0.0
     appender = _Appender(path)
@@ -385,7 +395,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
             _sync_shards(out_dir)
             since_sync = 0
         for row in task_rows:
-            new_rows[row["key"]] = {k: v for k, v in row.items() if k != "actions"}
+            done[row["key"]] = {k: v for k, v in row.items() if k != "actions"}
         played += len(task_rows)
         if bar is not None:
             bar.update(len(task_rows))
@@ -404,9 +414,8 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         if bar is not None:
             bar.close()
     _sync_shards(out_dir)
-    done.update(new_rows)
-    rows = [done[k] for k in keys if k in done]
-    missing = [spec for spec in specs if spec.key not in done]
+    rows = done.in_order(keys)
+    missing = pick(specs, done.absent(keys))
     return RunResult(
         rows=rows,
         played=played,

@@ -256,7 +256,7 @@ def interval_text(lo: float, hi: float, digits: int = 3) -> str:
 def mean(values) -> float:
     """The mean of ``values`` (any iterable of numbers); NaN for none."""
     values = list(values)
-    return sum(values) / len(values) if values else math.nan
+    return float(sum(values) / len(values)) if values else math.nan
 
 
 def json_safe(value):

@@ -31,8 +31,6 @@ everywhere).
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import gzip
 import hashlib
 import json
@@ -44,6 +42,7 @@ from pathlib import Path
 from .errors import ArenaError, RowError
 from .folder import GAMES_FILE, check_row, parse_line
 from .gamerow import GAME_ROW_FIELDS, GAME_ROW_NAMES, OPTIONAL
+from .rowtable import GameRows, RowsByKey, object_array
 
 SHARDS_DIR = "games.parquet"
 #: rows appended to the log between two syncs of a running run (the
@@ -220,12 +219,13 @@ def sync_shards(folder) -> int:
 
 def summary_rows(folder):
     """The rows of a run folder **less their actions**, by key, read fast
-    for a resume: the stretch the shards cover from the shards (their columns
-    but ``actions``; checked when the shards were written), the rest of
-    games.jsonl line by line (checked).  None where this cannot be done
-    exactly (no pyarrow, no shards, shards that no longer match the log, a
-    damaged line after them): the caller then scans the log
-    (:func:`.folder.scan_games`), which also numbers damaged lines."""
+    for a resume: a :class:`.rowtable.RowsByKey` of the stretch the shards
+    cover, held as columns (their columns but ``actions``; checked when the
+    shards were written), and the rest of games.jsonl read line by line
+    (checked).  None where this cannot be done exactly (no pyarrow, no
+    shards, shards that no longer match the log, a damaged line after
+    them): the caller then scans the log (:func:`.folder.scan_games`), which
+    also numbers damaged lines."""
     if not have_arrow():
         return None
     folder = Path(folder)
@@ -235,33 +235,17 @@ def summary_rows(folder):
         return None
     if end <= 0:
         return None
-    _, pq = arrow()
+    pa, pq = arrow()
     names = [n for n in GAME_ROW_NAMES if n != "actions"]
-    rows: dict[str, dict] = {}
-    parsed: dict[str, dict] = {}  # a run's rows share a few rules texts, and their dicts (read, never changed)
-    nulls = set()
-    with bulk_objects():
-        for path in paths:  # a shard at a time: its columns are freed before the next is read
-            try:
-                shard = pq.read_table(path, columns=names)
-            except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
-                return None
-            nulls.update(name for name in names if shard.column(name).null_count)
-            columns = [shard.column(name).to_pylist() for name in names]  # column by column: 6x to_pylist's speed
-            del shard
-            texts = columns[names.index("rules")]
-            for text in set(texts) - parsed.keys():
-                parsed[text] = json.loads(text)
-            columns[names.index("rules")] = [parsed[text] for text in texts]
-            for values in zip(*columns):
-                row = dict(zip(names, values))
-                rows.setdefault(row["key"], row)
-        # a value a row written before its field has: what the field's absence means
-        for name, value in OPTIONAL.items():
-            if value is not None and name in nulls:
-                for row in rows.values():
-                    if row[name] is None:
-                        row[name] = value
+    try:
+        shards = [pq.read_table(path, columns=names) for path in paths]
+    except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
+        return None
+    frame = pa.concat_tables(shards, promote_options="default")
+    del shards
+    stored = GameRows(names, {name: _as_array(frame.column(name), name) for name in names})
+    del frame
+    rows = RowsByKey(stored)
     tail, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         return None
@@ -271,18 +255,29 @@ def summary_rows(folder):
     return rows
 
 
-@contextlib.contextmanager
-def bulk_objects():
-    """Python's cyclic garbage collector off while a million rows are built
-    (they hold no cycles; a collection every few hundred allocations would
-    walk all of them again and again: 40% of the build), on again after."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
+def _as_array(values, name: str):
+    """A Parquet column of game rows as an array of :class:`.rowtable.GameRows`:
+    numbers as numbers; a text as references to its distinct values (parsed,
+    for ``rules``); a null as what the field's absence means (:data:`OPTIONAL`),
+    else None."""
+    pa, _ = arrow()
+    default = OPTIONAL.get(name)
+    if pa.types.is_null(values.type):  # every row null
+        return object_array([default] * len(values))
+    if values.null_count and default is not None:
+        values = values.fill_null(pa.scalar(default, type=values.type))
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        if name == "key":  # distinct in every row
+            return object_array(values.to_pylist())
+        encoded = values.combine_chunks().dictionary_encode()
+        distinct = encoded.dictionary.to_pylist()
+        if name == "rules":
+            distinct = [json.loads(text) for text in distinct]  # the row holds the dict; a run has a few
+        lookup = object_array([*distinct, None])
+        return lookup[encoded.indices.fill_null(len(distinct)).to_numpy(zero_copy_only=False)]
+    if values.null_count:
+        return object_array(values.to_pylist())
+    return values.to_numpy()
 
 
 def remove_shards(folder) -> None:

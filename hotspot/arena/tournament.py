@@ -17,22 +17,33 @@ from __future__ import annotations
 
 import json
 import math
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, repeat
 from pathlib import Path
+
+import numpy as np
 
 from hotspot.agents.registry import SpecError, UnknownAgentError, available_agents, check_agent, default_agents
 from hotspot.agents.specs import split_top
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 
 from .folder import scenario_files, writer_lock
-from .gamerow import is_draw, points, total_points  # noqa: F401  (is_draw, points re-exported: their old home)
-from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario, game_seeds
+from .gamerow import draws_of, is_draw, points, side_points, total_points  # noqa: F401  (is_draw, points re-exported: their old home)
+from .match import (
+    ArenaError,
+    Plan,
+    SpecSeries,
+    begin_compiling,
+    canonical_rules,
+    check_scenario,
+    game_seeds,
+    spec_groups,
+)
 from .options import RunOptions
 from .pairs import pair_summary
 from .rating import on_published_scale, ratings_by_seat
+from .rowtable import as_rows, column, select
 from .runner import GAMES_FILE, check_count, run_games, spec_max_turns
 from .stats import format_table, interval_text, json_safe, mean, wilson_interval, write_csv
-from .table import bulk_objects
 
 SIDE_FIELDS = [
     "pairing",
@@ -166,8 +177,9 @@ def plan_arena(
     max_actions: int | None = None,
     max_turns: int | None = DEFAULT_MAX_TURNS,
     adjudication: str = "",
-) -> list[GameSpec]:
-    """The games of an arena: for each pairing (a, b), ``games`` games with a as
+) -> Plan:
+    """The games of an arena (a :class:`.match.Plan`, a sequence of
+    :class:`.match.GameSpec` made as they are read): for each pairing (a, b), ``games`` games with a as
     the Technocrat and, unless a == b, ``games`` with b as the Technocrat.
     Game ``i`` of every pairing and side has the same seed (same dice, same
     random setup).  ``max_turns``: the turn after which a game is stopped as
@@ -180,17 +192,15 @@ def plan_arena(
         extra["max_actions"] = check_count("max_actions", max_actions)
     seeds = game_seeds(seed, games)  # game i of every pairing and side: one seed
     seen = set()
-    specs = []
-    with bulk_objects():  # a million specs
-        for a, b in pairings:
-            if (a, b) in seen:
-                continue
-            seen.add((a, b))
-            label = f"{a}:{b}"
-            sides = [(a, b)] if a == b else [(a, b), (b, a)]
-            for tech, zieg in sides:
-                specs += GameSpec.series(label, tech, zieg, seeds, scenario=scenario, rules=rules, **extra)
-    return specs
+    parts = []
+    for a, b in pairings:
+        if (a, b) in seen:
+            continue
+        seen.add((a, b))
+        label = f"{a}:{b}"
+        for tech, zieg in [(a, b)] if a == b else [(a, b), (b, a)]:
+            parts.append(SpecSeries(label, tech, zieg, seeds, scenario=scenario, rules=rules, **extra))
+    return Plan(parts)
 
 
 def arena_run_config(pairings, games: int, scenario: str, seed: int, rules, max_turns, adjudication="") -> dict:
@@ -219,24 +229,30 @@ def side_sums(rows, specs) -> tuple[list, dict, dict]:
     planned in each, and each group's sums over ``rows`` in one pass: games,
     Technocrat wins, draws, truncated games, turns, actions, seconds); the
     rows of no planned group are summed under None."""
-    order, planned = [], {}
-    for spec in specs:
-        key = (spec.pairing, spec.technocrat, spec.ziegler)
-        if key not in planned:
-            order.append(key)
-            planned[key] = 0
-        planned[key] += 1
-    sums = {k: [0, 0, 0, 0, 0, 0, 0.0] for k in [*order, None]}
-    other = sums[None]
-    for row in rows:  # a million in about a second
-        acc = sums.get((row["pairing"], row["technocrat"], row["ziegler"]), other)
-        acc[0] += 1
-        acc[1] += row["winner"] == "technocrat"
-        acc[2] += is_draw(row)
-        acc[3] += bool(row["truncated"])
-        acc[4] += row["turns"]
-        acc[5] += row["actions_count"]
-        acc[6] += row["wall_s"]
+    planned = dict(spec_groups(specs))
+    order = list(planned)
+    rows = as_rows(rows)
+    groups = {k: i for i, k in enumerate(order)}
+    n = len(order) + 1  # the last: rows of no planned group
+    keys = zip(column(rows, "pairing"), column(rows, "technocrat"), column(rows, "ziegler"))
+    gid = np.fromiter(map(groups.get, keys, repeat(len(order))), dtype=np.int64, count=len(rows))
+    winners = column(rows, "winner")
+
+    def total(values=None):
+        return np.bincount(gid, weights=values, minlength=n)
+
+    columns = [
+        total(),
+        total(winners == "technocrat"),
+        total(draws_of(winners)),
+        total(column(rows, "truncated").astype(bool)),
+        total(column(rows, "turns").astype(float)),
+        total(column(rows, "actions_count").astype(float)),
+        total(column(rows, "wall_s").astype(float)),
+    ]
+    sums = {}
+    for i, k in enumerate([*order, None]):
+        sums[k] = [int(c[i]) for c in columns[:6]] + [float(columns[6][i])]
     return order, planned, sums
 
 
@@ -279,19 +295,22 @@ def head_to_head(rows, pairings) -> list[dict]:
     games), ``pentanomial`` and ``games_ratio`` (the pairs' share of the
     games the Wilson interval needs for the same half-width); A's score in
     each seat."""
+    rows = as_rows(rows)
+    labels = column(rows, "pairing")
     out = []
     seen = set()
     for a, b in pairings:
         if a == b or (a, b) in seen:
             continue
         seen.add((a, b))
-        rs = [r for r in rows if r["pairing"] == f"{a}:{b}"]
+        rs = select(rows, labels == f"{a}:{b}")
         n = len(rs)
-        aw = sum(r["winner_agent"] == a for r in rs)
-        draws = sum(is_draw(r) for r in rs)
-        score = aw + 0.5 * draws
-        at = [r for r in rs if r["technocrat"] == a]
-        az = [r for r in rs if r["ziegler"] == a]
+        draw = draws_of(column(rs, "winner"))
+        won = column(rs, "winner_agent") == a
+        aw, draws = int(won.sum()), int(draw.sum())
+        score = total_points(aw, draws)
+        mine = total_points(won.astype(float), draw)  # a's points in each game
+        technocrat = column(rs, "technocrat") == a
         lo, hi = wilson_interval(score, n)
         paired = pair_summary(rs, a, b)
         out.append(
@@ -310,8 +329,8 @@ def head_to_head(rows, pairings) -> list[dict]:
                 "games_ratio": paired["games_ratio"],
                 "wilson_low": lo,
                 "wilson_high": hi,
-                "a_as_technocrat_win_rate": mean(points(r, a) for r in at),
-                "a_as_ziegler_win_rate": mean(points(r, a) for r in az),
+                "a_as_technocrat_win_rate": mean(mine[technocrat]),
+                "a_as_ziegler_win_rate": mean(mine[column(rs, "ziegler") == a]),
             }
         )
     return out
@@ -329,25 +348,30 @@ def ratings_table(rows, agents=None, config=None) -> list[dict]:
     config = config or {}
     published = on_published_scale(config.get("scenario"), config.get("rules"), config.get("max_turns"))
     table, anchor = ratings_by_seat(rows, agents or (), published)
-    vs = [r for r in rows if r["technocrat"] != r["ziegler"]]
+    rows = as_rows(rows)
+    tech, zieg = column(rows, "technocrat"), column(rows, "ziegler")
+    vs = tech != zieg
+    winners = column(rows, "winner")
+    draw, won_by = draws_of(winners), column(rows, "winner_agent")
+    technocrat_points = side_points(winners, "technocrat")
     for entry in table:
         a = entry["agent"]
-        mine = [r for r in vs if a in (r["technocrat"], r["ziegler"])]
-        wins = sum(r["winner_agent"] == a for r in mine)
-        draws = sum(is_draw(r) for r in mine)
-        t = [r for r in vs if r["technocrat"] == a]
-        z = [r for r in vs if r["ziegler"] == a]
+        mine = vs & ((tech == a) | (zieg == a))
+        wins = int((mine & (won_by == a)).sum())
+        draws = int((mine & draw).sum())
+        games = int(mine.sum())
+        t, z = vs & (tech == a), vs & (zieg == a)
         entry.update(
             {
-                "games": len(mine),
+                "games": games,
                 "wins": wins,
                 "draws": draws,
-                "losses": len(mine) - wins - draws,
-                "score": (wins + 0.5 * draws) / len(mine) if mine else math.nan,
-                "technocrat_games": len(t),
-                "technocrat_win_rate": mean(points(r, "technocrat", by="side") for r in t),
-                "ziegler_games": len(z),
-                "ziegler_win_rate": mean(points(r, "ziegler", by="side") for r in z),
+                "losses": games - wins - draws,
+                "score": total_points(wins, draws) / games if games else math.nan,
+                "technocrat_games": int(t.sum()),
+                "technocrat_win_rate": mean(technocrat_points[t]),
+                "ziegler_games": int(z.sum()),
+                "ziegler_win_rate": mean(1.0 - technocrat_points[z]),
                 "anchor": anchor,
                 "rating_text": _rating_text(entry, "overall", entry["rating"]),
                 "technocrat_text": _rating_text(entry, "technocrat", entry["technocrat_rating"]),
