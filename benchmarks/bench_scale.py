@@ -13,8 +13,11 @@ with the process's start; the process's peak resident memory from
 finished folder (a resume with nothing left to play); ``read_games`` of the
 whole folder, with every column and without ``actions``; ``iter_games``
 through the whole folder a batch of 65,536 games at a time; and the bytes a
-game in games.jsonl and in the Parquet shards.  The issue's targets: the
-resume <= 10 s, ``read_games`` <= 15 s, the memory flat (the peaks stated).
+game in games.jsonl and in the Parquet shards; then the runner's memory
+against the games it plays: ``hotspot arena`` into fresh folders of
+``--memory-sizes`` games (50,000 and 200,000), the slope of the two peaks
+in KB a game played.  The issue's targets: the resume <= 10 s,
+``read_games`` <= 15 s, the memory flat (the peaks stated).
 """
 
 from __future__ import annotations
@@ -92,6 +95,10 @@ def main(argv=None) -> int:
     p = C.make_parser("bench_scale", __doc__)
     p.add_argument("--games", type=int, default=1_000_000, help="games (default 10^6)")
     p.add_argument("--folder", type=Path, default=None, help="the run folder (default: a fresh temporary one)")
+    p.add_argument(
+        "--memory-sizes", type=int, nargs=2, default=[50_000, 200_000],
+        help="the two fresh runs whose peaks give the runner's memory a game played (default 50000 200000)",
+    )  # fmt: skip
     args = p.parse_args(argv)
     games = 200 if args.tiny else args.games
     work = None
@@ -105,6 +112,14 @@ def main(argv=None) -> int:
         rows.append(run_step("play", folder, games))
     for name in list(STEPS)[1:]:
         rows.append(run_step(name, folder, games))
+    # the runner's memory against the games it plays: fresh folders of two sizes, the peak's slope
+    sizes = [100, 400] if args.tiny else args.memory_sizes
+    played = []
+    for n in sizes:
+        with tempfile.TemporaryDirectory(prefix="hotspot-bench-scale-play-") as tmp:
+            played.append({**run_step("play", Path(tmp) / "run", n), "what": f"play {n:,} games", "games": n})
+    slope_kb = (played[-1]["peak_mb"] - played[0]["peak_mb"]) * 1024 / max(1, sizes[-1] - sizes[0])
+    rows += played
     total = games
     jsonl = (folder / "games.jsonl").stat().st_size / total
     shards = folder_bytes(folder / SHARDS_DIR) / total
@@ -112,7 +127,8 @@ def main(argv=None) -> int:
         f"A run folder of {total:,} random games on open (one process a step, one core)",
         ["step", "seconds", "with the process's start", "peak memory"],
         [[r["what"], f"{r['seconds']:.1f}", f"{r['process_seconds']:.1f}", f"{r['peak_mb']:,.0f} MB"] for r in rows]
-        + [["bytes a game: games.jsonl / Parquet shards", "", "", f"{jsonl:,.0f} / {shards:,.0f}"]],
+        + [["bytes a game: games.jsonl / Parquet shards", "", "", f"{jsonl:,.0f} / {shards:,.0f}"]]
+        + [["the runner's memory a game played (the plays' slope)", "", "", f"{slope_kb:.2f} KB"]],
     )
     by = {r["what"]: r for r in rows}
     resume_s = by["resume (nothing left to play)"]["seconds"]
@@ -130,6 +146,7 @@ def main(argv=None) -> int:
             "bytes_a_game_jsonl": jsonl,
             "bytes_a_game_parquet": shards,
             "peak_mb": {r["what"]: r["peak_mb"] for r in rows},
+            "runner_kb_a_game_played": slope_kb,
         },
     )
     if work is not None:

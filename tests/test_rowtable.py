@@ -165,3 +165,44 @@ def test_rows_set_during_a_run_join_the_columns_and_stay_the_same(folder, monkey
     result = run_games(specs, out, workers=1, progress=False)
     played = _log(out)
     assert result.played == 12 and result.rows == [played[k] for k in spec_keys(specs)]
+
+
+@pytest.mark.parametrize("as_list", [False, True])
+def test_the_games_still_to_play_come_game_by_game_across_groups_in_tasks_of_one_group(as_list):
+    """A run plays game 0 of every group (pairing, side, scenario, rules),
+    then game 1 of every group, ... (a partial run covers every group), in
+    tasks of one group's games taken in turn; the specs of a task are made
+    when it is handed out, from a Plan or a list alike."""
+    from hotspot.arena.runner import TaskList, pending_order, task_positions
+
+    plan = plan_arena([("a", "b"), ("c", "c")], 9, scenario="open", seed=4)
+    specs = list(plan) if as_list else plan
+    absent = [i % 4 != 1 for i in range(len(plan))]  # some games already played
+    order, gid, firsts = pending_order(specs, absent)
+    todo = [s for s, a in zip(plan, absent) if a]
+    rank = {}
+    for s in todo:
+        rank.setdefault((s.pairing, s.technocrat, s.ziegler), len(rank))
+    expected = sorted(todo, key=lambda s: (s.index, rank[(s.pairing, s.technocrat, s.ziegler)]))
+    assert [plan[int(i)] for i in order] == expected
+    tasks = TaskList(specs, task_positions(order, gid, firsts, workers=1, chunk=2, compiled={}))
+    played = [spec for task in tasks for spec in task]
+    assert sorted(s.key for s in played) == sorted(s.key for s in expected) and len(played) == len(expected)
+    for task in tasks:
+        assert len(task) <= 2 and len({(s.pairing, s.technocrat, s.ziegler) for s in task}) == 1
+    # the groups in turn, in the order of their first game still to play (game 0 of b:a was played)
+    assert [(t[0].technocrat, t[0].ziegler) for t in tasks[:3]] == [("a", "b"), ("c", "c"), ("b", "a")]
+
+
+def test_rows_held_as_columns_share_their_repeated_values():
+    """The texts and rules a million rows repeat are held once (each played
+    row brings its own copies); the keys stay as they are; an unhashable
+    value is kept, not refused."""
+    rows = [
+        {"key": f"k{i}", "pairing": "".join(["random", ":random"]), "rules": {"crustal_move": 2}, "x": [i]}
+        for i in range(4)
+    ]
+    held = GameRows.from_dicts(rows, ["key", "pairing", "rules", "x"])
+    pairing, rules = held.column("pairing"), held.column("rules")
+    assert rows[0]["pairing"] is not rows[1]["pairing"] and pairing[0] is pairing[3]
+    assert rules[0] is rules[2] and list(held) == rows

@@ -39,6 +39,21 @@ def object_array(values) -> np.ndarray:
     return out
 
 
+def shared(values: list) -> list:
+    """``values`` with equal values made one object (a flat dict compared by
+    its items): a row's texts arrive as objects of their own, and a million
+    copies of ``"random:random"`` cost some 60 MB where one costs nothing."""
+    seen: dict = {}
+    out = []
+    for v in values:
+        try:
+            v = seen.setdefault((type(v), tuple(sorted(v.items())) if isinstance(v, dict) else v), v)
+        except TypeError:  # not hashable: kept as it is
+            pass
+        out.append(v)
+    return out
+
+
 class GameRows(Sequence):
     """Rows of games (dicts of :data:`.gamerow.GAME_ROW_NAMES` less ``actions``)
     held as ``columns`` (name -> 1-D array, all of one length), fields in
@@ -67,8 +82,8 @@ class GameRows(Sequence):
             kinds = {type(v) for v in values}
             if kinds and kinds <= {int} or kinds == {float} or kinds == {bool}:
                 columns[name] = np.array(values)
-            else:
-                columns[name] = object_array(values)
+            else:  # the distinct values shared (a run's rows repeat a few texts), but for the keys
+                columns[name] = object_array(values if name == "key" else shared(values))
         return cls(names, columns)
 
     def __len__(self) -> int:
@@ -101,6 +116,8 @@ class GameRows(Sequence):
 
     def concat(self, other: GameRows) -> GameRows:
         """These rows, then ``other``'s (the same fields)."""
+        if not len(self) or not len(other):  # a field's type is the rows' it has
+            return other if not len(self) else self
         columns = {}
         for n in self.names:
             a, b = self.columns[n], other.columns[n]

@@ -35,12 +35,14 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from hotspot.agents.registry import policy_id_of
 
 from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
 from .gamerow import GAME_ROW_NAMES, OPTIONAL
-from .match import ArenaError, GameSpec, pick, pool_context, run_task, spec_keys, warm_up
+from .match import ArenaError, GameSpec, Plan, pick, pool_context, run_task, spec_keys, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
 from .rowtable import RowsByKey
 
@@ -105,35 +107,88 @@ def _group_key(spec: GameSpec):
     return (spec.pairing, spec.technocrat, spec.ziegler, spec.scenario, spec.rules)
 
 
-def interleave(specs: list[GameSpec]) -> list[GameSpec]:
-    """The games in the order game 0 of every group (pairing, side, scenario,
-    rules), then game 1 of every group, ...: a partial run covers every group."""
-    rank: dict = {}
-    for spec in specs:
-        rank.setdefault(_group_key(spec), len(rank))
-    return sorted(specs, key=lambda s: (s.index, rank[_group_key(s)]))
+def _groups_of(specs) -> tuple[np.ndarray, np.ndarray, list[GameSpec]]:
+    """(each spec's group, numbered in order of first appearance; each spec's
+    game index; each group's first spec).  A group: a pairing, side,
+    scenario and rules.  A :class:`.match.Plan` is read series by series,
+    without making its specs."""
+    numbers: dict = {}
+    firsts: list[GameSpec] = []
+    if isinstance(specs, Plan):
+        gids, indices = [], []
+        for part in specs.parts:
+            if not len(part):
+                continue
+            t = part.template
+            g = numbers.setdefault(
+                (t["pairing"], t["technocrat"], t["ziegler"], t["scenario"], t["rules"]), len(numbers)
+            )
+            if g == len(firsts):
+                firsts.append(part[0])
+            gids.append(np.full(len(part), g, dtype=np.int64))
+            indices.append(np.arange(len(part), dtype=np.int64))
+        if not gids:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), firsts
+        return np.concatenate(gids), np.concatenate(indices), firsts
+    gid = np.zeros(len(specs), dtype=np.int64)
+    for i, spec in enumerate(specs):
+        g = gid[i] = numbers.setdefault(_group_key(spec), len(numbers))
+        if g == len(firsts):
+            firsts.append(spec)
+    return gid, np.array([spec.index for spec in specs], dtype=np.int64), firsts
 
 
-def make_tasks(specs: list[GameSpec], workers: int, chunk: int | None, compiled: dict[str, bool]) -> list[list]:
-    """Split ``specs`` into tasks of games of one group (pairing, side,
-    scenario, rules), ``chunk`` games each (default: about 8 tasks a worker,
-    at most 50 compiled games or 4 Python-path games a task), the groups'
-    tasks taken in turn."""
-    if not specs:
+def pending_order(specs, absent) -> tuple[np.ndarray, np.ndarray, list[GameSpec]]:
+    """(the positions in ``specs`` of the games still to play, those whose
+    ``absent`` flag is true, in the order game 0 of every group, then game 1
+    of every group, ... (a partial run covers every group); each spec's group;
+    each group's first spec)."""
+    gid, index, firsts = _groups_of(specs)
+    positions = np.flatnonzero(np.asarray(absent, dtype=bool))
+    g = gid[positions]
+    rank = np.zeros(len(firsts), dtype=np.int64)  # the groups in order of their first pending game
+    present, first_at = np.unique(g, return_index=True)
+    rank[present[np.argsort(first_at)]] = np.arange(len(present))
+    return positions[np.lexsort((rank[g], index[positions]))], gid, firsts
+
+
+def task_positions(order, gid, firsts, workers: int, chunk: int | None, compiled: dict[str, bool]) -> list:
+    """Split the games at ``order`` (positions, as :func:`pending_order` gives
+    them) into tasks of games of one group, ``chunk`` games each (default:
+    about 8 tasks a worker, at most 50 compiled games or 4 Python-path games
+    a task), the groups' tasks taken in turn."""
+    if not len(order):
         return []
-    groups: dict = {}
-    for spec in specs:
-        groups.setdefault(_group_key(spec), []).append(spec)
-    auto = max(1, math.ceil(len(specs) / (8 * max(1, workers))))
+    g = gid[order]
+    auto = max(1, math.ceil(len(order) / (8 * max(1, workers))))
     chunked = []
-    for items in groups.values():
-        fast = compiled.get(items[0].technocrat, False) and compiled.get(items[0].ziegler, False)
+    for k in dict.fromkeys(g.tolist()):
+        items = order[g == k]
+        first = firsts[k]
+        fast = compiled.get(first.technocrat, False) and compiled.get(first.ziegler, False)
         size = chunk if chunk is not None else min(auto, 50 if fast else 4)
         chunked.append([items[i : i + size] for i in range(0, len(items), size)])
     tasks = []
     for r in range(max(len(c) for c in chunked)):
         tasks += [c[r] for c in chunked if r < len(c)]
     return tasks
+
+
+class TaskList(Sequence):
+    """The tasks of a run: each a list of :class:`GameSpec`, made from its
+    positions in ``specs`` when it is handed out (a run of a million games
+    does not hold a million specs)."""
+
+    def __init__(self, specs, positions: list):
+        self.specs, self.positions = specs, positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        return [self.specs[int(i)] for i in self.positions[k]]
 
 
 def _progress(total: int, enabled: bool, desc: str):
@@ -373,17 +428,18 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
     done = games_file.rows  # by key; a run of a million games holds them as columns
     if not isinstance(done, RowsByKey):
         done = RowsByKey.of(done, ROW_NAMES, OPTIONAL)
-    pending = interleave(pick(specs, done.absent(keys)))
-    reused = len(specs) - len(pending)
+    order, gid, firsts = pending_order(specs, done.absent(keys))
+    reused = len(specs) - len(order)
     if opts.max_games is not None:
-        pending = pending[: opts.max_games]
-    names = sorted({s.technocrat for s in pending} | {s.ziegler for s in pending})
+        order = order[: opts.max_games]
+    groups = [firsts[k] for k in np.unique(gid[order])]  # a game of each group still to play
+    names = sorted({s.technocrat for s in groups} | {s.ziegler for s in groups})
     compiled = {name: policy_id_of(name) is not None for name in names}
-    tasks = make_tasks(pending, workers, opts.chunk, compiled)
+    tasks = TaskList(specs, task_positions(order, gid, firsts, workers, opts.chunk, compiled))
     played = 0
     warm_s = 0.0
     appender = _Appender(path)
-    bar = _progress(len(pending), opts.progress, desc)
+    bar = _progress(len(order), opts.progress, desc)
 
     since_sync, sync_every = 0, table.sync_rows()
 
@@ -407,7 +463,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
 
     try:
         if tasks:  # compile once here, not in every worker
-            warm_s = _warm_up(pending, compiled, workers, backend)
+            warm_s = _warm_up(groups, compiled, workers, backend)
             _play_tasks(tasks, opts, workers, finished, deadline)
     finally:
         appender.close()
@@ -428,7 +484,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         missing=missing,
         warm_up_s=warm_s,
         dropped=list(games_file.damaged),
-        out_of_time=played < len(pending) and past(deadline),
+        out_of_time=played < len(order) and past(deadline),
     )
 
 
@@ -444,7 +500,8 @@ def _sync_shards(out_dir) -> None:
 
 
 def _warm_up(pending, compiled: dict, workers: int, backend: str) -> float:
-    """Compile what the ``pending`` games run (:func:`warm_up`); returns the seconds it took."""
+    """Compile what the ``pending`` games (one of each group is enough) run
+    (:func:`warm_up`); returns the seconds it took."""
     fast = [compiled.get(s.technocrat) and compiled.get(s.ziegler) for s in pending]
     t_warm = time.perf_counter()
     slow = sorted({n for s in pending for n in (s.technocrat, s.ziegler) if not compiled.get(n)})
@@ -479,7 +536,7 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
     )
     futures = {}
     todo = iter(tasks)
-    cap = len(tasks) if deadline is None else 2 * workers
+    cap = 4 * workers if deadline is None else 2 * workers  # tasks handed out at a time
     try:
         pending = set()
         while True:
@@ -561,7 +618,8 @@ def _run_ray(tasks, address, num_cpus, finished, deadline=None) -> None:
     paths = [p for p in sys.path if p and os.path.isdir(p)]  # where module:attribute agents are found
     refs = {}
     todo = iter(tasks)
-    cap = len(tasks) if deadline is None else 2 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    cap = 4 * cpus if deadline is None else 2 * cpus  # tasks handed out at a time
     try:
         pending = []
         while True:
