@@ -189,7 +189,25 @@ class GameSpec:
         return list(SpecSeries(pairing, technocrat, ziegler, seeds, **settings))
 
 
-class SpecSeries(Sequence):
+class MadeOnRead(Sequence):
+    """A sequence whose items are made when read (``_item(i)``, ``0 <= i <
+    len``); a slice gives a list."""
+
+    def _item(self, i: int):
+        raise NotImplementedError
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._item(j) for j in range(*i.indices(len(self)))]
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._item(i)
+
+
+class SpecSeries(MadeOnRead):
     """The games ``0..len(seeds)-1`` of one pairing and side (as
     :meth:`GameSpec.series` gives them), each :class:`GameSpec` made when it
     is asked for; :attr:`keys`, the games' keys, made in bulk (a million in
@@ -219,30 +237,15 @@ class SpecSeries(Sequence):
     def __len__(self) -> int:
         return len(self.seeds)
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError("SpecSeries index out of range")
+    def _item(self, i: int) -> GameSpec:
         attributes = self.template.copy()
         attributes["index"], attributes["seed"], attributes["key"] = i, self.seeds[i], self.keys[i]
         spec = object.__new__(GameSpec)
         object.__setattr__(spec, "__dict__", attributes)
         return spec
 
-    def __iter__(self):
-        template, new, set_dict, keys = self.template, object.__new__, object.__setattr__, self.keys
-        for i, (seed, key) in enumerate(zip(self.seeds, keys)):
-            attributes = template.copy()
-            attributes["index"], attributes["seed"], attributes["key"] = i, seed, key
-            spec = new(GameSpec)
-            set_dict(spec, "__dict__", attributes)
-            yield spec
 
-
-class Plan(Sequence):
+class Plan(MadeOnRead):
     """The games of a run, series after series (:class:`SpecSeries`): a
     sequence of :class:`GameSpec` made when asked for, its :attr:`keys` and
     :meth:`groups` read without making them."""
@@ -262,13 +265,7 @@ class Plan(Sequence):
     def __len__(self) -> int:
         return self._starts[-1]
 
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError("Plan index out of range")
+    def _item(self, i: int) -> GameSpec:
         p = bisect_right(self._starts, i) - 1
         return self.parts[p][i - self._starts[p]]
 

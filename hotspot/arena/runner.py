@@ -42,7 +42,7 @@ from hotspot.agents.registry import policy_id_of
 from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
 from .gamerow import GAME_ROW_NAMES, OPTIONAL
-from .match import ArenaError, GameSpec, Plan, pick, pool_context, run_task, spec_keys, warm_up
+from .match import ArenaError, GameSpec, MadeOnRead, Plan, pick, pool_context, run_task, spec_keys, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
 from .rowtable import RowsByKey
 
@@ -174,7 +174,7 @@ def task_positions(order, gid, firsts, workers: int, chunk: int | None, compiled
     return tasks
 
 
-class TaskList(Sequence):
+class TaskList(MadeOnRead):
     """The tasks of a run: each a list of :class:`GameSpec`, made from its
     positions in ``specs`` when it is handed out (a run of a million games
     does not hold a million specs)."""
@@ -185,9 +185,7 @@ class TaskList(Sequence):
     def __len__(self) -> int:
         return len(self.positions)
 
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[j] for j in range(*k.indices(len(self)))]
+    def _item(self, k: int) -> list[GameSpec]:
         return [self.specs[int(i)] for i in self.positions[k]]
 
 
