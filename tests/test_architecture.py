@@ -207,7 +207,6 @@ LONG_FUNCTIONS = {
     "hotspot/arena/balance.py:run_balance": 154,
     "hotspot/arena/calibrate.py:run_calibration": 148,
     "training/train_expert.py:main": 140,
-    "hotspot/arena/report.py:write_report": 132,
     "hotspot/core/scenario/generator.py:random_setup": 127,
     "hotspot/arena/calibrate.py:run_halving": 121,
 }

@@ -223,6 +223,33 @@ def write_report(out, summary: dict, rows) -> Path:
     """Write ``out/report.html`` (and ``lengths.png``) for a balance run."""
     out = Path(out)
     cells = summary["cells"]
+    sections = _run_sections(summary)
+    sections.append('<h2 id="cells">Every cell</h2>' + _cells_table(cells))
+    if summary.get("plot"):
+        sections.append(f'<img src="{html.escape(Path(summary["plot"]).name)}" alt="balance plot">')
+    if summary.get("probes"):
+        sections.append(_probes_section(summary["probes"]))
+    calibration = out / "calibration.json"
+    if calibration.exists():
+        try:
+            sections += _calibration_sections(json.loads(calibration.read_text(encoding="utf-8")))
+        except (OSError, ValueError, KeyError, TypeError):
+            sections.append("<p>calibration.json could not be read.</p>")
+    lengths = plot_lengths(rows, cells, out / "lengths.png")
+    if lengths is not None:
+        sections.append(
+            '<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell (each panel titled by its '
+            "scenario); red: Technocrat wins, blue: Ziegler wins, grey: draws.</p>"
+            '<img src="lengths.png" alt="game-length histograms">'
+        )
+    sections.append(_draws_section(rows, cells))
+    path = out / "report.html"
+    path.write_text(html_page("Hot Spot balance report", sections), encoding="utf-8")
+    return path
+
+
+def _run_sections(summary: dict) -> list[str]:
+    """The report's opening: the run's settings, its stopping rule, its skill grids."""
     config = summary["config"]
     sections = [
         f'<p class="note">Scenarios {html.escape(", ".join(config["scenarios"]))}; master seed '
@@ -243,6 +270,11 @@ def write_report(out, summary: dict, rows) -> Path:
             f'<img src="{html.escape(Path(name).name)}" alt="skill grid heatmap">'
             f"<pre>{html.escape(skill_text(grid))}</pre>"
         )
+    return sections
+
+
+def _cells_table(cells: list[dict]) -> str:
+    """Every cell of a balance run as an HTML table."""
     headers = [
         "cell",
         "scenario",
@@ -276,61 +308,53 @@ def write_report(out, summary: dict, rows) -> Path:
         ]
         for c in cells
     ]
-    sections.append('<h2 id="cells">Every cell</h2>' + _table(headers, table, "cells"))
-    if summary.get("plot"):
-        sections.append(f'<img src="{html.escape(Path(summary["plot"]).name)}" alt="balance plot">')
-    if summary.get("probes"):
-        probe_rows = [
-            [
-                d["probe"],
-                f"{d['technocrat']} vs {d['ziegler']}",
-                d["scenario"],
-                d["games"],
-                _num(d.get("base_score")),
-                _num(d.get("probe_score")),
-                _num(d.get("delta"), "+.3f"),
-                f"[{_num(d.get('ci_low'), '+.3f')}, {_num(d.get('ci_high'), '+.3f')}]",
-                d["measures"],
-            ]
-            for d in summary["probes"]
+    return _table(headers, table, "cells")
+
+
+def _probes_section(probes: list[dict]) -> str:
+    """The restricted-play probes: each probe's paired change of the Technocrat's score."""
+    probe_rows = [
+        [
+            d["probe"],
+            f"{d['technocrat']} vs {d['ziegler']}",
+            d["scenario"],
+            d["games"],
+            _num(d.get("base_score")),
+            _num(d.get("probe_score")),
+            _num(d.get("delta"), "+.3f"),
+            f"[{_num(d.get('ci_low'), '+.3f')}, {_num(d.get('ci_high'), '+.3f')}]",
+            d["measures"],
         ]
-        sections.append(
-            '<h2 id="probes">Restricted-play probes</h2><p>The change of the Technocrat\'s score when '
-            "one side plays restricted or with more knowledge, paired over the same seeds.</p>"
-            + _table(
-                [
-                    "probe",
-                    "agents",
-                    "scenario",
-                    "paired games",
-                    "base",
-                    "probe",
-                    "change",
-                    "95% CI",
-                    "what it measures",
-                ],
-                probe_rows,
-                "probes",
-            )
-            + f"<pre>{html.escape(probes_text(summary['probes']))}</pre>"
+        for d in probes
+    ]
+    return (
+        '<h2 id="probes">Restricted-play probes</h2><p>The change of the Technocrat\'s score when '
+        "one side plays restricted or with more knowledge, paired over the same seeds.</p>"
+        + _table(
+            [
+                "probe",
+                "agents",
+                "scenario",
+                "paired games",
+                "base",
+                "probe",
+                "change",
+                "95% CI",
+                "what it measures",
+            ],
+            probe_rows,
+            "probes",
         )
-    calibration = out / "calibration.json"
-    if calibration.exists():
-        try:
-            sections += _calibration_sections(json.loads(calibration.read_text(encoding="utf-8")))
-        except (OSError, ValueError, KeyError, TypeError):
-            sections.append("<p>calibration.json could not be read.</p>")
-    lengths = plot_lengths(rows, cells, out / "lengths.png")
-    if lengths is not None:
-        sections.append(
-            '<h2 id="lengths">Game lengths</h2><p>Turns a game lasted, per cell (each panel titled by its '
-            "scenario); red: Technocrat wins, blue: Ziegler wins, grey: draws.</p>"
-            '<img src="lengths.png" alt="game-length histograms">'
-        )
+        + f"<pre>{html.escape(probes_text(probes))}</pre>"
+    )
+
+
+def _draws_section(rows, cells: list[dict]) -> str:
+    """Each draw replayed to its final position and classified, counted by cell."""
     draws = classify_draws(rows, cells)
     by_cell = {c["cell"]: c for c in cells}
     kinds = list(DRAW_CLASSES) + sorted({k for d in draws for k in d["counts"] if k not in DRAW_CLASSES})
-    sections.append(
+    return (
         '<h2 id="draws">Draws by final position</h2><p>Each draw (a game still going after the turn '
         "limit) replayed to its final position and classified: where the Technocrat's engineers stand "
         "with respect to the Central Crustal (15.2, 15.5).</p>"
@@ -348,9 +372,6 @@ def write_report(out, summary: dict, rows) -> Path:
             else "<p>No draws.</p>"
         )
     )
-    path = out / "report.html"
-    path.write_text(html_page("Hot Spot balance report", sections), encoding="utf-8")
-    return path
 
 
 def write_calibration_report(out, summary: dict) -> Path:
