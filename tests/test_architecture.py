@@ -208,7 +208,6 @@ LONG_FUNCTIONS = {
     "hotspot/arena/calibrate.py:run_calibration": 148,
     "training/train_expert.py:main": 140,
     "hotspot/core/scenario/generator.py:random_setup": 127,
-    "hotspot/arena/calibrate.py:run_halving": 121,
 }
 
 

@@ -472,31 +472,7 @@ def run_halving(
     with writer_lock(out):
         cdir = out / "candidates"
         cdir.mkdir(parents=True, exist_ok=True)
-        # the candidates: the scenario's own values, then Sobol points (distinct settings)
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
-        with warnings.catch_warnings():  # optuna marks its QMC sampler experimental
-            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-            sampler = optuna.samplers.QMCSampler(qmc_type="sobol", seed=int(seed), scramble=True)
-        study = optuna.create_study(sampler=sampler)
-        start = {k.name: base_value(base, k.name) for k in knobs}
-        settings = [start] if all(k.low <= start[k.name] <= k.high for k in knobs) else []
-        for _ in range(64 * candidates):
-            if len(settings) >= candidates:
-                break
-            trial = study.ask()
-            values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
-            study.tell(trial, 0.0)
-            if values not in settings:
-                settings.append(values)
-        entries = []
-        for i, values in enumerate(settings):
-            data = apply_values(base, values)
-            data["name"] = f"{base.get('name', 'scenario')} calibration candidate"
-            digest = _digest(data)
-            path = cdir / f"{digest}.json"
-            if not path.exists():
-                path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            entries.append({"candidate": i, "values": values, "digest": digest, "path": path})
+        start, entries = _halving_candidates(optuna, base, knobs, candidates, seed, cdir)
         rounds = []
         alive = list(entries)
         n = games
@@ -553,6 +529,38 @@ def run_halving(
         (out / "calibration.json").write_text(json.dumps(_finite(summary), indent=1) + "\n", encoding="utf-8")
         summary["text"] = halving_text(summary)
         return summary
+
+
+def _halving_candidates(optuna, base: dict, knobs: list[Knob], candidates: int, seed: int, cdir: Path):
+    """(the scenario's own knob values; the candidates of a successive
+    halving, each ``{"candidate", "values", "digest", "path"}``, its scenario
+    file written under ``cdir``): the scenario's own values first when they
+    lie in the ranges, then distinct Sobol points of optuna's sampler, seeded."""
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():  # optuna marks its QMC sampler experimental
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        sampler = optuna.samplers.QMCSampler(qmc_type="sobol", seed=int(seed), scramble=True)
+    study = optuna.create_study(sampler=sampler)
+    start = {k.name: base_value(base, k.name) for k in knobs}
+    settings = [start] if all(k.low <= start[k.name] <= k.high for k in knobs) else []
+    for _ in range(64 * candidates):
+        if len(settings) >= candidates:
+            break
+        trial = study.ask()
+        values = {k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}
+        study.tell(trial, 0.0)
+        if values not in settings:
+            settings.append(values)
+    entries = []
+    for i, values in enumerate(settings):
+        data = apply_values(base, values)
+        data["name"] = f"{base.get('name', 'scenario')} calibration candidate"
+        digest = _digest(data)
+        path = cdir / f"{digest}.json"
+        if not path.exists():
+            path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        entries.append({"candidate": i, "values": values, "digest": digest, "path": path})
+    return start, entries
 
 
 def halving_text(summary: dict) -> str:
