@@ -255,12 +255,7 @@ def run_calibration(
         records: list[dict] = []
 
         def evaluate(values: dict) -> float:
-            data = apply_values(base, values)
-            data["name"] = f"{base.get('name', 'scenario')} calibration trial"
-            digest = _digest(data)
-            path = trial_dir / f"{digest}.json"
-            if not path.exists():
-                path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            digest, path = _write_setting(base, values, trial_dir, "trial")
             results = play_setting(
                 path,
                 trial_dir / digest,
@@ -531,6 +526,18 @@ def run_halving(
         return summary
 
 
+def _write_setting(base: dict, values: dict, folder: Path, what: str) -> tuple[str, Path]:
+    """(the digest, the file) of the scenario ``base`` with the knobs at
+    ``values``, written as ``folder/<digest>.json`` unless it is there."""
+    data = apply_values(base, values)
+    data["name"] = f"{base.get('name', 'scenario')} calibration {what}"
+    digest = _digest(data)
+    path = folder / f"{digest}.json"
+    if not path.exists():
+        path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return digest, path
+
+
 def _halving_candidates(optuna, base: dict, knobs: list[Knob], candidates: int, seed: int, cdir: Path):
     """(the scenario's own knob values; the candidates of a successive
     halving, each ``{"candidate", "values", "digest", "path"}``, its scenario
@@ -553,12 +560,7 @@ def _halving_candidates(optuna, base: dict, knobs: list[Knob], candidates: int, 
             settings.append(values)
     entries = []
     for i, values in enumerate(settings):
-        data = apply_values(base, values)
-        data["name"] = f"{base.get('name', 'scenario')} calibration candidate"
-        digest = _digest(data)
-        path = cdir / f"{digest}.json"
-        if not path.exists():
-            path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        digest, path = _write_setting(base, values, cdir, "candidate")
         entries.append({"candidate": i, "values": values, "digest": digest, "path": path})
     return start, entries
 
