@@ -39,6 +39,16 @@ def object_array(values) -> np.ndarray:
     return out
 
 
+def _array(values: list, share: bool = False) -> np.ndarray:
+    """``values`` as an array: numbers (ints, or ints and floats) or truth
+    values as numbers, anything else as objects (``share``: equal ones made
+    one object, :func:`shared`)."""
+    kinds = {type(v) for v in values}
+    if kinds and (kinds <= {int, float} or kinds == {bool}):
+        return np.array(values)
+    return object_array(shared(values) if share else values)
+
+
 def shared(values: list) -> list:
     """``values`` with equal values made one object (a flat dict compared by
     its items): a row's texts arrive as objects of their own, and a million
@@ -79,11 +89,8 @@ class GameRows(Sequence):
         for name in names:
             default = defaults.get(name)
             values = [row.get(name, default) for row in rows]
-            kinds = {type(v) for v in values}
-            if kinds and kinds <= {int} or kinds == {float} or kinds == {bool}:
-                columns[name] = np.array(values)
-            else:  # the distinct values shared (a run's rows repeat a few texts), but for the keys
-                columns[name] = object_array(values if name == "key" else shared(values))
+            # the distinct values shared (a run's rows repeat a few texts), but for the keys
+            columns[name] = _array(values, share=name != "key")
         return cls(names, columns)
 
     def __len__(self) -> int:
@@ -150,11 +157,7 @@ def column(rows: Iterable[dict], name: str) -> np.ndarray:
     anything else as objects."""
     if isinstance(rows, GameRows):
         return rows.column(name)
-    values = [row.get(name) for row in rows]
-    kinds = {type(v) for v in values}
-    if kinds and (kinds <= {int} or kinds <= {int, float} or kinds == {bool}):
-        return np.array(values)
-    return object_array(values)
+    return _array([row.get(name) for row in rows])
 
 
 def select(rows: Iterable[dict], mask: np.ndarray):

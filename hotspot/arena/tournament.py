@@ -353,7 +353,7 @@ def ratings_table(rows, agents=None, config=None) -> list[dict]:
     vs = tech != zieg
     winners = column(rows, "winner")
     draw, won_by = draws_of(winners), column(rows, "winner_agent")
-    technocrat_points = side_points(winners, "technocrat")
+    technocrat_points, ziegler_points = side_points(winners, "technocrat"), side_points(winners, "ziegler")
     for entry in table:
         a = entry["agent"]
         mine = vs & ((tech == a) | (zieg == a))
@@ -371,7 +371,7 @@ def ratings_table(rows, agents=None, config=None) -> list[dict]:
                 "technocrat_games": int(t.sum()),
                 "technocrat_win_rate": mean(technocrat_points[t]),
                 "ziegler_games": int(z.sum()),
-                "ziegler_win_rate": mean(1.0 - technocrat_points[z]),
+                "ziegler_win_rate": mean(ziegler_points[z]),
                 "anchor": anchor,
                 "rating_text": _rating_text(entry, "overall", entry["rating"]),
                 "technocrat_text": _rating_text(entry, "technocrat", entry["technocrat_rating"]),
