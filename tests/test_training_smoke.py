@@ -106,9 +106,24 @@ def test_train_planes_stages(tmp_path):
     with np.load(out / "dagger_1.npz") as d:
         masks = np.unpackbits(d["masks"], axis=1, count=NUM_ACTIONS).astype(bool)
         assert len(d["actions"]) > 0 and masks[np.arange(len(masks)), d["actions"]].all()
-    run("train_planes.py", "fit", "--out", out, "--tiny", "--channels", "8", "--blocks", "1", "--init")
+    first = fit["decisions_an_epoch"]
+    run(
+        "train_planes.py",
+        "fit",
+        "--out",
+        out,
+        "--tiny",
+        "--channels",
+        "8",
+        "--blocks",
+        "1",
+        "--init",
+        "--dagger-repeat",
+        "3",
+    )
     fit = json.loads((out / "fit.json").read_text())
     assert fit["init"] and fit["dagger_decisions"] == len(masks)
+    assert fit["decisions_an_epoch"] == first + 3 * len(masks)  # each DAgger decision counted 3 times an epoch
     text = run("train_planes.py", "eval", "--out", out, "--tiny", "--workers", "1")
     assert "pairs" in text
 

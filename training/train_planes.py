@@ -29,7 +29,8 @@ of its decisions with probability ``--dagger-p``, asks a fresh ``--expert``
 what it would play there, and writes ``dagger_N.npz`` (N counts the rounds);
 ``fit`` trains on ``data.npz`` and every ``dagger_N.npz``, the value head on
 the expert's games only (a DAgger position's outcome is the network's game,
-not the expert's), the held-out decisions and the Brier score from the
+not the expert's; ``--dagger-repeat R`` counts each of its decisions R
+times an epoch), the held-out decisions and the Brier score from the
 expert's games only.  ``eval`` runs the
 sequential test of ``hotspot compare`` between ``planes(path=net.npz)`` and
 ``--opponent`` (default ``scripted``) on mirrored pairs.  ``--tiny`` runs a
@@ -76,6 +77,9 @@ def parse_args(argv=None):
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--value-weight", type=float, default=0.5, help="the value loss's weight (default 0.5)")
     p.add_argument("--init", action="store_true", help="fit: start from the run's net.npz")
+    p.add_argument(
+        "--dagger-repeat", type=int, default=1, help="fit: each DAgger decision counted this many times an epoch (1)"
+    )
     p.add_argument("--scenario", default="open", help="dagger: the scenario played (default open)")
     p.add_argument("--dagger-games", type=int, default=100, help="dagger: the network's games a seat (default 100)")
     p.add_argument("--dagger-p", type=float, default=0.25, help="dagger: share of its decisions labelled (0.25)")
@@ -389,6 +393,12 @@ def stage_fit(args, out: Path):
     held = set(g.choice(games, size=max(1, len(games) // 10), replace=False).tolist())
     is_held = np.isin(data["games"], list(held)) & data["expert_game"]
     train_idx, test_idx = np.flatnonzero(~is_held), np.flatnonzero(is_held)
+    if args.dagger_repeat < 1:
+        sys.exit(f"--dagger-repeat must be 1 or more, got {args.dagger_repeat}")
+    dagger_idx = train_idx[~data["expert_game"][train_idx]]
+    train_idx = np.concatenate(
+        [train_idx] + [dagger_idx] * (args.dagger_repeat - 1)
+    )  # the learner's own positions weigh more
     net = torch_net(args.channels, args.blocks)
     if args.init:
         net.load(PlanesNet.load(out / "net.npz"))
@@ -448,6 +458,7 @@ def stage_fit(args, out: Path):
         "blocks": args.blocks,
         "epochs": epochs,
         "decisions_an_epoch": len(train_idx[: args.decisions]),
+        "dagger_repeat": args.dagger_repeat,
         "wall_s": round(time.perf_counter() - t0, 1),
     }
     (out / "fit.json").write_text(json.dumps(report, indent=1) + "\n")
