@@ -11,7 +11,7 @@ A cell is (scenario, one rules option at its non-default value, or the
 defaults).  Every cell plays ``--games`` games between the scripted players
 with the arena's seeds (game ``i`` of every cell has the same dice seed:
 common random numbers), truncated by the harness default ``max_turns`` (a
-draw, half a point, D19 revised), through ``hotspot.arena.balance``: the
+draw, half a point, D19 revised), through ``hotspot.design.balance``: the
 games (seeds and actions) are in ``--runs-dir``/<cell group>/games.jsonl,
 and this script's JSON keeps every game's seed, winner and length.  The
 Technocrat's win rate gets a 95% Wilson interval; the plot
@@ -32,10 +32,10 @@ from pathlib import Path
 
 import _common as C
 
-from hotspot.arena.balance import run_balance
-from hotspot.arena.deployment import search_deployment
 from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
+from hotspot.design.balance import run_balance
+from hotspot.design.deployment import search_deployment
 
 SCENARIOS = ("standard", "open")
 # one disputed reading at a time (D22), at its non-default value; counter_cap 14

@@ -3,11 +3,14 @@ cycles, no private names imported across modules.
 
 Layers, lowest first (docs/architecture.md):
 
-    core -> features -> agents -> env -> arena -> human -> cli
+    core -> features -> agents -> env -> arena -> design -> human -> cli
 
 A module may import its own layer and the layers below it, never above;
 imports inside functions count too (a lazy import is still a dependency), and
 so does ``importlib.import_module("a.literal.name")`` (``__import__`` too).
+The one exception is a deprecated forwarder (:data:`FORWARDERS`): an old
+module path that forwards its names to their new home, one layer up, from
+its module ``__getattr__`` and nowhere else, until the release it names.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from pathlib import Path
 import hotspot
 
 ROOT = Path(hotspot.__file__).resolve().parent
-LAYERS = ("core", "features", "agents", "env", "arena", "human", "cli")
+LAYERS = ("core", "features", "agents", "env", "arena", "design", "human", "cli")
 ALIASES = {
     "__main__": "cli",
     "results": "arena",
@@ -79,6 +82,30 @@ def _imports(name: str, path: Path):
                 yield alias.name, None, node.lineno
 
 
+#: deprecated forwarders: old module -> the package its names moved to (the
+#: game-design tools left the arena for ``hotspot.design``; they go in 0.4)
+DESIGN_MODULES = ("balance", "balance_plots", "calibrate", "deployment", "skill", "report", "game_report")
+FORWARDERS = {"hotspot.arena": "hotspot.design"} | {f"hotspot.arena.{m}": f"hotspot.design.{m}" for m in DESIGN_MODULES}
+
+
+def _forwarded(name: str, path: Path) -> set[int]:
+    """The lines of ``path``'s imports made inside its module ``__getattr__``
+    of the new home :data:`FORWARDERS` names (nothing for other modules)."""
+    if name not in FORWARDERS:
+        return set()
+    home = FORWARDERS[name]
+    lines = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+            for sub in ast.walk(node):
+                targets = [a.name for a in sub.names] if isinstance(sub, ast.Import) else []
+                if isinstance(sub, ast.ImportFrom):
+                    targets = [f"{sub.module}.{a.name}" for a in sub.names]
+                if any(t == home or t.startswith(home + ".") for t in targets):
+                    lines.add(sub.lineno)
+    return lines
+
+
 def _layer(module: str) -> int:
     parts = module.split(".")
     if parts[0] != "hotspot" or len(parts) == 1:
@@ -93,7 +120,10 @@ def test_every_module_is_in_a_layer():
 def test_imports_point_only_downward():
     upward = []
     for name, path in MODULES.items():
+        forwarded = _forwarded(name, path)
         for target, _, line in _imports(name, path):
+            if line in forwarded:
+                continue
             if target.startswith("hotspot") and _layer(name) >= 0 and _layer(target) > _layer(name):
                 upward.append(f"{path.relative_to(ROOT.parent)}:{line} imports {target}")
     assert upward == []
@@ -101,7 +131,12 @@ def test_imports_point_only_downward():
 
 def test_no_import_cycles_between_modules():
     graph = {
-        name: {t for t, _, _ in _imports(name, path) if t in MODULES and t != name} for name, path in MODULES.items()
+        name: {
+            t
+            for t, _, line in _imports(name, path)
+            if t in MODULES and t != name and line not in _forwarded(name, path)
+        }
+        for name, path in MODULES.items()
     }
     # a package's __init__ importing its own modules is how a package re-exports: not a cycle
     for name in graph:
@@ -197,15 +232,15 @@ def test_public_surface_exports_what_the_readme_uses():
 #: no other function may pass the limit (cut it into named steps instead)
 LONGEST_FUNCTION = 120
 LONG_FUNCTIONS = {
-    "hotspot/arena/game_report.py:run_report": 216,
+    "hotspot/design/game_report.py:run_report": 216,
     "hotspot/agents/ismcts.py:ismcts_search": 208,
     "training/train_ppo.py:main": 187,
-    "hotspot/arena/game_report.py:_setup_section": 167,
-    "hotspot/arena/deployment.py:search_deployment": 161,
+    "hotspot/design/game_report.py:_setup_section": 167,
+    "hotspot/design/deployment.py:search_deployment": 161,
     "hotspot/agents/scripted/movement.py:t_move": 156,
     "hotspot/cli/balance.py:add_parser": 155,
-    "hotspot/arena/balance.py:run_balance": 154,
-    "hotspot/arena/calibrate.py:run_calibration": 148,
+    "hotspot/design/balance.py:run_balance": 154,
+    "hotspot/design/calibrate.py:run_calibration": 148,
     "training/train_expert.py:main": 140,
     "hotspot/core/scenario/generator.py:random_setup": 127,
 }
@@ -229,3 +264,45 @@ def test_no_function_grows_past_the_limit():
     assert not too_long, f"functions past their limit (cut them into named steps): {too_long}"
     stale = [n for n in LONG_FUNCTIONS if lengths.get(n, 0) <= LONGEST_FUNCTION]
     assert not stale, f"listed as long but gone or within the limit now (drop them from LONG_FUNCTIONS): {stale}"
+
+
+def test_deprecated_forwarders_only_forward():
+    """Each old path of a moved module (:data:`FORWARDERS`) is a forwarder and
+    nothing more: a docstring, ``import warnings`` and a module
+    ``__getattr__``; each name read there warns, naming its new home, and is
+    the new home's object."""
+    import importlib
+
+    import pytest
+
+    for old, home in FORWARDERS.items():
+        if old == "hotspot.arena":
+            continue  # the arena's own package: two forwarded names, checked below
+        body = ast.parse(MODULES[old].read_text(encoding="utf-8")).body
+        kinds = [type(node).__name__ for node in body]
+        assert kinds == ["Expr", "Import", "FunctionDef"], (old, kinds)
+        module, target = importlib.import_module(old), importlib.import_module(home)
+        public = next(n for n in vars(target) if not n.startswith("_") and callable(getattr(target, n)))
+        with pytest.warns(DeprecationWarning, match=rf"{old}\.{public} is {home}\.{public}"):
+            assert getattr(module, public) is getattr(target, public)
+        assert not hasattr(module, "no_such_name")  # an unknown name is an AttributeError, not a warning
+    import hotspot.arena
+    import hotspot.design
+
+    for name in ("run_balance", "run_report"):
+        with pytest.warns(DeprecationWarning, match=rf"hotspot.arena.{name} is hotspot.design.{name}"):
+            assert getattr(hotspot.arena, name) is getattr(hotspot.design, name)
+
+
+def test_the_arena_never_imports_design():
+    """design imports arena, never the reverse (but for the forwarders)."""
+    found = []
+    for name, path in MODULES.items():
+        if name.startswith("hotspot.arena"):
+            forwarded = _forwarded(name, path)
+            found += [
+                f"{name}:{line} {t}"
+                for t, _, line in _imports(name, path)
+                if t.startswith("hotspot.design") and line not in forwarded
+            ]
+    assert found == []

@@ -35,16 +35,16 @@ from hotspot.arena import (
     register_agent,
     replay_row,
     run_arena,
-    run_balance,
     wilson_interval,
 )
-from hotspot.arena.balance import parse_option, plot_balance
 from hotspot.arena.match import agent_seeds, setup_seed
 from hotspot.arena.stats import format_table
 from hotspot.arena.tournament import parse_pairings, plan_arena, round_robin
 from hotspot.cli import main
 from hotspot.core.game import Game
 from hotspot.core.limits import DEFAULT_MAX_TURNS
+from hotspot.design import run_balance
+from hotspot.design.balance import parse_option, plot_balance
 
 Z = 1.959963984540054  # the 97.5% normal quantile
 
@@ -723,10 +723,10 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
     import json
 
     from hotspot.arena import read_rows
-    from hotspot.arena.deployment import FINAL_SEED_OFFSET, search_deployment
     from hotspot.arena.match import game_seed
     from hotspot.core import Game
     from hotspot.core.scenario import load_scenario
+    from hotspot.design.deployment import FINAL_SEED_OFFSET, search_deployment
 
     out = tmp_path / "search"
     s = search_deployment(
@@ -758,7 +758,7 @@ def test_deployment_search_writes_a_playable_best_deployment(tmp_path):
 
 
 def test_deployment_search_refuses_bad_arguments(tmp_path):
-    from hotspot.arena.deployment import search_deployment
+    from hotspot.design.deployment import search_deployment
 
     with pytest.raises(ArenaError, match="side must be one of"):
         search_deployment("neither", out=tmp_path)

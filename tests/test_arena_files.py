@@ -25,12 +25,12 @@ from hotspot.arena import (
     play_game,
     record_from_row,
     run_arena,
-    run_balance,
     scan_games,
 )
 from hotspot.arena.folder import RUN_FILE, check_row, read_rows
 from hotspot.cli import main
 from hotspot.core.game import Game
+from hotspot.design import run_balance
 
 ARENA = dict(
     pairings=[("random", "random")], games=3, scenario="random", seed=4, workers=1, progress=False, max_turns=4
@@ -357,7 +357,7 @@ def test_balance_remembers_its_grid(tmp_path):
 def test_deployment_search_remembers_its_settings(tmp_path):
     """Rule: a deployment search refuses another configuration before it
     rewrites a candidate, naming the setting."""
-    from hotspot.arena.deployment import search_deployment
+    from hotspot.design.deployment import search_deployment
 
     out = tmp_path / "search"
     kwargs = dict(
@@ -474,7 +474,7 @@ def test_api_refuses_counts_below_one(tmp_path, call, name):
 
 
 def test_deployment_search_api_refuses_zero_games(tmp_path):
-    from hotspot.arena.deployment import search_deployment
+    from hotspot.design.deployment import search_deployment
 
     with pytest.raises(ArenaError, match="final_games must be a positive integer, got 0"):
         search_deployment("ziegler", final_games=0, out=tmp_path / "s")

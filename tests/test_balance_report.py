@@ -9,8 +9,9 @@ import re
 
 import pytest
 
-from hotspot.arena import run_arena, run_balance
-from hotspot.arena.balance_plots import panel_title
+from hotspot.arena import run_arena
+from hotspot.design import run_balance
+from hotspot.design.balance_plots import panel_title
 
 pytest.importorskip("matplotlib")
 

@@ -19,17 +19,17 @@ import pytest
 from helpers import C
 from test_viewer import chromium_page, needs_chromium
 
-from hotspot.arena.balance import PROBES, parse_probes, run_balance
-from hotspot.arena.calibrate import Knob, apply_values, knob_names, parse_knob, run_calibration
 from hotspot.arena.match import ArenaError, game_seed
-from hotspot.arena.report import DRAW_CLASSES, draw_position
-from hotspot.arena.skill import probe_deltas, skill_summary, skill_text
 from hotspot.arena.stats import wilson_interval
 from hotspot.cli import main
 from hotspot.core.hexgrid import CENTRAL_CELLS
 from hotspot.core.placement import blank_state, place_piece, place_unit
 from hotspot.core.rules_data import ONE_HEX, T_ENGINEER, TECHNOCRAT, Z_HOVERCRAFT, Z_INFANTRY
 from hotspot.core.scenario import load_scenario
+from hotspot.design.balance import PROBES, parse_probes, run_balance
+from hotspot.design.calibrate import Knob, apply_values, knob_names, parse_knob, run_calibration
+from hotspot.design.report import DRAW_CLASSES, draw_position
+from hotspot.design.skill import probe_deltas, skill_summary, skill_text
 
 
 def _rows(path):
@@ -339,7 +339,7 @@ def test_halving_keeps_the_nearest_half_and_plays_the_last_to_its_games(tmp_path
     half nearest the target and doubles the games on the same seeds; the last
     one plays on to the confirming games, and a rerun plays nothing new."""
     pytest.importorskip("optuna")
-    from hotspot.arena.calibrate import run_halving
+    from hotspot.design.calibrate import run_halving
 
     kwargs = dict(
         pair=("scripted", "scripted"),
@@ -487,7 +487,7 @@ def test_the_grid_is_read_again_without_agents_that_never_win():
     and then a Ziegler every remaining Technocrat beats) is the distance from
     a player who never wins; the reading names such agents and reads the grid
     again without them, where the other side may be the one that gains more."""
-    from hotspot.arena.skill import skill_summary, skill_text
+    from hotspot.design.skill import skill_summary, skill_text
 
     agents = ["weak", "mid", "strong", "hopeless"]
     score = {  # Technocrat score by (technocrat, ziegler)

@@ -1,4 +1,4 @@
-"""``hotspot report``: the game report of set-ups (hotspot.arena.game_report).
+"""``hotspot report``: the game report of set-ups (hotspot.design.game_report).
 
 A tiny report (random and scripted, a few games a cell) is played once for
 the module; the tests read its numbers against the games it kept, check the
@@ -15,8 +15,10 @@ import pytest
 from test_viewer import chromium_page, needs_chromium
 
 from hotspot.arena import scan_games
-from hotspot.arena.calibrate import base_value
-from hotspot.arena.game_report import (
+from hotspot.cli import main
+from hotspot.core.scenario import load_scenario
+from hotspot.design.calibrate import base_value
+from hotspot.design.game_report import (
     FOG_PROBES,
     SQUADS_A_COUNTER,
     decided_turns,
@@ -34,8 +36,6 @@ from hotspot.arena.game_report import (
     trust_text,
     verdicts,
 )
-from hotspot.cli import main
-from hotspot.core.scenario import load_scenario
 
 SIZES = dict(agents=["random", "scripted"], games=4, probe_games=4, deployments=2, dice_seeds=2)
 
@@ -296,13 +296,13 @@ def test_the_cli_and_the_page_print_each_setup_paired_with_the_first(report, tmp
     pair_with_first(two["setups"], [rows, rows])
     two["trust"], two["verdicts"] = trust_text(two), verdicts(two)
     two["html"] = str(tmp_path / "report.html")
-    monkeypatch.setattr("hotspot.arena.game_report.run_report", lambda *a, **k: two)
+    monkeypatch.setattr("hotspot.design.game_report.run_report", lambda *a, **k: two)
     assert main(["report", "open", "again.json", "--out", str(tmp_path), "--no-progress"]) == 0
     printed = capsys.readouterr().out
     assert all(len(line) <= 100 for line in printed.splitlines() if not line.startswith("Report: ")), printed
     line = "again.json - open: Technocrat score +0.000 [+0.000, +0.000] (paired over 16 games: 4 seeds x 4 cells; t interval)"
     assert line in _unwrapped(printed) and _unwrapped(terminal_text(two)) in _unwrapped(printed)
-    from hotspot.arena.game_report import write_game_report
+    from hotspot.design.game_report import write_game_report
 
     page = write_game_report(tmp_path, two).read_text(encoding="utf-8")
     assert all(html.escape(v) in page for v in verdicts(two)) and html.escape(line) in page

@@ -11,11 +11,12 @@ import json
 
 import pytest
 
-from hotspot.arena import ArenaError, run_arena, run_balance
+from hotspot.arena import ArenaError, run_arena
 from hotspot.arena.options import RunOptions
 from hotspot.arena.rating import PROTOCOL
 from hotspot.cli import build_parser
 from hotspot.cli.common import run_options
+from hotspot.design import run_balance
 
 
 @pytest.mark.parametrize(

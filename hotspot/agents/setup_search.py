@@ -29,7 +29,7 @@ a scenario presets (``deployment_untouched`` is false) plays the plan
 without a search.
 
 This is the same method as the arena's offline deployment search
-(``hotspot.arena.deployment``, ``hotspot balance --search-deployment``),
+(``hotspot.design.deployment``, ``hotspot balance --search-deployment``),
 made small enough to run inside every game: the arena's search fixes one
 deployment for a scenario over thousands of games; this one chooses afresh
 each game, from what the side sees.

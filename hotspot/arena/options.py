@@ -1,6 +1,6 @@
 """The run options: how a folder-writing run plays its games and where it
 keeps them, one frozen dataclass (:class:`RunOptions`) shared by the
-runners (:func:`hotspot.arena.run_arena`, :func:`hotspot.arena.run_balance`,
+runners (:func:`hotspot.arena.run_arena`, :func:`hotspot.design.run_balance`,
 :func:`hotspot.arena.evaluate.run_evaluate`, :func:`hotspot.arena.run_games`)
 and built by the command line from the options every such command takes
 (``hotspot.cli.common.add_run_options``).

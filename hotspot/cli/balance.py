@@ -164,8 +164,8 @@ def _moved(flag: str, command: str) -> None:
 
 
 def run(args) -> int:
-    from ..arena.balance import parse_option, parse_scenarios, run_balance
     from ..arena.tournament import parse_pairings
+    from ..design.balance import parse_option, parse_scenarios, run_balance
 
     if args.search_deployment:
         _moved("--search-deployment SIDE", "hotspot search-deployment SIDE")
@@ -173,7 +173,7 @@ def run(args) -> int:
     if args.calibrate:
         _moved("--calibrate NAME=LOW..HIGH", "hotspot calibrate NAME=LOW..HIGH")
         return calibrate.run(args)
-    from ..arena.balance import parse_agent_list, parse_probes
+    from ..design.balance import parse_agent_list, parse_probes
 
     pairs = None
     if args.pair:

@@ -78,9 +78,9 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Run a calibration from parsed arguments (``hotspot calibrate``, or
     ``hotspot balance --calibrate``, whose namespace has the same names)."""
-    from ..arena.balance import parse_scenarios
-    from ..arena.calibrate import parse_knob, run_calibration, run_halving
     from ..arena.tournament import parse_pairings
+    from ..design.balance import parse_scenarios
+    from ..design.calibrate import parse_knob, run_calibration, run_halving
 
     others = [
         flag

@@ -160,7 +160,7 @@ def add_adjudicate_option(p, default: str = "") -> None:
 def parse_rules_options(items, why: str = "the arena takes one value an option (a grid is `hotspot balance`)") -> dict:
     """``--option NAME=VALUE`` items as rules overrides, one value each
     (``why``: the refusal of a list of values)."""
-    from ..arena.balance import parse_option
+    from ..design.balance import parse_option
 
     rules = {}
     for item in items or []:

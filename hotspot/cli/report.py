@@ -58,8 +58,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from ..arena.game_report import run_report, terminal_text
     from ..arena.tournament import parse_agents, parse_pairings
+    from ..design.game_report import run_report, terminal_text
 
     try:
         pair = parse_pairings(args.probe_pair)

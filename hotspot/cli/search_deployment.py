@@ -70,7 +70,7 @@ def add_players(p) -> None:
 def run(args) -> int:
     """Run a deployment search from parsed arguments (``hotspot
     search-deployment``, or ``hotspot balance --search-deployment``)."""
-    from ..arena.deployment import search_deployment
+    from ..design.deployment import search_deployment
 
     rules = parse_rules_options(args.option, "a deployment search plays under one value an option")
     out = DEFAULT_OUT if args.out == "balance-results" else args.out  # the old flag's folder
