@@ -18,7 +18,8 @@ from hotspot.arena import scan_games
 from hotspot.cli import main
 from hotspot.core.scenario import load_scenario
 from hotspot.design.calibrate import base_value
-from hotspot.design.game_report import (
+from hotspot.design.game_report import run_report, trust_text
+from hotspot.design.readings import (
     FOG_PROBES,
     SQUADS_A_COUNTER,
     decided_turns,
@@ -26,16 +27,14 @@ from hotspot.design.game_report import (
     force_variants,
     mean_interval,
     pair_with_first,
-    paired_change,
     paired_difference,
     paired_text,
-    run_report,
     seat_score,
     skill_depth,
     terminal_text,
-    trust_text,
     verdicts,
 )
+from hotspot.design.skill import paired_change
 
 SIZES = dict(agents=["random", "scripted"], games=4, probe_games=4, deployments=2, dice_seeds=2)
 
@@ -302,7 +301,7 @@ def test_the_cli_and_the_page_print_each_setup_paired_with_the_first(report, tmp
     assert all(len(line) <= 100 for line in printed.splitlines() if not line.startswith("Report: ")), printed
     line = "again.json - open: Technocrat score +0.000 [+0.000, +0.000] (paired over 16 games: 4 seeds x 4 cells; t interval)"
     assert line in _unwrapped(printed) and _unwrapped(terminal_text(two)) in _unwrapped(printed)
-    from hotspot.design.game_report import write_game_report
+    from hotspot.design.report_page import write_game_report
 
     page = write_game_report(tmp_path, two).read_text(encoding="utf-8")
     assert all(html.escape(v) in page for v in verdicts(two)) and html.escape(line) in page

@@ -247,10 +247,18 @@ def write_csv(path, rows: list[dict], fields: list[str]) -> None:
             )
 
 
-def interval_text(lo: float, hi: float, digits: int = 3) -> str:
-    if math.isnan(lo):
+def number_text(x, fmt: str = ".3f") -> str:
+    """``x`` in format ``fmt``, or ``-`` for a missing number (None or NaN)."""
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, fmt)
+
+
+def interval_text(lo: float, hi: float, digits: int | str = 3) -> str:
+    """``[lo, hi]`` with ``digits`` decimals (or a format spec such as
+    ``"+.3f"``); ``-`` for a missing interval (``lo`` None or NaN)."""
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
         return "-"
-    return f"[{lo:.{digits}f}, {hi:.{digits}f}]"
+    fmt = digits if isinstance(digits, str) else f".{digits}f"
+    return f"[{format(lo, fmt)}, {format(hi, fmt)}]"
 
 
 def mean(values) -> float:

@@ -59,7 +59,8 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from ..arena.tournament import parse_agents, parse_pairings
-    from ..design.game_report import run_report, terminal_text
+    from ..design.game_report import run_report
+    from ..design.readings import terminal_text
 
     try:
         pair = parse_pairings(args.probe_pair)

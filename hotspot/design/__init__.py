@@ -11,7 +11,8 @@ it through the arena (``hotspot.arena``), which never imports this package.
 * ``deployment``: one side's set-up improved against a fixed opponent
   (:func:`search_deployment`, ``hotspot search-deployment``).
 * ``game_report``: a report of one or more set-ups side by side
-  (:func:`run_report`, ``hotspot report``).
+  (:func:`run_report`, ``hotspot report``): its readings (``readings``) and
+  its page (``report_page``).
 """
 
 from .balance import run_balance
