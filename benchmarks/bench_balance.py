@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     for group, options in groups:
         summary = run_balance(
             scenarios=list(SCENARIOS),
-            options=options,
+            rules=options,
             pairs=[("scripted", "scripted")],
             games=games,
             seed=args.seed,

@@ -401,7 +401,7 @@ def test_balance_grid_writes_table_and_png(tmp_path):
     out = tmp_path / "balance"
     summary = run_balance(
         scenarios=["standard", "random:1"],
-        options=[("platform_turns", [3, 5])],
+        rules=[("platform_turns", [3, 5])],
         pairs=[("random", "random")],
         games=3,
         out=out,
@@ -420,7 +420,7 @@ def test_balance_grid_writes_table_and_png(tmp_path):
         replay_row(row)
     again = run_balance(
         scenarios=["standard", "random:1"],
-        options=[("platform_turns", [3, 5])],
+        rules=[("platform_turns", [3, 5])],
         pairs=[("random", "random")],
         games=3,
         out=out,
@@ -551,7 +551,7 @@ def test_balance_accepts_the_d22_string_options(tmp_path):
     out = tmp_path / "d22"
     summary = run_balance(
         scenarios=["standard"],
-        options=[parse_option("combat_table=d13,diagonal"), parse_option("losses=automatic")],
+        rules=[parse_option("combat_table=d13,diagonal"), parse_option("losses=automatic")],
         pairs=[("random", "random")],
         games=2,
         out=out,

@@ -339,8 +339,8 @@ def test_balance_remembers_its_grid(tmp_path):
     values in any order) resumes, another is refused naming the setting."""
     out = tmp_path / "balance"
     kwargs = dict(pairs=[("random", "random")], games=1, workers=1, progress=False, plot=False, max_turns=4)
-    run_balance(out=out, options=[("platform_turns", [3, 4])], **kwargs)
-    again = run_balance(out=out, options=[("platform_turns", [4, 3])], **kwargs)
+    run_balance(out=out, rules=[("platform_turns", [3, 4])], **kwargs)
+    again = run_balance(out=out, rules=[("platform_turns", [4, 3])], **kwargs)
     assert again["result"].played == 0
     before = _snapshot(out)
     with pytest.raises(
@@ -348,7 +348,7 @@ def test_balance_remembers_its_grid(tmp_path):
         match=r"options: \{\"platform_turns\": \[3, 4\]\} in the folder, "
         r"\{\"platform_turns\": \[3, 5\]\} now",
     ):
-        run_balance(out=out, options=[("platform_turns", [3, 5])], **kwargs)
+        run_balance(out=out, rules=[("platform_turns", [3, 5])], **kwargs)
     with pytest.raises(RunConfigError, match='kind: "balance" in the folder, "arena" now'):
         run_arena(out=out, pairings=[("random", "random")], games=1, workers=1, progress=False, max_turns=4)
     assert _snapshot(out) == before

@@ -339,6 +339,7 @@ def test_halving_keeps_the_nearest_half_and_plays_the_last_to_its_games(tmp_path
     half nearest the target and doubles the games on the same seeds; the last
     one plays on to the confirming games, and a rerun plays nothing new."""
     pytest.importorskip("optuna")
+    from hotspot.arena import RunOptions
     from hotspot.design.calibrate import run_halving
 
     kwargs = dict(
@@ -346,11 +347,7 @@ def test_halving_keeps_the_nearest_half_and_plays_the_last_to_its_games(tmp_path
         candidates=4,
         games=4,
         confirm_games=20,
-        out=tmp_path,
-        workers=1,
-        progress=False,
-        max_turns=40,
-        seed=2,
+        options=RunOptions(out=tmp_path, workers=1, progress=False, max_turns=40, seed=2),
     )
     knobs = [parse_knob("forces.technocrat.engineers=1..3"), parse_knob("platform_turns=3..5")]
     summary = run_halving("open", knobs, **kwargs)

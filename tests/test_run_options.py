@@ -69,6 +69,24 @@ def test_the_command_line_builds_them_from_its_arguments():
     assert opts == RunOptions(seed=5, out="arena-results", workers=2, max_turns=None, progress=False, drop_damaged=True)
 
 
+@pytest.mark.parametrize(
+    "command", ["arena", "balance", "calibrate", "compare", "evaluate", "report", "search-deployment"]
+)
+def test_every_command_offers_every_run_option_with_its_declared_default(command):
+    """The run options' flags are made from RunOptions' fields: each command
+    that writes a folder has one for each field, and with no flags given the
+    options are the dataclass's defaults (but the command's own folder and
+    adjudication default)."""
+    argv = {"calibrate": ["calibrate", "platform_turns=3..5"], "compare": ["compare", "random", "scripted"]}
+    argv |= {"evaluate": ["evaluate", "random"], "search-deployment": ["search-deployment", "ziegler"]}
+    args = build_parser().parse_args(argv.get(command, [command]))
+    opts = run_options(args)
+    defaults = RunOptions()
+    for f in dataclasses.fields(RunOptions):
+        if f.name not in ("out", "adjudicate"):
+            assert getattr(opts, f.name) == getattr(defaults, f.name), (command, f.name)
+
+
 def _rows(folder):
     return [json.loads(line) for line in (folder / "games.jsonl").read_text().splitlines()]
 
@@ -85,8 +103,50 @@ def test_options_and_keywords_play_the_same_games(tmp_path):
 
 def test_a_runner_refuses_a_bad_option_before_touching_its_folder(tmp_path):
     with pytest.raises(ArenaError, match="^workers must be a positive integer"):
-        run_balance(pairs=[("random", "random")], games=1, run_options=RunOptions(out=tmp_path / "x"), workers=0)
+        run_balance(pairs=[("random", "random")], games=1, options=RunOptions(out=tmp_path / "x"), workers=0)
     assert not (tmp_path / "x").exists()
     with pytest.raises(TypeError, match="unexpected keyword argument 'seeds'"):
         run_arena(pairings=[("random", "random")], games=1, out=tmp_path / "y", seeds=3)
     assert not (tmp_path / "y").exists()
+
+
+def test_every_runner_takes_the_run_options_as_options(tmp_path):
+    """One way to pass run options: each runner's signature has ``options``
+    (a RunOptions) and takes its fields as keywords; none has its own
+    ``seed``/``out``/``workers`` parameters."""
+    import inspect
+
+    from hotspot.arena.compare import run_compare
+    from hotspot.arena.evaluate import run_evaluate
+    from hotspot.arena.runner import run_games
+    from hotspot.design import run_calibration, run_report, search_deployment
+    from hotspot.design.calibrate import run_halving
+
+    fields = {f.name for f in dataclasses.fields(RunOptions)}
+    for runner in (
+        run_arena,
+        run_balance,
+        run_compare,
+        run_evaluate,
+        run_games,
+        run_calibration,
+        run_halving,
+        search_deployment,
+        run_report,
+    ):
+        params = inspect.signature(runner).parameters
+        assert "options" in params and any(p.kind is p.VAR_KEYWORD for p in params.values()), runner.__name__
+        assert not fields & set(params), (runner.__name__, fields & set(params))
+
+
+def test_the_old_balance_keywords_warn_and_still_work(tmp_path):
+    """Until 0.4: run_balance(options=[rules]) is rules=, run_options= is options=."""
+    common = dict(pairs=[("random", "random")], games=1, workers=1, progress=False, plot=False, max_turns=3)
+    new = run_balance(rules=[("platform_turns", [3, 4])], out=tmp_path / "new", **common)
+    with pytest.warns(DeprecationWarning, match=r"run_balance\(rules=\.\.\.\)"):
+        old = run_balance(options=[("platform_turns", [3, 4])], out=tmp_path / "old", **common)
+    assert old["config"]["options"] == new["config"]["options"] == {"platform_turns": [3, 4]}
+    with pytest.warns(DeprecationWarning, match=r"run_options= goes in 0.4"):
+        run_balance(run_options=RunOptions(out=tmp_path / "old2"), **common)
+    with pytest.raises(TypeError, match="not run_options= as well"):
+        run_balance(options=RunOptions(), run_options=RunOptions(), **common)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,22 +66,49 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _field(default, kind: str, help: str):
+    """A run option's field: its default, declared here once, and how the
+    command line offers it (``kind``: ``int``, ``count`` (a positive
+    integer or none), ``folder``, ``choice`` (:data:`BACKENDS`), ``text``,
+    ``switch`` (``--name``), ``off-switch`` (``--no-name``), ``turns``
+    (``--max-turns N|none``), ``adjudicate`` (its own option); the flags are
+    made by ``hotspot.cli.common.add_run_options``)."""
+    return dataclasses.field(default=default, metadata={"cli": kind, "help": help})
+
+
 @dataclass(frozen=True)
 class RunOptions:
     """The options every folder-writing run shares, checked when made."""
 
-    seed: int = 0  # the master seed: game i's seed derives from it (match.game_seed)
-    out: str | os.PathLike | None = None  # the run folder (None: the runner's default)
-    workers: int | None = None  # worker processes (None: every core; 1: in this process)
-    backend: str = "local"  # "local" processes or a "ray" cluster
-    address: str | None = None  # the Ray cluster's address (None: a local Ray instance)
-    chunk: int | None = None  # games a task (None: automatic)
-    max_games: int | None = None  # play at most this many new games now (a rerun goes on)
-    progress: bool = True  # a progress bar on stderr
-    max_actions: int | None = None  # a game's safety limit of actions (None: match.DEFAULT_MAX_ACTIONS)
-    max_turns: int | None = DEFAULT_MAX_TURNS  # a game still going after this turn is a draw (None: no limit)
-    drop_damaged: bool = False  # drop damaged games.jsonl lines and play their games again
-    adjudicate: str = ""  # adjudication rules (.adjudication: "resign", "draw(turns=60)", ...); "" for none
+    seed: int = _field(0, "int", "master seed: game i's seed derives from it")
+    out: str | os.PathLike | None = _field(
+        None,
+        "folder",
+        "output folder; a rerun with the same settings resumes it, other settings are refused (run.json)",
+    )
+    workers: int | None = _field(None, "count", "parallel processes (default: all cores; 1: no pool)")
+    backend: str = _field("local", "choice", "local processes, or a Ray cluster (pip install 'hotspot[ray]')")
+    address: str | None = _field(
+        None, "text", "Ray cluster address (e.g. auto or ray://host:10001); default: a local Ray instance"
+    )
+    chunk: int | None = _field(None, "count", "games per task (default: automatic)")
+    max_games: int | None = _field(
+        None, "count", "play at most this many new games now; rerun the same command to go on"
+    )
+    progress: bool = _field(True, "off-switch", "no progress bar (nor progress lines in a log)")
+    max_actions: int | None = _field(None, "count", "safety limit of actions a game (default 200000)")
+    max_turns: int | None = _field(
+        DEFAULT_MAX_TURNS, "turns", "a game still going after this turn is a draw: half a point to each side"
+    )
+    drop_damaged: bool = _field(
+        False,
+        "switch",
+        "drop damaged lines of games.jsonl (reported with their line numbers) and play their games again; "
+        "without it a run refuses to resume over them",
+    )
+    adjudicate: str = _field(
+        "", "adjudicate", "adjudication rules (.adjudication: 'resign', 'draw(turns=60)'); '' none"
+    )
 
     def __post_init__(self):
         def fix(name, value):
@@ -131,6 +159,22 @@ class RunOptions:
         if merged.out is None and out is not None:
             merged = dataclasses.replace(merged, out=out)
         return merged
+
+    @classmethod
+    def renamed(cls, where: str, options, run_options) -> RunOptions | None:
+        """``options`` after the deprecated keyword ``run_options=`` of
+        ``where`` (the run options are ``options=`` in every runner; the old
+        keyword warns and goes in 0.4)."""
+        if run_options is None:
+            return options
+        if options is not None:
+            raise TypeError(f"{where}(): give options= (the run options), not run_options= as well")
+        warnings.warn(
+            f"{where}(run_options=...) is {where}(options=...), as in every runner (run_options= goes in 0.4)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return run_options
 
     @property
     def folder(self) -> Path:

@@ -184,7 +184,7 @@ def run(args) -> int:
     probe_pairs = [p for item in args.probe_pair for p in parse_pairings(item)] if args.probe_pair else None
     summary = run_balance(
         scenarios=parse_scenarios(args.scenarios),
-        options=[parse_option(o) for o in args.option or []],
+        rules=[parse_option(o) for o in args.option or []],
         pairs=pairs,
         technocrats=technocrats,
         zieglers=zieglers,
@@ -195,7 +195,7 @@ def run(args) -> int:
         report=args.report,
         games=args.games,
         plot=not args.no_plot,
-        run_options=run_options(args),
+        options=run_options(args),
     )
     print(summary["text"])
     print(

@@ -10,7 +10,7 @@ successive halving at one strong pair); writes a scenario, ``calibrated.json``.
 
 from __future__ import annotations
 
-from .common import add_run_options, count_arg, given, parse_rules_options, positive
+from .common import add_run_options, count_arg, given, parse_rules_options, positive, run_options
 
 
 def add_parser(sub) -> None:
@@ -104,15 +104,7 @@ def run(args) -> int:
     knobs = [parse_knob(k) for k in args.calibrate]
     pairs = [p for item in args.pair for p in parse_pairings(item)] if args.pair else None
     confirm = [p for item in args.confirm_pair for p in parse_pairings(item)] if args.confirm_pair else None
-    common = dict(
-        rules=rules,
-        target=args.target,
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        max_turns=args.max_turns,
-        progress=not args.no_progress,
-    )
+    common = dict(rules=rules, target=args.target, options=run_options(args))
     if args.halving:
         if not pairs or len(pairs) != 1 or confirm:
             raise ValueError("--halving judges the candidates at one pair: give one --pair (no --confirm-pair)")

@@ -48,47 +48,39 @@ def number_arg(what: str = "a number", positive: bool = False):
 
 
 def add_run_options(p, default_out: str, games_help: str | None = None) -> None:
+    """``--games`` and the run options of every folder-writing command, one
+    flag a field of :class:`hotspot.arena.options.RunOptions` (its default
+    and help declared there, once); ``default_out``: the command's folder."""
+    import dataclasses
+
+    from ..arena.options import BACKENDS, RunOptions
+
     p.add_argument(
         "--games",
         type=positive,
         default=100,
         help=games_help or "games per side of a pairing / per cell (default 100); a rerun may raise it",
     )
-    p.add_argument("--seed", type=int, default=0, help="master seed: game i's seed derives from it (default 0)")
-    p.add_argument(
-        "--out",
-        default=default_out,
-        help=f"output folder (default {default_out}); a rerun with the same settings resumes it, "
-        f"other settings are refused (run.json)",
-    )
-    p.add_argument(
-        "--drop-damaged",
-        action="store_true",
-        help="drop damaged lines of games.jsonl (reported with their line numbers) and play their "
-        "games again; without it a run refuses to resume over them",
-    )
-    p.add_argument("--workers", type=positive, default=None, help="parallel processes (default: all cores; 1: no pool)")
-    p.add_argument("--chunk", type=positive, default=None, help="games per task (default: automatic)")
-    p.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="local processes, or a Ray cluster (pip install 'hotspot[ray]') (default: local)",
-    )
-    p.add_argument(
-        "--address",
-        default=None,
-        help="Ray cluster address (e.g. auto or ray://host:10001); default: a local Ray instance",
-    )
-    p.add_argument(
-        "--max-games",
-        type=positive,
-        default=None,
-        help="play at most this many new games now; rerun the same command to go on",
-    )
-    p.add_argument("--max-actions", type=positive, default=None, help="safety limit of actions a game (default 200000)")
-    add_max_turns(p, "a game still going then is a draw: half a point to each side")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (nor progress lines in a log)")
+    for f in dataclasses.fields(RunOptions):
+        kind, text = f.metadata["cli"], f.metadata["help"]
+        flag = "--" + f.name.replace("_", "-")
+        if kind == "int":
+            p.add_argument(flag, type=int, default=f.default, help=f"{text} (default {f.default})")
+        elif kind == "count":
+            p.add_argument(flag, type=positive, default=f.default, help=text)
+        elif kind == "folder":
+            p.add_argument(flag, default=default_out, help=f"{text} (default {default_out})")
+        elif kind == "choice":
+            p.add_argument(flag, choices=BACKENDS, default=f.default, help=f"{text} (default: {f.default})")
+        elif kind == "text":
+            p.add_argument(flag, default=f.default, help=text)
+        elif kind == "switch":
+            p.add_argument(flag, action="store_true", help=text)
+        elif kind == "off-switch":
+            p.add_argument(f"--no-{f.name.replace('_', '-')}", action="store_true", help=text)
+        elif kind == "turns":
+            add_max_turns(p, text)
+        # "adjudicate": add_adjudicate_option, with the command's own default
 
 
 def max_turns_arg(text):
@@ -126,22 +118,19 @@ def precision_arg(text):
 def run_options(args):
     """The options every folder-writing command shares (:func:`add_run_options`),
     as the runners' :class:`hotspot.arena.options.RunOptions` (checked there)."""
+    import dataclasses
+
     from ..arena.options import RunOptions
 
-    return RunOptions(
-        seed=args.seed,
-        out=args.out,
-        workers=args.workers,
-        backend=args.backend,
-        address=args.address,
-        chunk=args.chunk,
-        max_games=args.max_games,
-        progress=not args.no_progress,
-        max_actions=args.max_actions,
-        max_turns=args.max_turns,
-        drop_damaged=args.drop_damaged,
-        adjudicate=getattr(args, "adjudicate", None) or "",
-    )
+    values = {}
+    for f in dataclasses.fields(RunOptions):
+        if f.metadata["cli"] == "off-switch":
+            values[f.name] = not getattr(args, f"no_{f.name}")
+        elif f.metadata["cli"] == "adjudicate":
+            values[f.name] = getattr(args, f.name, None) or ""
+        else:
+            values[f.name] = getattr(args, f.name)
+    return RunOptions(**values)
 
 
 def add_adjudicate_option(p, default: str = "") -> None:

@@ -79,7 +79,7 @@ def run(args) -> int:
         probe_pair=tuple(pair[0]),
         ablation=not args.no_forces,
         plots=not args.no_plot,
-        run_options=run_options(args),
+        options=run_options(args),
     )
     print(terminal_text(report))
     print(f"Report: {report['html']} (and report.json; every game with its seed under {args.out}/)")

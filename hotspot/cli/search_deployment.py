@@ -9,7 +9,9 @@ writes it as a scenario, ``best.json``.
 
 from __future__ import annotations
 
-from .common import add_run_options, count_arg, given, parse_rules_options, positive
+import dataclasses
+
+from .common import add_run_options, count_arg, given, parse_rules_options, positive, run_options
 
 #: the folder a search writes unless --out names another
 DEFAULT_OUT = "deployment-search"
@@ -86,13 +88,8 @@ def run(args) -> int:
         opponent=args.opponent,
         agent=args.agent,
         base=args.base,
-        seed=args.seed,
         rules=rules or None,
-        max_turns=args.max_turns,
-        out=out,
-        workers=args.workers,
-        progress=not args.no_progress,
-        drop_damaged=args.drop_damaged,
+        options=dataclasses.replace(run_options(args), out=out),
         **chosen,
     )
     print(summary["text"])

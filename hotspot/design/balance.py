@@ -56,6 +56,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import warnings
 from pathlib import Path
 
 from hotspot.agents.registry import is_available
@@ -393,7 +394,7 @@ def default_pair() -> tuple[str, str]:
 def run_balance(
     *,
     scenarios=("standard",),
-    options=(),
+    rules=(),
     pairs=None,
     technocrats=None,
     zieglers=None,
@@ -404,6 +405,7 @@ def run_balance(
     probe_pairs=None,
     plot=True,
     report: bool = False,
+    options: RunOptions | None = None,
     run_options: RunOptions | None = None,
     **run_kwargs,
 ) -> dict:
@@ -413,8 +415,8 @@ def run_balance(
 
     ``pairs``: (Technocrat, Ziegler) agent pairs; ``technocrats`` and
     ``zieglers``: the two sides of a skill grid (every pairing; one given
-    alone is used for both).  ``options``: (name, values) pairs, checked
-    against ``RulesOptions``; ``max_turns``: games still going after that
+    alone is used for both).  ``rules``: (name, values) pairs, checked
+    against ``RulesOptions`` (every combination is a cell); ``max_turns``: games still going after that
     turn are draws (None: no limit).  ``games``: a cell's games (default 100;
     with ``precision`` the most a cell may play, default 2000), played in
     steps of ``step`` until the cell's 95% interval has a half-width <=
@@ -426,12 +428,24 @@ def run_balance(
     (``hotspot.arena.folder``).
 
     The run options (:class:`hotspot.arena.options.RunOptions`:
-    ``run_options``, or its fields as keywords: ``seed``, ``out`` (default
+    ``options``, or its fields as keywords: ``seed``, ``out`` (default
     ``"balance-results"``), ``workers``, ``backend``, ``address``,
     ``chunk``, ``max_games``, ``progress``, ``max_actions``, ``max_turns``,
-    ``drop_damaged``) are checked before anything else.  (``options`` is
-    the grid's rules options, not these.)"""
-    opts = RunOptions.merge(run_options, run_kwargs, out="balance-results", where="run_balance")
+    ``drop_damaged``) are checked before anything else.  Deprecated until
+    0.4: ``options=`` a list of (name, values) pairs (the grid's rules
+    options, now ``rules=``) and ``run_options=`` (now ``options=``)."""
+    if options is not None and not isinstance(options, RunOptions):
+        warnings.warn(
+            "run_balance(options=[(name, values), ...]) is run_balance(rules=...); options= is the run options "
+            "(a RunOptions), as in every runner (the old meaning goes in 0.4)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        if rules:
+            raise TypeError("run_balance(): give rules= (the rules options), not the old options= as well")
+        rules, options = options, None
+    options = RunOptions.renamed("run_balance", options, run_options)
+    opts = RunOptions.merge(options, run_kwargs, out="balance-results", where="run_balance")
     seed, out, max_turns = opts.seed, opts.out, opts.max_turns
     precision = check_precision(precision)
     games = check_count("games", games if games is not None else (2000 if precision else 100))
@@ -459,7 +473,7 @@ def run_balance(
             )
     cells, specs = plan_balance(
         list(scenarios),
-        list(options),
+        list(rules),
         pairs,
         games,
         seed=seed,
@@ -468,7 +482,8 @@ def run_balance(
         probes=probes,
         probe_pairs=probe_pairs,
     )
-    config = balance_run_config(scenarios, options, pairs, games, seed, max_turns, probes, probe_pairs)
+    rules = list(rules)
+    config = balance_run_config(scenarios, rules, pairs, games, seed, max_turns, probes, probe_pairs)
     with writer_lock(out):  # one writer a folder, for the whole run
         by_cell = cell_specs(cells, specs)
 
@@ -497,7 +512,7 @@ def run_balance(
             "version": 2,
             "config": {
                 "scenarios": list(scenarios),
-                "options": {k: v for k, v in options},
+                "options": {k: v for k, v in rules},  # the rules options (the summary's name for them)
                 "pairs": [f"{a}:{b}" for a, b in pairs],
                 "games_per_cell": games,
                 "seed": seed,

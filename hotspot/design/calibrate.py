@@ -38,6 +38,7 @@ the same trials again and only what is missing is played.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import math
@@ -49,10 +50,10 @@ from pathlib import Path
 from hotspot.arena.folder import read_run_config, writer_lock
 from hotspot.arena.gamerow import points
 from hotspot.arena.match import ArenaError, GameSpec, game_seed
+from hotspot.arena.options import RunOptions
 from hotspot.arena.runner import check_count, run_games
 from hotspot.arena.stats import wilson_interval
 from hotspot.arena.tournament import canonical_agents
-from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import POOL_KEYS, POOL_SIDE, SIDE_NAMES, RulesOptions
 from hotspot.core.scenario import ScenarioError, load_scenario
 
@@ -152,17 +153,17 @@ def play_setting(
     folder: Path,
     pairs,
     games: int,
+    opts: RunOptions,
     *,
-    seed: int,
-    max_turns,
-    workers,
-    progress,
     desc: str,
     first: int | None = None,
 ) -> list[dict]:
-    """Play ``games`` mirrored games of the scenario file ``path`` at each pair;
-    one entry a pair: score, interval, games (of the first ``first`` games
-    only, when given: a folder that grew in a later round, read again)."""
+    """Play ``games`` mirrored games of the scenario file ``path`` at each pair
+    into ``folder`` with the run options ``opts`` (seed, turn limit, workers,
+    backend, ...); one entry a pair: score, interval, games (of the first
+    ``first`` games only, when given: a folder that grew in a later round,
+    read again)."""
+    seed, max_turns = opts.seed, opts.max_turns
     specs = [
         GameSpec(f"{t}:{z}", t, z, i, game_seed(seed, i), str(path), "{}", max_turns=max_turns)
         for t, z in pairs
@@ -176,7 +177,7 @@ def play_setting(
         "games": int(games),
         "max_turns": specs[0].max_turns,
     }
-    result = run_games(specs, folder, workers=workers, progress=progress, desc=desc, config=config)
+    result = run_games(specs, folder, options=dataclasses.replace(opts, out=str(folder)), desc=desc, config=config)
     out = []
     for t, z in pairs:
         rows = [
@@ -229,14 +230,11 @@ def run_calibration(
     games: int = 100,
     confirm_pairs=None,
     confirm_games: int = 1000,
-    seed: int = 0,
-    out="calibration",
-    workers=None,
-    max_turns: int | None = DEFAULT_MAX_TURNS,
-    progress: bool = True,
+    options: RunOptions | None = None,
     report: bool = False,
     name: str = "calibrated",
     finalists: int = 3,
+    **run_options,
 ) -> dict:
     """Search the knobs' values (see the module docstring); returns the summary (with ``"text"``)."""
     optuna = _optuna()
@@ -248,7 +246,8 @@ def run_calibration(
     pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
     confirm_pairs = [tuple(canonical_agents(p)) for p in (confirm_pairs or pairs)]
     base = _base_scenario(scenario, rules)
-    out = Path(out)
+    opts = RunOptions.merge(options, run_options, out="calibration", where="run_calibration")
+    out, seed = opts.folder, opts.seed
     with writer_lock(out):  # one writer a folder, for the whole run
         trial_dir = out / "trials"
         trial_dir.mkdir(parents=True, exist_ok=True)
@@ -261,10 +260,7 @@ def run_calibration(
                 trial_dir / digest,
                 pairs,
                 games,
-                seed=seed,
-                max_turns=max_turns,
-                workers=workers,
-                progress=progress,
+                opts,
                 desc=f"trial {len(records) + 1}/{trials}",
             )
             objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
@@ -295,10 +291,7 @@ def run_calibration(
                     out / "finals" / r["digest"],
                     pairs,
                     confirm_games,
-                    seed=seed,
-                    max_turns=max_turns,
-                    workers=workers,
-                    progress=progress,
+                    opts,
                     desc=f"finalist {len(finals) + 1}/{finalists}",
                 )
                 finals.append(
@@ -324,10 +317,7 @@ def run_calibration(
                 out / "confirm",
                 [pair],
                 confirm_games,
-                seed=seed,
-                max_turns=max_turns,
-                workers=workers,
-                progress=progress,
+                opts,
                 desc=f"confirm {label}",
             )
         within = [
@@ -437,12 +427,9 @@ def run_halving(
     candidates: int = 8,
     games: int = 16,
     confirm_games: int = 1000,
-    seed: int = 0,
-    out="calibration",
-    workers=None,
-    max_turns: int | None = DEFAULT_MAX_TURNS,
-    progress: bool = True,
+    options: RunOptions | None = None,
     name: str = "calibrated",
+    **run_options,
 ) -> dict:
     """Calibration at a strong (costly) pair by successive halving (Jamieson
     and Talwalkar 2016): ``candidates`` settings of the knobs (the
@@ -463,7 +450,8 @@ def run_halving(
     confirm_games = check_count("confirm_games", confirm_games)
     pair = tuple(canonical_agents(pair))
     base = _base_scenario(scenario, rules)
-    out = Path(out)
+    opts = RunOptions.merge(options, run_options, out="calibration", where="run_halving")
+    out, seed = opts.folder, opts.seed
     with writer_lock(out):
         cdir = out / "candidates"
         cdir.mkdir(parents=True, exist_ok=True)
@@ -482,11 +470,8 @@ def run_halving(
                     cdir / e["digest"],
                     [pair],
                     max(n_now, int(known.get("games") or 0)),  # a rerun reads a folder that grew further
+                    opts,
                     first=n_now,
-                    seed=seed,
-                    max_turns=max_turns,
-                    workers=workers,
-                    progress=progress,
                     desc=f"round {len(rounds) + 1}, candidate {e['candidate'] + 1}/{len(entries)}",
                 )
                 results.append({"candidate": e["candidate"], "values": e["values"], "digest": e["digest"], **r})

@@ -32,6 +32,7 @@ line of a round is refused unless ``drop_damaged`` (``hotspot.arena.folder``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -41,9 +42,9 @@ import numpy as np
 from hotspot.arena import folder
 from hotspot.arena.gamerow import total_points
 from hotspot.arena.match import ArenaError, GameSpec, canonical_rules, game_seed
+from hotspot.arena.options import RunOptions
 from hotspot.arena.runner import check_count, run_games, spec_max_turns
 from hotspot.arena.stats import wilson_interval
-from hotspot.core.limits import DEFAULT_MAX_TURNS
 from hotspot.core.rules_data import RulesOptions
 
 SIDES = ("ziegler", "technocrat")
@@ -145,16 +146,18 @@ def search_deployment(
     games: int = 50,
     finalists: int = 2,
     final_games: int = 1000,
-    seed: int = 0,
     rules=None,
-    max_turns: int | None = DEFAULT_MAX_TURNS,
-    out="deployment-search",
-    workers=None,
-    progress: bool = True,
-    drop_damaged: bool = False,
+    options: RunOptions | None = None,
+    **run_options,
 ) -> dict:
     """Search ``side``'s deployment (see the module docstring); returns the summary
-    (also written to ``out/search.json``) and writes ``out/best.json``."""
+    (also written to ``out/search.json``) and writes ``out/best.json``.  The
+    run options (:class:`hotspot.arena.options.RunOptions`: ``options``, or
+    its fields as keywords: ``seed``, ``out`` (default
+    ``"deployment-search"``), ``workers``, ``backend``, ``max_turns``,
+    ``progress``, ``drop_damaged``, ...) are checked before anything else."""
+    opts = RunOptions.merge(options, run_options, out="deployment-search", where="search_deployment")
+    seed = opts.seed
     if side not in SIDES:
         raise ArenaError(f"side must be one of {list(SIDES)}, got {side!r}")
     counts = {
@@ -169,8 +172,8 @@ def search_deployment(
     }
     if finalists > candidates:
         raise ArenaError(f"finalists ({finalists}) must not exceed candidates ({candidates})")
-    max_turns = spec_max_turns(max_turns)
-    out = Path(out)
+    max_turns = spec_max_turns(opts.max_turns)
+    out = opts.folder
     from hotspot.core.scenario import save_scenario
 
     base_data = base_scenario(side, base)
@@ -226,10 +229,8 @@ def search_deployment(
             result = run_games(
                 specs,
                 out / f"round{r}",
-                workers=workers,
-                progress=progress,
+                options=dataclasses.replace(opts, out=str(out / f"round{r}")),
                 desc=f"round {r}: {len(alive)} candidates x {n_games}",
-                drop_damaged=drop_damaged,
             )
             by_pairing: dict = {}
             for row in result.rows:

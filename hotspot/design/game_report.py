@@ -115,6 +115,7 @@ def run_report(
     probe_pair=("scripted", "scripted"),
     ablation: bool = True,
     plots: bool = True,
+    options: RunOptions | None = None,
     run_options: RunOptions | None = None,
     **run_kwargs,
 ) -> dict:
@@ -122,13 +123,15 @@ def run_report(
     into the run options' ``out`` (default ``report``); returns the report
     (``report.json``'s content).  Sizes: :data:`QUICK_SIZES` with ``quick``
     else :data:`FULL_SIZES`, each overridden by its argument.  The run
-    options (:class:`.options.RunOptions`: ``run_options`` or its fields as
-    keywords: ``seed``, ``out``, ``workers``, ``max_turns``, ...) go to every
-    grid it plays; a rerun with the same arguments resumes the games already
-    played."""
+    options (:class:`hotspot.arena.options.RunOptions`: ``options`` or its
+    fields as keywords: ``seed``, ``out``, ``workers``, ``max_turns``, ...)
+    go to every grid it plays; a rerun with the same arguments resumes the
+    games already played.  (``run_options=``: the old name of ``options=``,
+    deprecated until 0.4.)"""
     from .balance import parse_probes, run_balance
 
-    opts = RunOptions.merge(run_options, run_kwargs, out="report", where="run_report")
+    options = RunOptions.renamed("run_report", options, run_options)
+    opts = RunOptions.merge(options, run_kwargs, out="report", where="run_report")
     seed, max_turns = opts.seed, opts.max_turns
     t0 = time.perf_counter()
     scenarios = [s.strip() for s in scenarios if s and s.strip()]
@@ -192,7 +195,7 @@ def run_report(
             zieglers=agents,
             games=games,
             plot=plots,
-            run_options=dataclasses.replace(opts, out=str(folder / "grid")),
+            options=dataclasses.replace(opts, out=str(folder / "grid")),
         )
         played += grid["played_now"]
         cells = [c for c in grid["cells"] if c.get("probe") is None]
@@ -273,7 +276,7 @@ def run_report(
             probes=parse_probes(",".join(FOG_PROBES)),
             probe_pairs=[tuple(probe_pair)],
             plot=False,
-            run_options=dataclasses.replace(opts, out=str(pfolder)),
+            options=dataclasses.replace(opts, out=str(pfolder)),
         )
         played += fog["played_now"]
         setup["folders"]["probes"] = str(pfolder)
@@ -287,7 +290,7 @@ def run_report(
                 pairs=[tuple(probe_pair)],
                 games=probe_games,
                 plot=False,
-                run_options=dataclasses.replace(opts, out=str(ffolder)),
+                options=dataclasses.replace(opts, out=str(ffolder)),
             )["played_now"]
             setup["folders"]["forces"] = str(ffolder)
             setup["games_files"]["forces"] = str(ffolder / "games.jsonl")
