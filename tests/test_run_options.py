@@ -79,6 +79,7 @@ def test_every_command_offers_every_run_option_with_its_declared_default(command
     adjudication default)."""
     argv = {"calibrate": ["calibrate", "platform_turns=3..5"], "compare": ["compare", "random", "scripted"]}
     argv |= {"evaluate": ["evaluate", "random"], "search-deployment": ["search-deployment", "ziegler"]}
+    argv |= {"report": ["report", "open"]}
     args = build_parser().parse_args(argv.get(command, [command]))
     opts = run_options(args)
     defaults = RunOptions()
