@@ -101,7 +101,7 @@ def _squads(rng, squad_p):
 
 
 @jit
-def determinize(o, side, d, rng, prior, squad_p, dmg_p0):
+def determinize(o, side, d, rng, prior, squad_p, dmg_p0):  # noqa: C901 (each hidden quantity of D20 drawn in its own case, compiled)
     """Fill ``d`` with a playable state sampled from the information state ``o``
     of ``side``: every hidden (-1) field gets a plausible value and the dice a
     fresh seed.  Reads nothing but ``o``."""

@@ -248,7 +248,7 @@ def value_of(s, net, feat):
 
 
 @jit
-def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of, root=0, used=0, pnet=None):
+def ismcts_search(o, given_mask, side, params, seed, net, tree, value, child_of, root=0, used=0, pnet=None):  # noqa: C901 (the four ISMCTS steps inlined in one compiled loop)
     """One searched decision of ``side`` on its information state ``o``.
 
     ``tree``/``value``: buffers of at least ``iterations + 1`` rows

@@ -72,7 +72,7 @@ from .specs import Param
 
 
 @jit
-def search_decide(
+def search_decide(  # noqa: C901 (the flat search's phases in one compiled function)
     o,
     given_mask,
     side,

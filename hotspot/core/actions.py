@@ -315,7 +315,7 @@ def action_error(s, a):
 
 
 @jit
-def legal_actions(s, out):
+def legal_actions(s, out):  # noqa: C901 (one case a phase and action kind (4.0), the mask's one pass)
     """Write the legal actions of the player to move into ``out`` (an integer
     array of at least ``NUM_ACTIONS`` entries), in increasing index order, and
     return how many there are.

@@ -180,7 +180,7 @@ def _shape_ok(kind, c0, c1, c2):
 
 
 @jit
-def _piece_fault(s, k):
+def _piece_fault(s, k):  # noqa: C901 (one check a field of a piece, each a one-line message)
     kind = s["piece_kind"][k]
     if not 0 <= s["piece_controller"][k] <= 1:
         return F_CONTROLLER
@@ -366,7 +366,7 @@ def _setup_fault(s):
 
 
 @jit
-def state_fault(s):
+def state_fault(s):  # noqa: C901 (one check a field of the state, each a one-line message)
     """The first broken invariant of state ``s`` as ``(code, index)``, or
     ``(OK, 0)``; ``index`` is the piece, unit, cell or slot concerned.
 

@@ -246,7 +246,7 @@ def _unit_words(seen, u: int, unit_type: int | None = None, squads: int | None =
     return f"unit {u} ({name})"
 
 
-def describe_events(s, events, side=None) -> list[str]:
+def describe_events(s, events, side=None) -> list[str]:  # noqa: C901 (one sentence an event kind)
     """What ``events`` (``core.game.decode_events`` of one action) mean, one
     line each, in the rulebook's words; ``s`` is the state *before* the action
     (it names the pieces an action may remove).

@@ -219,7 +219,7 @@ def learner_observation(o, side: int, slots: SlotMap, out: np.ndarray | None = N
 
 
 @jit
-def _slot_features(o, side, unit_of, piece_of, own_n, out, nb, dist, onmap, central):
+def _slot_features(o, side, unit_of, piece_of, own_n, out, nb, dist, onmap, central):  # noqa: C901 (one feature a slot kind, compiled)
     enemy = 1 - side
     out[:] = 0.0
     board = o["board"]

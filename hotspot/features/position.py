@@ -52,7 +52,7 @@ NUM_POSITION_FEATURES = 21
 
 
 @jit
-def position_features(s, out):
+def position_features(s, out):  # noqa: C901 (one feature a line, compiled)
     """Fill ``out`` (NUM_POSITION_FEATURES float64) with the features of ``s``."""
     out[:] = 0.0
     eng = 0.0

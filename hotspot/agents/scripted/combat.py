@@ -76,7 +76,7 @@ def z_target_value(o, wc, c):
 
 
 @jit
-def plan_attacks(o, me, mask, wc, wu, bd, bp, bk):
+def plan_attacks(o, me, mask, wc, wu, bd, bp, bk):  # noqa: C901 (the scripted attack planner, case by case (12.0), compiled)
     """Greedy attack plan over the targets, best value first; marks attackers
     ROLE_ATTACK with their target and returns the next action that carries
     it out (-1 when every planned attacker is in place)."""

@@ -192,7 +192,7 @@ def t_combine(o, mask, wc):
 
 
 @jit
-def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):
+def t_move(o, mask, wc, wu, bd, bp, bk, turn, last):  # noqa: C901 (the scripted Technocrat's movement roles in priority order, compiled)
     """Phase F: combine infantry, engineers and their guards, attacks, the rest."""
     me = TECHNOCRAT
     a = t_combine(o, mask, wc)
@@ -387,7 +387,7 @@ def z_threatened(o, wc, k):
 
 
 @jit
-def z_move(o, mask, wc, wu, bd, bp, bk):
+def z_move(o, mask, wc, wu, bd, bp, bk):  # noqa: C901 (the scripted Ziegler's movement roles in priority order, compiled)
     """Phase B: the fortress, the guards of threatened crustals, attacks, the
     rest towards the Central Crustal, infantry split there."""
     me = ZIEGLER

@@ -334,7 +334,7 @@ def new_contacts(o, k, out, row, size):
 
 
 @jit
-def best_maneuver(o, mask, k, mo, mode):
+def best_maneuver(o, mask, k, mo, mode):  # noqa: C901 (every maneuver (6.3-6.7) scored in one compiled pass)
     """The first maneuver of the best sequence of up to three maneuvers of
     piece k (one a phase for crustals other than one-hex, 6.4-6.6), if it
     beats standing still; else -1.  Other pieces are taken as standing
