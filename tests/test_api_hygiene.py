@@ -3,7 +3,6 @@ and each removed or renamed public name kept for one minor version behind a
 shim that raises a DeprecationWarning naming its replacement."""
 
 import importlib
-import sys
 
 import pytest
 
@@ -21,50 +20,32 @@ def test_the_version_has_one_source():
     assert f"## [{hotspot.__version__}]" in (root / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
-def test_game_record_replay_warns_and_replays():
+@pytest.mark.parametrize(
+    "module, name",
+    [
+        ("hotspot.core.record", "GameRecord.replay"),
+        ("hotspot.core.state", "from_bytes"),
+        ("hotspot.arena.match", "record_from_row"),
+        ("hotspot.arena.match", "replay_row"),
+    ],
+)
+def test_the_names_due_in_0_3_are_gone(module, name):
+    """Deprecated since 0.2.0 and removed in 0.3.0 (CHANGELOG.md): the old
+    names are gone, their successors stay (``Game.from_record``,
+    ``hotspot.core.from_bytes``, ``hotspot.arena.record_from_row`` and
+    ``replay_row``, ``match.unchecked_record`` and ``unchecked_replay``)."""
+    obj = importlib.import_module(module)
+    for part in name.split("."):
+        assert hasattr(obj, part) == (part != name.split(".")[-1]), (module, name)
+        obj = getattr(obj, part, None)
+    with pytest.raises(ModuleNotFoundError):
+        importlib.import_module("hotspot.env.pettingzoo_env")
+    import hotspot.arena
+    import hotspot.core
     from hotspot import Game
 
-    game = Game("standard", seed=4)
-    for _ in range(12):
-        game.apply_action(int(game.legal_actions()[0]))
-    with pytest.warns(DeprecationWarning, match=r"Game\.from_record"):
-        replayed = game.record.replay()
-    assert replayed.to_bytes() == game.to_bytes()
-
-
-def test_state_from_bytes_warns_and_checks():
-    from hotspot import Game
-    from hotspot.core import state
-    from hotspot.core.integrity import from_bytes
-
-    with pytest.warns(DeprecationWarning, match="hotspot.core.from_bytes"):
-        old = state.from_bytes
-    assert old is from_bytes
-    data = Game("standard", seed=2).to_bytes()
-    assert old(data).tobytes() == data
-    with pytest.raises(AttributeError):
-        state.no_such_name  # noqa: B018
-
-
-def test_pettingzoo_env_module_warns_and_is_the_new_module():
-    pytest.importorskip("pettingzoo")
-    from hotspot.env import pettingzoo as pz
-
-    sys.modules.pop("hotspot.env.pettingzoo_env", None)
-    with pytest.warns(DeprecationWarning, match="import hotspot.env.pettingzoo"):
-        old = importlib.import_module("hotspot.env.pettingzoo_env")
-    assert old.HotspotAECEnv is pz.HotspotAECEnv and old.env is pz.env and old.raw_env is pz.raw_env
-
-
-@pytest.mark.parametrize("old, new", [("record_from_row", "unchecked_record"), ("replay_row", "unchecked_replay")])
-def test_the_unchecked_row_readers_have_their_own_names(old, new):
-    """One public name, one behaviour: hotspot.arena.record_from_row checks the
-    row; the arena's unchecked readers are match.unchecked_*."""
-    from hotspot.arena import match
-
-    with pytest.warns(DeprecationWarning, match=f"hotspot.arena.{old}"):
-        shim = getattr(match, old)
-    assert shim is getattr(match, new)
+    assert callable(Game.from_record) and callable(hotspot.core.from_bytes)
+    assert callable(hotspot.arena.record_from_row) and callable(hotspot.arena.replay_row)
 
 
 def test_the_in_game_deployment_search_has_its_own_name():

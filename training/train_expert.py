@@ -3,7 +3,7 @@ learned parts of ``learned-ismcts`` (and of the retired ``expert-ismcts`` and
 ``expert-policy``).
 numpy only (no torch): runs on the core install.
 
-    python -m training.train_expert --ship                # the shipped network (13 min on 2 cores)
+    python -m training.train_expert --ship                # the best network to NET_DIR/expert.npz (13 min on 2 cores)
     python -m training.train_expert --generations 3 --search-games 200 --net-dir runs/expert
     python -m training.train_expert --tiny                # smoke sizes (the numbers mean nothing)
 
@@ -31,7 +31,8 @@ generation g-1 (``--rate-games`` games a side on ``standard`` and ``open``,
 search against search) and kept only if the lower end of its 95% interval is
 above 0.5.  ``--ship`` writes the best generation with a policy head (the
 last kept one, else the last one, said in the output) to
-``hotspot/agents/weights/expert.npz``; every generation, its losses and its
+``--net-dir``'s ``expert.npz`` (no agent plays it: the package ships no
+such network); every generation, its losses and its
 rating go to ``--out`` and ``--net-dir``.  (``weights/value_ismcts.npz``, the
 ``learned-ismcts`` value network, is the value head of an earlier run of
 this script, before the policy head; it is left as it is.)
@@ -50,7 +51,6 @@ from hotspot.agents.base import POLICY_ISMCTS, POLICY_RANDOM, POLICY_SCRIPTED
 from hotspot.agents.expert import record_games
 from hotspot.agents.ismcts import DEFAULT_PARAMS, NO_NET, P_ITERATIONS, P_POLICY
 from hotspot.agents.policy_net import (
-    EXPERT_FILE,
     cross_entropy,
     fit_policy,
     init_policy,
@@ -233,7 +233,7 @@ def main(argv=None):
         default=int(DEFAULT_PARAMS[P_ITERATIONS]),
         help="the search's iterations a decision in generation g's games (default: the ismcts agent's)",
     )
-    p.add_argument("--ship", action="store_true", help="write the best network to hotspot/agents/weights/")
+    p.add_argument("--ship", action="store_true", help="write the best network to NET_DIR/expert.npz")
     p.add_argument("--net-dir", type=Path, default=C.RESULTS_DIR / "expert")
     a = p.parse_args(argv)
     if a.tiny:
@@ -333,10 +333,10 @@ def main(argv=None):
         if kept:
             best, best_gen = cand, gen
     if a.ship and shipped is not None:
-        save_expert(EXPERT_FILE, shipped[1], shipped[2], shipped[0])
+        save_expert(a.net_dir / "expert.npz", shipped[1], shipped[2], shipped[0])
         print(
             f"shipped generation {shipped[0]} ({'kept' if shipped[3] else 'the last one: none was kept'}) "
-            f"to {EXPERT_FILE}"
+            f"to {a.net_dir / 'expert.npz'}"
         )
     elif a.ship:
         print("nothing shipped: --generations 0 trains no policy head")

@@ -16,10 +16,11 @@ vector::
 The set-up phases (3.2, 3.3, D21) are not searched, so the head has no
 outputs for their actions: agents play the scripted deployment plan there.
 
-The shipped two-headed network (``weights/expert.npz``: arrays ``value``, the
-value head of ``value_net``, and ``policy``, plus ``generation``,
-``features`` and ``policy_features``, checked on load) is the best
-generation of ``training/train_expert.py --ship``.
+A two-headed network file (:func:`save_expert`, :func:`load_expert`: arrays
+``value``, the value head of ``value_net``, and ``policy``, plus
+``generation``, ``features`` and ``policy_features``, checked on load) is
+what ``training/train_expert.py --ship`` writes; the package ships none (no
+agent plays one).
 """
 
 from __future__ import annotations
@@ -32,9 +33,7 @@ from hotspot.core._jit import jit
 from hotspot.core.actions import NUM_PLAY_ACTIONS
 from hotspot.features.decision import NUM_DECISION_FEATURES
 
-from .value_net import NUM_VALUE_FEATURES, WEIGHTS_DIR, adam, hidden, hidden_unit, value_size
-
-EXPERT_FILE = WEIGHTS_DIR / "expert.npz"
+from .value_net import NUM_VALUE_FEATURES, adam, hidden, hidden_unit, value_size
 
 
 def policy_size(f: int, h: int, a: int) -> int:
@@ -198,7 +197,7 @@ def check_policy(net: np.ndarray, where: str = "policy head") -> np.ndarray:
     return net
 
 
-def load_expert(path=EXPERT_FILE) -> tuple[np.ndarray, np.ndarray]:
+def load_expert(path) -> tuple[np.ndarray, np.ndarray]:
     """``(value head, policy head)`` from an ``.npz`` written by :func:`save_expert` (checked)."""
     path = Path(path)
     with np.load(path, allow_pickle=False) as data:

@@ -715,25 +715,3 @@ def unchecked_replay(row: dict):
             f"recorded {row['winner']} (turn {row['turns']})"
         )
     return game
-
-
-_RENAMED = {"record_from_row": "unchecked_record", "replay_row": "unchecked_replay"}
-
-
-def __getattr__(name):
-    """Deprecated since 0.2.0 (removed in 0.3.0): ``match.record_from_row`` and
-    ``match.replay_row``, which did not check the row, are ``unchecked_record``
-    and ``unchecked_replay``; ``hotspot.arena.record_from_row`` and
-    ``replay_row`` are the checked ones."""
-    if name in _RENAMED:
-        import warnings
-
-        warnings.warn(
-            f"hotspot.arena.match.{name} is deprecated since hotspot 0.2.0 and will be removed in 0.3.0: "
-            f"use hotspot.arena.{name} (checks the row) or hotspot.arena.match.{_RENAMED[name]} "
-            f"(unchecked)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return globals()[_RENAMED[name]]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,7 @@
 (``Param``, ``SpecError`` and ``split_top`` in ``hotspot.agents.specs``),
 below the environments, which name their opponents by spec too.  This module
 forwards each name there with a ``DeprecationWarning`` naming its home, and
-goes in 0.3."""
+goes in 0.4."""
 
 import warnings
 
@@ -45,7 +45,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'hotspot.arena.registry' has no attribute {name!r}")
     home = agents_registry if hasattr(agents_registry, name) else agents_specs
     warnings.warn(
-        f"hotspot.arena.registry.{name} is {home.__name__}.{name} (hotspot.arena.registry goes in 0.3)",
+        f"hotspot.arena.registry.{name} is {home.__name__}.{name} (hotspot.arena.registry goes in 0.4)",
         DeprecationWarning,
         stacklevel=2,
     )

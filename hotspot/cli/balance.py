@@ -160,7 +160,7 @@ def add_parser(sub) -> None:
 
 
 def _moved(flag: str, command: str) -> None:
-    print(f"hotspot: warning: 'hotspot balance {flag}' is now '{command}' (the flag goes in 0.3)", file=sys.stderr)
+    print(f"hotspot: warning: 'hotspot balance {flag}' is now '{command}' (the flag goes in 0.4)", file=sys.stderr)
 
 
 def run(args) -> int:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import warnings
 
 import numpy as np
 
@@ -291,20 +290,3 @@ def decode_events(rows) -> list[dict]:
                 d[name] = int(value)
         out.append(d)
     return out
-
-
-def _replay(record: GameRecord) -> Game:
-    """``GameRecord.replay()``, deprecated since 0.2.0, removed in 0.3.0: use
-    ``Game.from_record(record)``.  Installed on ``GameRecord`` from here, the
-    module that replays (``record`` cannot import this module: it imports
-    ``record``)."""
-    warnings.warn(
-        "GameRecord.replay() is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-        "use hotspot.Game.from_record(record)",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return Game.from_record(record)
-
-
-GameRecord.replay = _replay

@@ -59,7 +59,6 @@ from .state import (
     STATE_VERSION,
     StateError,
     decode_bytes,
-    deprecated_name,
 )
 
 # Bits that may be set (docs/state-layout.md, "Flags").
@@ -515,14 +514,3 @@ def from_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
             f"2**30: the int32 count of actions applied would wrap as the game goes on"
         )
     return states
-
-
-# ``hotspot.core.state.from_bytes`` (deprecated since 0.2.0, removed in 0.3.0)
-# is this function: registered from here, where it lives (state cannot import
-# this module: this module imports state).
-deprecated_name(
-    "from_bytes",
-    from_bytes,
-    "hotspot.core.state.from_bytes is deprecated since hotspot 0.2.0 and will be removed in 0.3.0; "
-    "use hotspot.core.from_bytes (checked) or hotspot.core.state.decode_bytes (unchecked)",
-)

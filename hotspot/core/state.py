@@ -48,8 +48,6 @@ Harness, set-up and pending decisions
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .hexgrid import NUM_CELLS
@@ -260,25 +258,3 @@ def decode_bytes(data: bytes, source: str = "state bytes") -> np.ndarray:
             f"{int(states['version'][bad[0]])}, expected {STATE_VERSION}"
         )
     return states
-
-
-#: Deprecated names of this module whose objects now live in a module that
-#: imports this one (so this one cannot import them back): name -> (object,
-#: warning).  The owning module registers each with :func:`deprecated_name`;
-#: today ``from_bytes`` (``hotspot.core.integrity``; since 0.2.0, removed in 0.3.0).
-DEPRECATED_NAMES: dict[str, tuple[object, str]] = {}
-
-
-def deprecated_name(name: str, obj: object, message: str) -> None:
-    """Keep ``hotspot.core.state.<name>`` as ``obj``, warning ``message`` (a
-    DeprecationWarning) whenever it is read."""
-    DEPRECATED_NAMES[name] = (obj, message)
-
-
-def __getattr__(name):
-    """The deprecated names (:data:`DEPRECATED_NAMES`), each with its warning."""
-    if name in DEPRECATED_NAMES:
-        obj, message = DEPRECATED_NAMES[name]
-        warnings.warn(message, DeprecationWarning, stacklevel=2)
-        return obj
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

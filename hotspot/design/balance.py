@@ -391,6 +391,41 @@ def default_pair() -> tuple[str, str]:
     return ("scripted", "scripted") if is_available("scripted") else ("random", "random")
 
 
+def _probe_pairs(probes, probe_pairs, pairs):
+    """The pairs the probes are played for: ``probe_pairs`` (each among the
+    grid's ``pairs``), or by default the grid's agents against themselves,
+    else every pair."""
+    if probe_pairs is None and probes:
+        mirror = [p for p in pairs if p[0] == p[1]]
+        return mirror or list(pairs)
+    if probe_pairs is not None:
+        probe_pairs = [tuple(canonical_agents(p)) for p in probe_pairs]
+        unknown = [f"{a}:{b}" for a, b in probe_pairs if (a, b) not in pairs]
+        if unknown:
+            raise ArenaError(
+                f"probe pair(s) {', '.join(unknown)} not among the grid's pairs "
+                f"{', '.join(f'{a}:{b}' for a, b in pairs)}"
+            )
+    return probe_pairs
+
+
+def _old_keywords(rules, options, run_options):
+    """``(rules, options)`` after the keywords deprecated until 0.4:
+    ``options=`` a list of (name, values) pairs (the grid's rules options,
+    now ``rules=``) and ``run_options=`` (now ``options=``), each warning."""
+    if options is not None and not isinstance(options, RunOptions):
+        warnings.warn(
+            "run_balance(options=[(name, values), ...]) is run_balance(rules=...); options= is the run options "
+            "(a RunOptions), as in every runner (the old meaning goes in 0.4)",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        if rules:
+            raise TypeError("run_balance(): give rules= (the rules options), not the old options= as well")
+        rules, options = options, None
+    return rules, RunOptions.renamed("run_balance", options, run_options)
+
+
 def run_balance(
     *,
     scenarios=("standard",),
@@ -431,20 +466,9 @@ def run_balance(
     ``options``, or its fields as keywords: ``seed``, ``out`` (default
     ``"balance-results"``), ``workers``, ``backend``, ``address``,
     ``chunk``, ``max_games``, ``progress``, ``max_actions``, ``max_turns``,
-    ``drop_damaged``) are checked before anything else.  Deprecated until
-    0.4: ``options=`` a list of (name, values) pairs (the grid's rules
-    options, now ``rules=``) and ``run_options=`` (now ``options=``)."""
-    if options is not None and not isinstance(options, RunOptions):
-        warnings.warn(
-            "run_balance(options=[(name, values), ...]) is run_balance(rules=...); options= is the run options "
-            "(a RunOptions), as in every runner (the old meaning goes in 0.4)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        if rules:
-            raise TypeError("run_balance(): give rules= (the rules options), not the old options= as well")
-        rules, options = options, None
-    options = RunOptions.renamed("run_balance", options, run_options)
+    ``drop_damaged``) are checked before anything else (the old keywords:
+    :func:`_old_keywords`)."""
+    rules, options = _old_keywords(rules, options, run_options)
     opts = RunOptions.merge(options, run_kwargs, out="balance-results", where="run_balance")
     seed, out, max_turns = opts.seed, opts.out, opts.max_turns
     precision = check_precision(precision)
@@ -460,17 +484,7 @@ def run_balance(
     if len(set(pairs)) != len(pairs):
         raise ArenaError("an agent pair is given twice")
     probes = list(probes)
-    if probe_pairs is None and probes:
-        mirror = [p for p in pairs if p[0] == p[1]]
-        probe_pairs = mirror or list(pairs)
-    elif probe_pairs is not None:
-        probe_pairs = [tuple(canonical_agents(p)) for p in probe_pairs]
-        unknown = [f"{a}:{b}" for a, b in probe_pairs if (a, b) not in pairs]
-        if unknown:
-            raise ArenaError(
-                f"probe pair(s) {', '.join(unknown)} not among the grid's pairs "
-                f"{', '.join(f'{a}:{b}' for a, b in pairs)}"
-            )
+    probe_pairs = _probe_pairs(probes, probe_pairs, pairs)
     cells, specs = plan_balance(
         list(scenarios),
         list(rules),

@@ -94,6 +94,27 @@ def _slug(scenario: str) -> str:
 # ------------------------------------------------------------------ the run
 
 
+def check_setups(scenarios) -> list[str]:
+    """The set-ups named (presets or scenario files), each loaded once to
+    check it; a one-line :class:`ArenaError` for none, a repeat, a random
+    set-up or one that does not load."""
+    scenarios = [s.strip() for s in scenarios if s and s.strip()]
+    if not scenarios:
+        raise ArenaError("report: name at least one set-up (a preset such as open, or a scenario file)")
+    if len(set(scenarios)) != len(scenarios):
+        raise ArenaError("report: a set-up is named twice")
+    for s in scenarios:
+        if s == "random" or s.startswith("random:"):
+            raise ArenaError(f"report: {s!r} is not one set-up; save one with `hotspot scenario random:N --out FILE`")
+        try:
+            load_scenario(s)
+        except (ScenarioError, OSError, ValueError) as exc:
+            raise ArenaError(f"report: set-up {s!r}: {exc}") from None
+    if len({_slug(s) for s in scenarios}) != len(scenarios):
+        raise ArenaError("report: two set-ups have the same name; rename one file")
+    return scenarios
+
+
 def check_agents(agents) -> list[str]:
     agents = [a.strip() for a in agents if a and a.strip()]
     if len(agents) < 2:
@@ -123,31 +144,16 @@ def run_report(
     into the run options' ``out`` (default ``report``); returns the report
     (``report.json``'s content).  Sizes: :data:`QUICK_SIZES` with ``quick``
     else :data:`FULL_SIZES`, each overridden by its argument.  The run
-    options (:class:`hotspot.arena.options.RunOptions`: ``options`` or its
-    fields as keywords: ``seed``, ``out``, ``workers``, ``max_turns``, ...)
-    go to every grid it plays; a rerun with the same arguments resumes the
-    games already played.  (``run_options=``: the old name of ``options=``,
-    deprecated until 0.4.)"""
+    options (``options`` or its fields as keywords; ``run_options=``, its
+    old name, warns until 0.4) go to every grid it plays; a rerun with the
+    same arguments resumes the games already played."""
     from .balance import parse_probes, run_balance
 
     options = RunOptions.renamed("run_report", options, run_options)
     opts = RunOptions.merge(options, run_kwargs, out="report", where="run_report")
     seed, max_turns = opts.seed, opts.max_turns
     t0 = time.perf_counter()
-    scenarios = [s.strip() for s in scenarios if s and s.strip()]
-    if not scenarios:
-        raise ArenaError("report: name at least one set-up (a preset such as open, or a scenario file)")
-    if len(set(scenarios)) != len(scenarios):
-        raise ArenaError("report: a set-up is named twice")
-    for s in scenarios:
-        if s == "random" or s.startswith("random:"):
-            raise ArenaError(f"report: {s!r} is not one set-up; save one with `hotspot scenario random:N --out FILE`")
-        try:
-            load_scenario(s)
-        except (ScenarioError, OSError, ValueError) as exc:
-            raise ArenaError(f"report: set-up {s!r}: {exc}") from None
-    if len({_slug(s) for s in scenarios}) != len(scenarios):
-        raise ArenaError("report: two set-ups have the same name; rename one file")
+    scenarios = check_setups(scenarios)
     size = QUICK_SIZES if quick else FULL_SIZES
     from hotspot.arena.runner import check_count
 

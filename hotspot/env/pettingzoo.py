@@ -46,8 +46,7 @@ Arguments
     ``scenario``, ``rules``, ``fog``, ``render_mode`` ("ansi", "rgb_array",
     "human": the text board printed after each step), ``random_pool``,
     ``max_turns``, ``observation``, ``illegal_action``: as ``HotspotEnv``.
-Requires the ``pettingzoo`` extra.  ``hotspot.env.pettingzoo_env`` is the
-same module under its old name.
+Requires the ``pettingzoo`` extra.
 """
 
 from __future__ import annotations
