@@ -85,10 +85,11 @@ from .action_policy import flat_policy_choice, seat_policies
 from .base import POLICY_RANDOM, POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
 from .beliefs import DMG_P0, EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below, evaluate
 from .clock import now_seconds
-from .params import AgentParam, ParamTable
+from .params import ParamTable
 from .policy_net import check_policy, policy_choice, two_headed
 from .rollouts import new_rollout_buffers, play_out, rollout_action
 from .setup_search import DEPLOY_PARAMS, searched_setup_decide
+from .specs import Param
 from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weights_file
 
 # ------------------------------------------------------------------ parameters
@@ -98,65 +99,56 @@ from .value_net import NUM_VALUE_FEATURES, load_net, value_net, value_size, weig
 #: parameters, the constructor's checks and the docs all come from here
 PARAMS = ParamTable(
     "ismcts",
-    (
-        AgentParam("iterations", "int", 16, 1, 1_000_000, "determinizations (tree iterations) a searched decision"),
-        AgentParam("horizon", "int", 0, -1, 1000, "turns played after the current one before valuing (-1: to the end)"),
-        AgentParam("c", "float", 0.7, 0.0, 100.0, "the UCB1 exploration constant"),
-        AgentParam(
-            "pw_c", "float", 1.0, 0.01, 100.0, "progressive widening: at most ceil(pw_c * visits ** pw_alpha) children"
+    {
+        "iterations": Param("int", 16, 1, 1_000_000, doc="determinizations (tree iterations) a searched decision"),
+        "horizon": Param("int", 0, -1, 1000, doc="turns played after the current one before valuing (-1: to the end)"),
+        "c": Param("float", 0.7, 0.0, 100.0, doc="the UCB1 exploration constant"),
+        "pw_c": Param(
+            "float", 1.0, 0.01, 100.0, doc="progressive widening: at most ceil(pw_c * visits ** pw_alpha) children"
         ),
-        AgentParam("pw_alpha", "float", 0.5, 0.0, 1.0, "progressive widening's exponent"),
-        AgentParam("max_rollout_actions", "int", 5000, 0, None, "at most this many actions in a rollout", spec=False),
-        AgentParam(
-            "rollout",
+        "pw_alpha": Param("float", 0.5, 0.0, 1.0, doc="progressive widening's exponent"),
+        "max_rollout_actions": Param("int", 5000, 0, None, doc="at most this many actions in a rollout", spec=False),
+        "rollout": Param(
             "choice",
             "scripted",
             doc="the rollout policy (rollouts.ROLLOUT_NAMES)",
             choices=("scripted", "random"),
             codes=(POLICY_SCRIPTED, POLICY_RANDOM),
         ),
-        AgentParam(
-            "dmg_p0", "float", DMG_P0, 0.0, 1.0, "determinization: the probability that hidden damage is 0", spec=False
+        "dmg_p0": Param(
+            "float", DMG_P0, 0.0, 1.0, doc="determinization: the probability that hidden damage is 0", spec=False
         ),
-        AgentParam(
-            "prior",
-            "float",
-            1.0,
-            0.0,
-            100.0,
-            "the selection bonus of the rollout policy's own choice: prior / (1 + visits)",
+        "prior": Param(
+            "float", 1.0, 0.0, 100.0, doc="the selection bonus of the rollout policy's own choice: prior / (1 + visits)"
         ),
-        AgentParam(
-            "margin",
+        "margin": Param(
             "float",
             0.1,
             0.0,
             100.0,
-            "another action replaces the policy's choice only if its mean value is higher by more",
+            doc="another action replaces the policy's choice only if its mean value is higher by more",
         ),
-        AgentParam(
-            "policy",
+        "policy": Param(
             "bool",
             False,
             doc="the root's default (first child, prior bonus, margin) is the policy head's choice: set by passing "
             "policy= (a value-only net keeps the rollout policy's)",
             spec=False,
         ),
-        *DEPLOY_PARAMS,
-        AgentParam(
-            "think_ms",
+        **DEPLOY_PARAMS,
+        "think_ms": Param(
             "int",
             0,
             0,
             600_000,
-            "time budget a searched decision in milliseconds (0: none; iterations still cap it)",
+            doc="time budget a searched decision in milliseconds (0: none; iterations still cap it)",
         ),
-        AgentParam(
-            "reply", "bool", False, doc="the Technocrat's play-outs go one turn further, through the Ziegler's reply"
+        "reply": Param(
+            "bool", False, doc="the Technocrat's play-outs go one turn further, through the Ziegler's reply"
         ),
-        AgentParam("reuse", "bool", False, doc="keep the tree for the same side's next atomic step", vector=False),
-        AgentParam("guide", "bool", False, doc="the learned per-action policy names the root's default", vector=False),
-    ),
+        "reuse": Param("bool", False, doc="keep the tree for the same side's next atomic step", vector=False),
+        "guide": Param("bool", False, doc="the learned per-action policy names the root's default", vector=False),
+    },
 )
 
 #: indices into the float64 parameter vector of :func:`ismcts_search` (``PARAMS``)
@@ -692,15 +684,8 @@ class ISMCTSAgent(Agent):
         return root_statistics(self.tree, self.value)
 
     def __repr__(self) -> str:
-        p = self.params
-        return (
-            f"ISMCTSAgent(iterations={int(p[P_ITERATIONS])}, horizon={int(p[P_HORIZON])}, c={p[P_C]}, "
-            f"pw_c={p[P_PW_C]}, pw_alpha={p[P_PW_ALPHA]}, rollout={self.rollout!r}, "
-            f"net={'yes' if self.net.size else 'no'}, policy={'yes' if p[P_POLICY] else 'no'}, "
-            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, deploy_games={int(p[P_DEPLOY_GAMES])}, "
-            f"deploy_turns={int(p[P_DEPLOY_TURNS])}, think_ms={int(p[P_THINK_MS])}, reuse={self.reuse}, "
-            f"reply={bool(p[P_REPLY])}, guide={'yes' if self.guide is not None else 'no'})"
-        )
+        net, guide = ("yes" if self.net.size else "no"), ("yes" if self.guide is not None else "no")
+        return PARAMS.repr("ISMCTSAgent", self.params, reuse=self.reuse, net=net, guide=guide)
 
 
 if ISMCTSAgent.__doc__:  # (None under python -OO)

@@ -1,8 +1,10 @@
 """An agent's parameters, declared once.
 
-A compiled agent (``ismcts``, ``portfolio``) reads its parameters from one
+Every agent's parameter is one :class:`hotspot.agents.specs.Param`.  A
+compiled agent (``ismcts``, ``portfolio``) reads its parameters from one
 float64 vector indexed by module constants (``P_ITERATIONS``, ...).  Its
-:class:`ParamTable` is the one declaration of those parameters; from it come
+:class:`ParamTable` (a name to each ``Param``) is the one declaration of
+those parameters; from it come
 
 * the vector's layout: :meth:`ParamTable.index` (a slot's index is its
   position among the table's vector parameters, in the table's order) for the
@@ -14,7 +16,7 @@ float64 vector indexed by module constants (``P_ITERATIONS``, ...).  Its
 * the docs (:meth:`ParamTable.doc`: the parameters section of the agent's
   docstring, and ``docs/agents.md``'s reference).
 
-Adding a parameter is one :class:`AgentParam` line in the agent's table, one
+Adding a parameter is one ``"name": Param(...)`` line in the agent's table, one
 ``P_NAME = PARAMS.index("name")`` line if compiled code reads it, and the
 keyword in the constructor.  (The ``P_*`` constants are assigned in the
 agent's own module, which ``hotspot.core._jit.COMPILED_MODULES`` lists: an
@@ -26,90 +28,37 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 
 import numpy as np
 
 from .specs import Param
 
-#: the kinds of a parameter: what a value may be
+#: the kinds of a compiled agent's parameter: what a value may be
 KINDS = ("int", "float", "bool", "choice", "path", "any")
 
 
-@dataclass(frozen=True)
-class AgentParam:
-    """One parameter of an agent.
-
-    ``kind``: ``"int"``, ``"float"``, ``"bool"``, ``"choice"`` (one of
-    ``choices``, stored in the vector as the matching ``codes`` entry) or
-    ``"any"`` (a Python object the constructor interprets, never in the
-    vector); ``low``/``high`` bound a number (inclusive, None: unbounded);
-    ``doc``: what it does, one sentence.  ``vector``: it has a slot in the
-    compiled parameter vector; ``spec``: an agent spec may set it (a
-    parameter only Python callers set, or only the agent itself, is not)."""
-
-    name: str
-    kind: str
-    default: object
-    low: float | None = None
-    high: float | None = None
-    doc: str = ""
-    choices: tuple = ()
-    codes: tuple = ()
-    vector: bool = True
-    spec: bool = True
-
-    def __post_init__(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"parameter {self.name!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
-        if self.kind == "choice" and (not self.choices or (self.vector and len(self.codes) != len(self.choices))):
-            raise ValueError(f"parameter {self.name!r}: a choice names its choices (and a code each in the vector)")
-        if self.kind in ("any", "path") and self.vector:
-            raise ValueError(f"parameter {self.name!r}: a {self.kind} value has no slot in the vector")
-
-    def range_text(self) -> str:
-        """What a value may be, in words: ``an integer in 1..1000000``."""
-        if self.kind == "bool":
-            return "true or false"
-        if self.kind == "choice":
-            return "one of " + "|".join(self.choices)
-        if self.kind == "any":
-            return "any value"
-        if self.kind == "path":
-            return "a file's path"
-        what = "an integer" if self.kind == "int" else "a number"
-        if self.low is None and self.high is None:
-            return what
-        if self.high is None:
-            return f"{what} >= {_fmt(self.low)}"
-        if self.low is None:
-            return f"{what} <= {_fmt(self.high)}"
-        return f"{what} in {_fmt(self.low)}..{_fmt(self.high)}"
-
-    def spec_param(self) -> Param:
-        """The parameter as an agent spec declares it (``hotspot.agents.specs.Param``)."""
-        return Param(self.kind, self.default, self.low, self.high, self.choices, self.doc)
-
-    def encode(self, value) -> float:
-        """A checked value as its slot in the vector holds it."""
-        if self.kind == "choice":
-            return float(self.codes[self.choices.index(value)])
-        return float(value)
+def _check_declaration(agent: str, name: str, p: Param) -> None:
+    """A table's parameter declared as the vector can hold it (one line otherwise)."""
+    where = f"agent {agent!r}, parameter {name!r}"
+    if p.kind not in KINDS:
+        raise ValueError(f"{where}: kind {p.kind!r} is not one of {', '.join(KINDS)}")
+    if p.kind == "choice" and (not p.choices or (p.vector and len(p.codes) != len(p.choices))):
+        raise ValueError(f"{where}: a choice names its choices (and a code each in the vector)")
+    if p.kind in ("any", "path") and p.vector:
+        raise ValueError(f"{where}: a {p.kind} value has no slot in the vector (vector=False)")
 
 
 class ParamTable:
     """The parameters of agent ``agent``, in the order of the table (see the
     module docstring)."""
 
-    def __init__(self, agent: str, params: tuple[AgentParam, ...]):
-        names = [p.name for p in params]
-        if len(set(names)) != len(names):
-            raise ValueError(f"agent {agent!r}: a parameter is declared twice")
+    def __init__(self, agent: str, params: dict[str, Param]):
+        for name, p in params.items():
+            _check_declaration(agent, name, p)
         self.agent = agent
-        self.params = tuple(params)
-        self.by_name = {p.name: p for p in params}
+        self.by_name = dict(params)
         #: the vector's slots, by name, in index order
-        self.slots = tuple(p.name for p in params if p.vector)
+        self.slots = tuple(name for name, p in params.items() if p.vector)
 
     def index(self, name: str) -> int:
         """The slot of parameter ``name`` in the vector."""
@@ -132,7 +81,7 @@ class ParamTable:
 
     def spec_params(self) -> dict[str, Param]:
         """The parameters a spec may set (``SPEC_PARAMS``), in the table's order."""
-        return {p.name: p.spec_param() for p in self.params if p.spec}
+        return {name: p for name, p in self.by_name.items() if p.spec}
 
     def check(self, name: str, value):
         """``value`` of parameter ``name`` converted to its kind (an ``int``, a
@@ -183,15 +132,28 @@ class ParamTable:
             out[self.index(name)] = self.by_name[name].encode(self.check(name, value))
         return out
 
+    def decode(self, name: str, slot: float):
+        """A vector slot's value as the parameter's kind (:meth:`Param.encode`'s inverse)."""
+        p = self.by_name[name]
+        if p.kind == "choice":
+            return p.choices[p.codes.index(int(slot))]
+        return {"int": int, "bool": bool}.get(p.kind, float)(slot)
+
+    def repr(self, cls: str, vector: np.ndarray, **others) -> str:
+        """``cls(name=value, ...)``: each vector parameter read back from
+        ``vector`` in the table's order, then ``others`` (the parameters the
+        agent keeps outside the vector, as it shows them)."""
+        shown = [f"{name}={self.decode(name, vector[i])!r}" for i, name in enumerate(self.slots)]
+        return f"{cls}({', '.join(shown + [f'{k}={v!r}' for k, v in others.items()])})"
+
     def doc(self, indent: str = "    ") -> str:
         """The parameters in words, one a line: ``name: range (default D): doc``
         (the parameters section of the agent's docstring)."""
         lines = []
-        for p in self.params:
-            where = [] if p.spec else ["not in a spec"]
-            extra = f" [{', '.join(where)}]" if where else ""
+        for name, p in self.by_name.items():
+            extra = "" if p.spec else " [not in a spec]"
             default = "" if p.kind == "any" else f" (default {_fmt(p.default)})"
-            lines.append(f"{indent}{p.name}: {p.range_text()}{default}{extra}: {p.doc}".rstrip(": "))
+            lines.append(f"{indent}{name}: {p.range_text()}{default}{extra}: {p.doc}".rstrip(": "))
         return "\n".join(lines)
 
 

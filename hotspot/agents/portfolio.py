@@ -85,7 +85,7 @@ from hotspot.features.position import NUM_POSITION_FEATURES
 from .base import POLICY_SCRIPTED, Agent, agent_generator, checked_act_arguments
 from .beliefs import DMG_P0, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, draw_below
 from .clock import now_seconds
-from .params import AgentParam, ParamTable
+from .params import ParamTable
 from .plan_value import NO_NETS, load_plan_value, plan_value, shipped_plan_value
 from .rollouts import new_rollout_buffers, rollout_action
 from .scripted import scripted_decide
@@ -93,6 +93,7 @@ from .scripted.common import C_ENCNT, DCEN, NC, cell_info
 from .scripted.crustals import z_ram
 from .scripted.paths import crustal_to_central
 from .setup_search import DEPLOY_PARAMS, searched_setup_decide
+from .specs import Param
 from .value_net import WEIGHTS_DIR
 
 # ------------------------------------------------------------------ intents
@@ -118,41 +119,36 @@ THINK_PLANS = 100_000
 #: parameters, the constructor's checks and the docs all come from here
 PARAMS = ParamTable(
     "portfolio",
-    (
-        AgentParam("plans", "int", 24, 1, THINK_PLANS, "plan valuations a phase (the all-script plan included)"),
-        AgentParam("determinizations", "int", 4, 1, 256, "determinizations each plan is played on"),
-        AgentParam("think_ms", "int", 0, 0, 600_000, "time budget of a phase's search (0: none; plans still caps it)"),
-        AgentParam(
-            "margin", "float", 0.002, 0.0, 2.0, "a change is kept when the plan's value rises by more than this"
-        ),
-        AgentParam("dmg_p0", "float", DMG_P0, 0.0, 1.0, "determinization: P(hidden damage is 0)", spec=False),
-        *DEPLOY_PARAMS,
-        AgentParam("max_actions", "int", 5000, 0, None, "at most this many actions in a play-out", spec=False),
-        AgentParam("horizon", "int", 0, 0, 50, "whole turns after the enemy's reply before valuing"),
-        AgentParam(
-            "value",
+    {
+        "plans": Param("int", 24, 1, THINK_PLANS, doc="plan valuations a phase (the all-script plan included)"),
+        "determinizations": Param("int", 4, 1, 256, doc="determinizations each plan is played on"),
+        "think_ms": Param("int", 0, 0, 600_000, doc="time budget of a phase's search (0: none; plans still caps it)"),
+        "margin": Param("float", 0.002, 0.0, 2.0, doc="a change is kept when the plan's value rises by more than this"),
+        "dmg_p0": Param("float", DMG_P0, 0.0, 1.0, doc="determinization: P(hidden damage is 0)", spec=False),
+        **DEPLOY_PARAMS,
+        "max_actions": Param("int", 5000, 0, None, doc="at most this many actions in a play-out", spec=False),
+        "horizon": Param("int", 0, 0, 50, doc="whole turns after the enemy's reply before valuing"),
+        "value": Param(
             "choice",
             "evaluate",
             doc="how a play-out's last position is valued: the hand-written evaluation or the learned plan value",
             choices=("evaluate", "learned"),
             vector=False,
         ),
-        AgentParam(
-            "order",
+        "order": Param(
             "choice",
             "random",
             doc="the order the greedy changes are tried in: random, or the learned intent prior's (most often kept first)",
             choices=("random", "learned"),
             vector=False,
         ),
-        AgentParam(
-            "value_net",
+        "value_net": Param(
             "path",
             "",
             doc="a plan value file (hotspot.agents.plan_value; Python: also a 2 x n array); implies learned",
             vector=False,
         ),
-    ),
+    },
 )
 
 #: indices into the float64 parameter vector of :func:`portfolio_search` (``PARAMS``)
@@ -622,13 +618,7 @@ class PortfolioAgent(Agent):
         return {int(i): INTENT_NAMES[int(v)] for i, v in enumerate(self.plan) if v != I_SCRIPT}
 
     def __repr__(self) -> str:
-        p = self.params
-        return (
-            f"PortfolioAgent(plans={int(p[P_PLANS])}, determinizations={int(p[P_DETERMINIZATIONS])}, "
-            f"think_ms={int(p[P_THINK_MS])}, margin={p[P_MARGIN]}, "
-            f"deploy_candidates={int(p[P_DEPLOY_CANDIDATES])}, horizon={int(p[P_HORIZON])}, value={self.value!r}, "
-            f"order={self.order!r})"
-        )
+        return PARAMS.repr("PortfolioAgent", self.params, value=self.value, order=self.order)
 
 
 if PortfolioAgent.__doc__:  # (None under python -OO)

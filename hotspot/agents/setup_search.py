@@ -58,31 +58,30 @@ from hotspot.core.rules_data import (
 from hotspot.core.state import MAX_PIECES, MAX_UNITS, STATE_DTYPE
 
 from .beliefs import EVAL_WEIGHTS, PRIOR_FORCES, SQUAD_PROBS, determinize, draw, evaluate
-from .params import AgentParam
 from .rollouts import new_rollout_buffers, play_out
 from .scripted.setup import setup_decide
+from .specs import Param
 
 #: longest play-out, in actions (a safety bound: play-outs end by turn)
 MAX_PLAYOUT_ACTIONS = 20_000
 
 #: the set-up search's parameters (3.2, 3.3, D21), declared once for the
 #: searches that choose their deployment by it (``ismcts``, ``portfolio``)
-DEPLOY_PARAMS = (
-    AgentParam(
-        "deploy_candidates",
+DEPLOY_PARAMS = {
+    "deploy_candidates": Param(
         "int",
         8,
         0,
         256,
-        "the set-up search: scripted deployments compared (0 or 1: none, the plan with the agent's seed)",
+        doc="the set-up search: scripted deployments compared (0 or 1: none, the plan with the agent's seed)",
     ),
-    AgentParam(
-        "deploy_games", "int", 4, 0, 4096, "the set-up search: play-outs a candidate in the first round of its halving"
+    "deploy_games": Param(
+        "int", 4, 0, 4096, doc="the set-up search: play-outs a candidate in the first round of its halving"
     ),
-    AgentParam(
-        "deploy_turns", "int", 12, 0, 1000, "the set-up search: turns a play-out lasts (then valued by the heuristic)"
+    "deploy_turns": Param(
+        "int", 12, 0, 1000, doc="the set-up search: turns a play-out lasts (then valued by the heuristic)"
     ),
-)
+}
 
 
 @jit

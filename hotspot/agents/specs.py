@@ -54,7 +54,13 @@ class Param:
     value of any of the spec's forms, for a factory that does not say);
     ``low``/``high`` bound a number (inclusive), ``choices`` name a choice's
     values; ``default`` is the value the agent plays with when the spec leaves
-    the parameter out."""
+    the parameter out; ``doc``: what it does, one sentence.
+
+    In a compiled agent's table (``hotspot.agents.params.ParamTable``) two
+    more fields count: ``vector`` (it has a slot in the compiled parameter
+    vector; a choice's slot holds the matching ``codes`` entry) and ``spec``
+    (an agent spec may set it; a parameter only Python callers set, or only
+    the agent itself, is not)."""
 
     kind: str
     default: object
@@ -62,6 +68,34 @@ class Param:
     high: float | None = None
     choices: tuple = ()
     doc: str = ""
+    codes: tuple = ()
+    vector: bool = True
+    spec: bool = True
+
+    def range_text(self) -> str:
+        """What a value may be, in words: ``an integer in 1..1000000``."""
+        if self.kind in ("bool", "choice", "any", "path", "str"):
+            return {
+                "bool": "true or false",
+                "choice": "one of " + "|".join(self.choices),
+                "any": "any value",
+                "path": "a file's path",
+                "str": "a text",
+            }[self.kind]
+        what = "an integer" if self.kind == "int" else "a number"
+        if self.low is None and self.high is None:
+            return what
+        if self.high is None:
+            return f"{what} >= {_fmt(self.low)}"
+        if self.low is None:
+            return f"{what} <= {_fmt(self.high)}"
+        return f"{what} in {_fmt(self.low)}..{_fmt(self.high)}"
+
+    def encode(self, value) -> float:
+        """A checked value as its slot in a compiled parameter vector holds it."""
+        if self.kind == "choice":
+            return float(self.codes[self.choices.index(value)])
+        return float(value)
 
     @property
     def required(self) -> bool:
