@@ -194,6 +194,8 @@ class Adjudicator:
     judge's value and the material hash at the first state of the turn and
     returns a :class:`Verdict` when a rule ends the game there, else None."""
 
+    judge: float | None  # the judge's last value (the Technocrat's expected score)
+
     def __init__(self, rules, nets=None):
         self.rules = parse_adjudication(rules)
         self.nets = judge_nets() if nets is None else nets
@@ -201,7 +203,7 @@ class Adjudicator:
         self.still = 0  # turns in a row without a change of material
         self.last_hash = None
         self.last_turn = -1
-        self.judge: float | None = None  # the judge's last value (the Technocrat's expected score)
+        self.judge = None
 
     def at_state(self, s) -> Verdict | None:
         """:meth:`point` at ``s`` (a state record) if it is the first state

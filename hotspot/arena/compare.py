@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TypedDict
 
 from .folder import scenario_files, writer_lock
 from .gamerow import endings
@@ -35,7 +36,19 @@ from .runner import run_in_steps, spec_max_turns
 from .stats import interval_text, json_safe, wilson_interval
 from .tournament import canonical_agents, plan_arena
 
-DEFAULTS = {"elo0": 0.0, "elo1": 30.0, "alpha": 0.05, "beta": 0.05, "games": 2000, "step": 10}
+
+class _Defaults(TypedDict):
+    """:data:`DEFAULTS`' fields: the test's Elo bounds and error rates, and its counts of pairs."""
+
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    games: int  # the most pairs played
+    step: int  # pairs between looks
+
+
+DEFAULTS: _Defaults = {"elo0": 0.0, "elo1": 30.0, "alpha": 0.05, "beta": 0.05, "games": 2000, "step": 10}
 VERDICTS = {
     "H1": "H1 accepted: {a} is stronger than {b} (by {elo1:g} Elo or more, at error rate {beta:g})",
     "H0": "H0 accepted: {a} is not shown stronger than {b} (at most {elo0:g} Elo, at error rate {alpha:g})",

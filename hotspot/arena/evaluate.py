@@ -59,11 +59,13 @@ import re
 import sys
 import textwrap
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .folder import GAMES_FILE, RunConfigError, read_run_config, scan_games, scenario_files, writer_lock
 from .gamerow import endings
-from .match import ArenaError, begin_compiling, canonical_rules, check_scenario
+from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario
 from .options import RunOptions, check_precision
 from .pairs import half_width, pair_summary, points
 from .rating import (
@@ -151,10 +153,10 @@ def _ladder(agent: str, opponents, published: dict) -> tuple[list[str], list[str
     return ladder, left_out
 
 
-def _plan(agent, ladder, seat, games, scenario, opts) -> tuple[list, dict]:
+def _plan(agent, ladder, seat, games, scenario, opts) -> tuple[Sequence[GameSpec], dict]:
     """(every game the run may play, {opponent: its units}): a unit is game i's
     pair (the agent as Technocrat, then as Ziegler), or its one game in ``seat``."""
-    specs = plan_arena(
+    specs: Sequence[GameSpec] = plan_arena(
         [(agent, o) for o in ladder],
         games,
         scenario=scenario,
@@ -165,7 +167,7 @@ def _plan(agent, ladder, seat, games, scenario, opts) -> tuple[list, dict]:
     )
     if seat is not None:
         specs = [s for s in specs if getattr(s, seat) == agent]
-    by_opponent = {o: {} for o in ladder}
+    by_opponent: dict[str, dict[int, list[GameSpec]]] = {o: {} for o in ladder}
     for spec in specs:
         opponent = spec.ziegler if spec.technocrat == agent else spec.technocrat
         by_opponent[opponent].setdefault(spec.index, []).append(spec)
@@ -418,7 +420,7 @@ def _opponent_entry(agent: str, opponent: str, mine: list, seat: str | None) -> 
     games' Wilson interval, each seat's Wilson interval (one seat: its games)."""
     as_t = [r for r in mine if r["technocrat"] == agent]
     as_z = [r for r in mine if r["ziegler"] == agent]
-    entry = {"opponent": opponent}
+    entry: dict[str, Any] = {"opponent": opponent}
     if seat is None:
         s = pair_summary(mine, agent, opponent)
         entry.update(s)
@@ -615,7 +617,7 @@ def _score_lines(card: dict) -> list[str]:
 def _stop_lines(card: dict) -> list[str]:
     p = card["protocol"]
     unit = "games" if card.get("seat") else "pairs"
-    by = {}
+    by: dict[str, list[str]] = {}
     for e in card["opponents"]:
         by.setdefault(e["stopped"], []).append(e["opponent"])
     words = {
@@ -791,10 +793,12 @@ def plot_card(card: dict, path) -> Path | None:
 def _plot_scores(ax, card: dict) -> None:
     ops = card["opponents"]
     xs = range(len(ops))
-    series = [(-0.12, "as_technocrat", "as Technocrat", "#333"), (0.12, "as_ziegler", "as Ziegler", "#c60")]
+    series: list[tuple[float, str | None, str, str]] = [
+        (-0.12, "as_technocrat", "as Technocrat", "#333"),
+        (0.12, "as_ziegler", "as Ziegler", "#c60"),
+    ]
     if card.get("seat"):
-        key = f"as_{card['seat']}"
-        series = [(0.0, key, f"as {_seat_name(card['seat'])}", "#333")]
+        series = [(0.0, f"as_{card['seat']}", f"as {_seat_name(card['seat'])}", "#333")]
     else:
         series.insert(1, (0.0, None, "both seats (pairs)", "#06c"))
     for dx, key, label, color in series:

@@ -78,9 +78,7 @@ _HELD: dict[str, list] = {}  # resolved folder -> [file descriptor, depth, pid] 
 
 
 def _try_lock(fd: int) -> bool:
-    try:
-        import fcntl
-    except ImportError:  # Windows
+    if sys.platform == "win32":
         import msvcrt
 
         try:
@@ -88,6 +86,8 @@ def _try_lock(fd: int) -> bool:
             return True
         except OSError:
             return False
+    import fcntl
+
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         return True
@@ -96,14 +96,14 @@ def _try_lock(fd: int) -> bool:
 
 
 def _unlock(fd: int) -> None:
-    try:
-        import fcntl
-    except ImportError:
+    if sys.platform == "win32":
         import msvcrt
 
         os.lseek(fd, 0, os.SEEK_SET)
         msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
         return
+    import fcntl
+
     fcntl.flock(fd, fcntl.LOCK_UN)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -115,8 +115,13 @@ def points(row, agent_or_side: str, by: str = "agent") -> float:
     return 1.0 if won == agent_or_side else 0.0
 
 
-def total_points(wins, draws) -> float:
-    """The points of ``wins`` wins and ``draws`` draws (counts), as :func:`points` scores each game."""
+@overload
+def total_points(wins: float, draws: float) -> float: ...
+@overload
+def total_points(wins: np.ndarray, draws: np.ndarray) -> np.ndarray: ...
+def total_points(wins, draws):
+    """The points of ``wins`` wins and ``draws`` draws (counts, or arrays of
+    counts: then each element's), as :func:`points` scores each game."""
     return wins + DRAW_POINTS * draws
 
 
@@ -339,7 +344,7 @@ def from_csv_row(record: dict) -> dict:
     :data:`GAME_ROW_FIELDS`: the counts as ints, ``truncated`` a boolean, the
     rules an object, and ``winner`` None for a draw (an empty cell or
     ``draw``).  Columns that are no row field are refused (:class:`RowError`)."""
-    out = {}
+    out: dict[str, Any] = {}
     for name, text in record.items():
         if name not in GAME_ROW_NAMES:
             raise RowError(f"games.csv: column {name!r} is not a game row field")

@@ -114,7 +114,8 @@ def game_seeds(master_seed: int, games: int) -> list[int]:
 
 def agent_seeds(seed: int) -> tuple[int, int]:
     """(Ziegler agent seed, Technocrat agent seed) of game seed ``seed`` (64-bit ints)."""
-    return tuple(mix64_int((int(seed) & MASK64) ^ k) for k in _K_AGENT)
+    ziegler, technocrat = (mix64_int((int(seed) & MASK64) ^ k) for k in _K_AGENT)
+    return ziegler, technocrat
 
 
 def setup_seed(seed: int) -> int:

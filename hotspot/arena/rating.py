@@ -35,6 +35,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,7 @@ GRID = np.arange(-4000.0, 6000.0 + 1e-9, 2.0)
 #: the reference ladder, weakest first, each agent by its canonical spec
 REFERENCE_LADDER = ("random", "scripted", "ismcts", "portfolio", "portfolio(horizon=2)")
 #: the protocol's settings (``hotspot evaluate``'s defaults)
-PROTOCOL = {"scenario": "open", "rules": {}, "max_turns": DEFAULT_MAX_TURNS, "seed": 0}
+PROTOCOL: dict[str, Any] = {"scenario": "open", "rules": {}, "max_turns": DEFAULT_MAX_TURNS, "seed": 0}
 #: the published ratings of the reference ladder (``benchmarks/fit_reference_ratings.py`` writes it)
 RATINGS_FILE = Path(__file__).with_name("reference_ratings.json")
 
@@ -76,7 +77,8 @@ def load_reference(path=None) -> dict:
     agents = data.get("agents") if isinstance(data, dict) else None
     protocol = data.get("protocol") if isinstance(data, dict) else None
     if (
-        data.get("format") != "hotspot-reference-ratings"
+        not isinstance(data, dict)
+        or data.get("format") != "hotspot-reference-ratings"
         or not isinstance(agents, dict)
         or not isinstance(protocol, dict)
     ):
@@ -171,7 +173,7 @@ def fit_ratings(
                 pairs += [(a, anchor), (anchor, a)]
                 points += [0.5 * prior, 0.5 * prior]
                 games += [prior, prior]
-    points, games = np.array(points), np.array(games)
+    won, played = np.array(points), np.array(games)  # each pair's points and games
 
     def seat(agent, side):  # (fixed value in logits, or index into x)
         if agent in fixed:
@@ -188,8 +190,8 @@ def fit_ratings(
         xt = np.where(t_idx >= 0, x[np.maximum(t_idx, 0)], t_val)
         xz = np.where(z_idx >= 0, x[np.maximum(z_idx, 0)], z_val)
         d = xt - xz
-        nll = float(np.sum(points * _softplus(-d) + (games - points) * _softplus(d)))
-        g = games / (1.0 + np.exp(-d)) - points  # d nll / d d
+        nll = float(np.sum(won * _softplus(-d) + (played - won) * _softplus(d)))
+        g = played / (1.0 + np.exp(-d)) - won  # d nll / d d
         grad = np.zeros(2 * m)
         np.add.at(grad, t_idx[t_idx >= 0], g[t_idx >= 0])
         np.add.at(grad, z_idx[z_idx >= 0], -g[z_idx >= 0])
@@ -320,7 +322,7 @@ def ratings_by_seat(rows, agents=(), published: dict | None = None) -> tuple[lis
     else:
         first = "scripted" if "scripted" in names else names[0] if names else "-"
         anchor = f"{first} = {ANCHOR_RATING:g} overall"
-    table = []
+    table: list[dict[str, Any]] = []
     for a in names:
         t, z = fitted[a]
         est = rate_in(results, a, fitted)

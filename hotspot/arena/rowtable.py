@@ -139,7 +139,7 @@ class GameRows(Sequence):
             return NotImplemented
         return len(self) == len(other) and all(a == b for a, b in zip(self, other))
 
-    __hash__ = None  # a sequence compared by its rows
+    __hash__ = None  # type: ignore[assignment]  # unhashable: compared by its rows (typeshed's idiom)
 
     def __repr__(self) -> str:
         return f"GameRows({self._n} rows)"

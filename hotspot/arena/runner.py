@@ -31,7 +31,7 @@ import signal
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -213,13 +213,13 @@ def check_run_args(*, workers=None, backend="local", chunk=None, max_games=None,
 
 
 def run_games(
-    specs: list[GameSpec],
+    specs: Sequence[GameSpec],
     out_dir=None,
     *,
     options: RunOptions | None = None,
     desc: str = "games",
     config: dict | None = None,
-    plan: list[GameSpec] | None = None,
+    plan: Sequence[GameSpec] | None = None,
     deadline: float | None = None,
     on_games=None,
     **run_options,
@@ -301,7 +301,7 @@ def run_in_steps(
     games: int,
     step: int | None,
     enough,
-    plan: list[GameSpec],
+    plan: Sequence[GameSpec],
     config: dict | None,
     options: RunOptions | None = None,
     desc: str = "games",
@@ -423,9 +423,8 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         table.remove_shards(out_dir)  # the log's bytes moved: its shards are written again from it
     if config is not None:
         folder.write_run_config(out_dir, config)
-    done = games_file.rows  # by key; a run of a million games holds them as columns
-    if not isinstance(done, RowsByKey):
-        done = RowsByKey.of(done, ROW_NAMES, OPTIONAL)
+    stored = games_file.rows  # by key; a run of a million games holds them as columns
+    done = stored if isinstance(stored, RowsByKey) else RowsByKey.of(stored, ROW_NAMES, OPTIONAL)
     order, gid, firsts = pending_order(specs, done.absent(keys))
     reused = len(specs) - len(order)
     if opts.max_games is not None:
@@ -536,7 +535,7 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
     todo = iter(tasks)
     cap = 4 * workers if deadline is None else 2 * workers  # tasks handed out at a time
     try:
-        pending = set()
+        pending: set[Future] = set()
         while True:
             for task in _next_tasks(todo, cap - len(pending), deadline):
                 fut = pool.submit(run_task, task)
@@ -571,7 +570,7 @@ def _run_pool(tasks, workers, finished, deadline=None) -> None:
 def _next_tasks(todo, room: int, deadline) -> list:
     """Up to ``room`` more tasks from the iterator ``todo``; none once the
     ``deadline`` (``time.perf_counter``'s, or None) has passed."""
-    out = []
+    out: list[list[GameSpec]] = []  # each task: its games
     while len(out) < room and not past(deadline):
         task = next(todo, None)
         if task is None:
@@ -619,7 +618,7 @@ def _run_ray(tasks, address, num_cpus, finished, deadline=None) -> None:
     cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
     cap = 4 * cpus if deadline is None else 2 * cpus  # tasks handed out at a time
     try:
-        pending = []
+        pending: list = []  # Ray's object refs
         while True:
             for task in _next_tasks(todo, cap - len(pending), deadline):
                 ref = remote.remote(task, paths)

@@ -46,7 +46,7 @@ def _base():
     return BaseCallback
 
 
-class ArenaEvalCallback(_base()):
+class ArenaEvalCallback(_base()):  # type: ignore[misc]  # Stable-Baselines3's BaseCallback, imported when first used
     """Rate the model every ``eval_freq`` env steps by ``games`` arena games a
     opponent in ``seat`` (see the module's docstring); ``points``: every
     point so far (dicts, as the CSV's rows)."""
@@ -74,7 +74,7 @@ class ArenaEvalCallback(_base()):
         self.max_turns = max_turns
         self.points: list[dict] = []
         self._next = 0
-        self._t0 = None
+        self._t0: float | None = None
         self._work = Path(tempfile.mkdtemp(prefix="hotspot-eval-"))
 
     def _on_training_start(self) -> None:

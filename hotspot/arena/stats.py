@@ -242,9 +242,7 @@ def write_csv(path, rows: list[dict], fields: list[str]) -> None:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
         for row in rows:
-            writer.writerow(
-                {k: ("" if isinstance(row.get(k), float) and math.isnan(row.get(k)) else row.get(k)) for k in fields}
-            )
+            writer.writerow({k: ("" if isinstance(v := row.get(k), float) and math.isnan(v) else v) for k in fields})
 
 
 def number_text(x, fmt: str = ".3f") -> str:

@@ -37,6 +37,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from .errors import ArenaError, RowError
@@ -166,7 +167,9 @@ def _tail_rows(log: Path, start: int, tolerant: bool = False) -> tuple[list[dict
     last line read, and the damaged lines' numbers (from ``start``'s line 1).
     A writer's sync stops at a damaged or unfinished line; a reader
     (``tolerant``) skips them, as :func:`.folder.scan_games` does."""
-    rows, end, damaged = [], start, []
+    rows: list[dict] = []
+    damaged: list[int] = []
+    end = start
     if not log.exists():
         return rows, end, damaged
     with open(log, "rb") as f:
@@ -302,7 +305,7 @@ def read_games(path, columns=None):
     return read_table(path, columns).to_pandas(types_mapper=_pandas_types())
 
 
-def read_table(path, columns=None):
+def read_table(path, columns: str | Iterable[str] | None = None):
     """:func:`read_games`'s table as a pyarrow Table."""
     pa, _ = arrow()
     names = _column_names(columns)

@@ -617,7 +617,7 @@ def run_arena(
         for s in summary["sides"]:
             s["ziegler_win_rate"] = 1.0 - s["technocrat_win_rate"] if s["games"] else math.nan
         write_summary(summary, out, summary["sides"], SIDE_FIELDS + ["ziegler_win_rate"])
-        write_csv(Path(out) / "ratings.csv", summary["ratings"], RATING_FIELDS)
+        write_csv(opts.folder / "ratings.csv", summary["ratings"], RATING_FIELDS)
         summary["text"] = report_text(summary)
         summary["result"] = result
         return summary

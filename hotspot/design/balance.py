@@ -57,7 +57,7 @@ import itertools
 import json
 import math
 import warnings
-from pathlib import Path
+from typing import Any
 
 from hotspot.agents.registry import is_available
 from hotspot.arena.folder import GAMES_FILE, read_rows, scenario_files, writer_lock
@@ -242,12 +242,13 @@ def plan_balance(
         clash = sorted(varied & set(overrides))
         if clash:
             raise ArenaError(f"probe {name!r} sets {', '.join(clash)}, which --option varies: drop one of them")
-    extra = {"max_turns": max_turns}
+    extra: dict[str, Any] = {"max_turns": max_turns}
     if max_actions is not None:
         extra["max_actions"] = check_count("max_actions", max_actions)
     limit = GameSpec("", "", "", 0, 0, **extra).max_turns
     seeds = game_seeds(seed, games)  # game i of every cell: one seed
-    cells, specs = [], []
+    cells: list[dict] = []
+    specs: list[GameSpec] = []
     for scenario in scenarios:
         for rules in option_grid(options):
             check_scenario(scenario, rules)
@@ -289,7 +290,7 @@ def _cell_key(scenario, rules, tech, zieg):
 def cell_specs(cells, specs) -> list[list[GameSpec]]:
     """The planned games of each cell, in game order."""
     index = {_cell_key(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): c["cell"] for c in cells}
-    out = [[] for _ in cells]
+    out: list[list[GameSpec]] = [[] for _ in cells]
     for spec in specs:
         out[index[_cell_key(spec.scenario, spec.rules, spec.technocrat, spec.ziegler)]].append(spec)
     for games in out:
@@ -343,8 +344,8 @@ def cell_table(rows, cells, specs, stopped=None, confidence: float = 0.95) -> li
     cell stopped (``"precision"`` or ``"games"``, sequential stopping)."""
     ckey = _cell_key
 
-    by = {ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): [] for c in cells}
-    planned = {}
+    by: dict[tuple, list[dict]] = {ckey(c["scenario"], c["rules"], c["technocrat"], c["ziegler"]): [] for c in cells}
+    planned: dict[tuple, int] = {}
     for spec in specs:
         k = ckey(spec.scenario, spec.rules, spec.technocrat, spec.ziegler)
         planned[k] = planned.get(k, 0) + 1
@@ -556,7 +557,7 @@ def run_balance(
         }
         summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
         summary["probes"] = probe_deltas(table, kept) if probes else []
-        out = Path(out)
+        out = opts.folder
         if plot and any(t["games"] for t in table):
             summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
             for i, grid in enumerate(summary["skill"]):

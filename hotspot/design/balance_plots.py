@@ -161,7 +161,7 @@ def plot_lengths(rows, cells, path) -> Path | None:
         ax = fig.add_subplot(rows_n, cols, i + 1)
         data = turns[cell["cell"]]
         top = max(max(v) for v in data.values() if v)
-        bins = np.arange(0.5, top + 1.5, max(1, math.ceil(top / 30)))
+        bins = np.arange(0.5, top + 1.5, max(1, math.ceil(top / 30))).tolist()
         ax.hist(
             [data["technocrat"], data["ziegler"], data["draw"]],
             bins=bins,
@@ -232,11 +232,11 @@ def plot_report(report: dict, out) -> dict:
         for i, s in enumerate(with_forces):
             ax = fig.add_subplot(len(with_forces), 1, i + 1)
             f = [x for x in s["forces"] if x["games"]]
-            ys = np.arange(len(f))
+            at = np.arange(len(f))
             ds = [x["delta"] for x in f]
             err = [[x["delta"] - x["ci_low"] for x in f], [x["ci_high"] - x["delta"] for x in f]]
-            ax.barh(ys, ds, xerr=err, color=["#b2182b" if d > 0 else "#2166ac" for d in ds], capsize=2)
-            ax.set_yticks(ys)
+            ax.barh(at, ds, xerr=err, color=["#b2182b" if d > 0 else "#2166ac" for d in ds], capsize=2)
+            ax.set_yticks(at)
             ax.set_yticklabels([x["label"] for x in f], fontsize=6)
             ax.axvline(0, color="#333333", lw=0.8)
             ax.set_title(f"{s['slug']}: change of the Technocrat's score (paired, 95% CI)", fontsize=8)

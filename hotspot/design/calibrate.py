@@ -46,6 +46,7 @@ import re
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from hotspot.arena.folder import read_run_config, writer_lock
 from hotspot.arena.gamerow import points
@@ -283,7 +284,7 @@ def run_calibration(
         study.optimize(
             lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}), n_trials=trials
         )
-        finals = []  # the best distinct settings again, with confirm_games games at the cheap pairs
+        finals: list[dict] = []  # the best distinct settings again, with confirm_games games at the cheap pairs
         for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
             if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
                 results = play_setting(
@@ -308,7 +309,7 @@ def run_calibration(
         calibrated["name"] = name
         setting = ", ".join(f"{k}={v}" for k, v in best["values"].items())
         path = _write_calibrated(out / "calibrated.json", calibrated, base, setting, target)
-        confirm = []
+        confirm: list[dict] = []
         for pair in confirm_pairs:
             label = f"{pair[0]}:{pair[1]}"
             known = [x for x in best["pairs"] if x["pair"] == label]
@@ -456,7 +457,7 @@ def run_halving(
         cdir = out / "candidates"
         cdir.mkdir(parents=True, exist_ok=True)
         start, entries = _halving_candidates(optuna, base, knobs, candidates, seed, cdir)
-        rounds = []
+        rounds: list[dict[str, Any]] = []
         alive = list(entries)
         n = games
         while True:

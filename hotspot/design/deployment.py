@@ -36,6 +36,7 @@ import dataclasses
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -192,7 +193,7 @@ def search_deployment(
         folder.check_run(out, config, [], {})  # before a candidate file is (re)written
         (out / "candidates").mkdir(parents=True, exist_ok=True)
         folder.write_run_config(out, config)
-        pool = []
+        pool: list[dict[str, Any]] = []
         for i in range(candidates):
             name = "random" if i < random_candidates else agent
             cand_seed = int(game_seed(seed, 10_000 + i))

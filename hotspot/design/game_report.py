@@ -47,6 +47,7 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 from hotspot.arena.errors import ArenaError
 from hotspot.arena.options import RunOptions
@@ -171,10 +172,10 @@ def run_report(
             raise ImportError(
                 "the report's plots need matplotlib: python -m pip install 'hotspot[plots]' (or pass --no-plot)"
             ) from None
-    out = Path(opts.out)
+    out = opts.folder
     out.mkdir(parents=True, exist_ok=True)
     played = 0  # games played by this call (the rest read from the folders)
-    report = {
+    report: dict[str, Any] = {
         "format": "hotspot-game-report",
         "version": 1,
         "config": {

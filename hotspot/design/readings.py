@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from statistics import NormalDist
+from typing import Any
 
 import numpy as np
 
@@ -268,7 +269,13 @@ def mean_interval(diffs, confidence: float = 0.95) -> dict:
     two values, which have no interval)."""
     diffs = [float(x) for x in diffs]
     n = len(diffs)
-    out = {"n": n, "delta": math.fsum(diffs) / n if n else None, "sd": None, "ci_low": None, "ci_high": None}
+    out: dict[str, Any] = {
+        "n": n,
+        "delta": math.fsum(diffs) / n if n else None,
+        "sd": None,
+        "ci_low": None,
+        "ci_high": None,
+    }
     out["interval"] = None
     if n < 2:
         return out
@@ -304,7 +311,8 @@ def paired_difference(base_rows, rows, base: str = "the first set-up") -> dict:
     if not pairs:
         out["why"] = f"no agent pair played on both it and {base} (other agents): its games cannot be paired"
         return out
-    cells, pooled, seeds, base_pooled = [], [], set(), []
+    cells, pooled, base_pooled = [], [], []
+    seeds: set[int] = set()
     for t, z in pairs:
         keys = sorted(k for k in b if k[:2] == (t, z) and k in a)
         for k in keys:

@@ -164,7 +164,7 @@ def balance_text(table: list[dict], summary: dict) -> str:
         for k in t["rules"]:
             if k not in keys:
                 keys.append(k)
-    columns = [("scenario", "scenario")]
+    columns: list[tuple] = [("scenario", "scenario")]  # (key or row -> text, header[, format])
     columns += [((lambda r, k=k: json.dumps(r["rules"].get(k)) if k in r["rules"] else ""), k) for k in keys]
     if any(t.get("probe") for t in table):
         columns.append((lambda r: r.get("probe") or "", "probe"))

@@ -27,6 +27,7 @@ import json
 import math
 from pathlib import Path
 from statistics import NormalDist
+from typing import Any
 
 from hotspot.arena.gamerow import points
 from hotspot.arena.match import canonical_rules
@@ -34,7 +35,7 @@ from hotspot.arena.match import canonical_rules
 Z95 = NormalDist().inv_cdf(0.975)
 
 #: Restricted-play probes (Jaffe et al. 2012): name -> (rules overrides, what it measures).
-PROBES = {
+PROBES: dict[str, tuple[dict[str, Any], str]] = {
     "fog-technocrat": (
         {"sees_through_fog": "technocrat"},
         "the Technocrat sees through the fog (D20 off for him, R9.5b): what hidden stacks cost him",
