@@ -19,6 +19,7 @@ from hotspot.arena.gamerow import (
     GAME_ROW_FIELDS,
     GAME_ROW_NAMES,
     OPTIONAL,
+    GameRow,
     check,
     ended,
     from_csv_row,
@@ -39,6 +40,15 @@ def test_the_row_has_the_declared_fields_in_order(row):
     assert tuple(row) == GAME_ROW_NAMES and len(GAME_ROW_FIELDS) == 23
     assert all(f.description and f.kind for f in GAME_ROW_FIELDS)
     assert check(row) is row and check_row(row) == row["key"]
+
+
+def test_the_typed_row_is_the_declared_row():
+    """GameRow (what the type checker sees) has the declared fields, in
+    order, each of its declared kind (an object of rules options: a dict)."""
+    hints = GameRow.__annotations__
+    assert tuple(hints) == GAME_ROW_NAMES
+    kinds = {f.name: ("dict[str, Any]" if f.kind == "dict" else f.kind) for f in GAME_ROW_FIELDS}
+    assert {name: str(getattr(hint, "__forward_arg__", hint)) for name, hint in hints.items()} == kinds
 
 
 @pytest.mark.parametrize("name", [n for n in GAME_ROW_NAMES if n not in OPTIONAL])

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, TypedDict, cast, overload
 
 import numpy as np
 
@@ -78,6 +78,39 @@ GAME_ROW_FIELDS: tuple[RowField, ...] = (
     RowField("actions", "list[int]", "every action of the game, in order: the game's record with its seed"),
 )
 GAME_ROW_NAMES: tuple[str, ...] = tuple(f.name for f in GAME_ROW_FIELDS)
+
+
+class GameRow(TypedDict):
+    """A game row as the type checker sees it: :data:`GAME_ROW_FIELDS`, one
+    key each, of its ``kind`` (``dict``: an object of rules options; the
+    test suite holds the two in step, ``tests/test_gamerow.py``).  What
+    :func:`make_row` makes and :func:`check` passes."""
+
+    key: str
+    pairing: str
+    index: int
+    seed: int
+    scenario: str
+    setup: str
+    rules: dict[str, Any]
+    max_turns: int | None
+    technocrat: str
+    ziegler: str
+    winner: str | None
+    winner_agent: str | None
+    loser_agent: str | None
+    result: str
+    truncated: bool
+    turns: int
+    actions_count: int
+    wall_s: float
+    path: str
+    ended: str
+    judge: float | None
+    adjudication: str
+    actions: list[int]
+
+
 #: the fields a row written before them may lack, with what such a row means
 OPTIONAL: dict[str, object] = {f.name: f.default for f in GAME_ROW_FIELDS if f.default != REQUIRED}
 #: how a game ended (the row's ``ended``): a victory condition (5.0, D19), the
@@ -163,7 +196,7 @@ _TEXT = ("key", "pairing", "technocrat", "ziegler", "scenario", "setup", "path")
 
 def make_row(
     spec, *, setup, winner, result, truncated, turns, actions, wall_s, path, ended="rules", judge=None
-) -> dict:
+) -> GameRow:
     """The row of the game ``spec`` (a ``match.GameSpec``) that ended so: the
     fields of :data:`GAME_ROW_FIELDS`, in their order."""
     if winner is None:
@@ -171,7 +204,7 @@ def make_row(
     else:
         winner_agent = spec.technocrat if winner == "technocrat" else spec.ziegler
         loser_agent = spec.ziegler if winner == "technocrat" else spec.technocrat
-    row = {
+    row: GameRow = {
         "key": spec.key,
         "pairing": spec.pairing,
         "index": int(spec.index),
@@ -275,7 +308,7 @@ def _check_actions(row: dict) -> None:
         raise RowError(f"field 'actions_count' is {count} but there are {len(actions)} actions")
 
 
-def check(row) -> dict:
+def check(row) -> GameRow:
     """``row`` if every field of :data:`GAME_ROW_FIELDS` is there with its
     type and in its range and the outcome fields agree; else
     :class:`RowError` naming the field.  (``folder.check_row`` also checks
@@ -302,7 +335,7 @@ def check(row) -> dict:
     _check_outcome(row)
     _check_ending(row)
     _check_actions(row)
-    return row
+    return cast(GameRow, row)
 
 
 def _check_ending(row: dict) -> None:

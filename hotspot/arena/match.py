@@ -84,7 +84,7 @@ from hotspot.core.victory import winner as winning_side
 
 from .adjudication import Adjudicator, canonical_adjudication
 from .errors import ArenaError
-from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT, make_row
+from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LIMIT, GameRow, make_row
 
 MASK64 = (1 << 64) - 1
 _K_GAME = 0x6A09E667F3BCC909
@@ -480,7 +480,7 @@ def _make_side_agents(spec: GameSpec, cache: dict | None = None):
     return tuple(out)
 
 
-def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> dict:
+def play_game(spec: GameSpec, agents=None, *, force_python: bool = False) -> GameRow:
     """Play the game ``spec`` and return its row (a JSON-ready dict, actions included).
 
     ``agents``: (Ziegler agent, Technocrat agent), made from the names in the
@@ -567,7 +567,7 @@ def _play_python(spec: GameSpec, agents, policies, rng, data=None, judge=None):
     return game, None
 
 
-def run_task(specs, paths=()) -> list[dict]:
+def run_task(specs, paths=()) -> list[GameRow]:
     """Play a chunk of games (one task of a worker) and return their rows, in
     order.  ``paths``: directories put on ``sys.path`` first, where a
     ``module:attribute`` agent is looked for (a Ray worker does not inherit
