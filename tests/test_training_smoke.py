@@ -126,6 +126,13 @@ def test_train_planes_stages(tmp_path):
     assert fit["decisions_an_epoch"] == first + 3 * len(masks)  # each DAgger decision counted 3 times an epoch
     text = run("train_planes.py", "eval", "--out", out, "--tiny", "--workers", "1")
     assert "pairs" in text
+    # generations: the first candidate is generation 0; a later one is kept only if the GSPRT accepts H1
+    run("train_planes.py", "keep", "--out", out, "--tiny", "--workers", "1")
+    text = run("train_planes.py", "keep", "--out", out, "--tiny", "--workers", "1")
+    log = json.loads((out / "generations" / "generations.json").read_text())
+    assert [e["candidate"] for e in log] == [0, 1] and log[0]["kept"] and log[0]["generation"] == 0
+    assert log[1]["against"] == "candidate_0.npz" and 0 < log[1]["pairs"] <= 4
+    assert log[1]["kept"] == log[1]["verdict"].startswith("H1") and "candidate 1" in text
 
 
 def test_train_planes_init_is_export_inverse():

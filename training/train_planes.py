@@ -9,6 +9,7 @@ One command a stage, each writing into ``--out`` (default ``runs/planes``)::
     python training/train_planes.py dagger                        # its own positions, labelled by the expert
     python training/train_planes.py fit --init                    # again, on everything so far
     python training/train_planes.py eval                          # hotspot compare planes(path=net.npz) scripted
+    python training/train_planes.py keep                          # a generation if it beats the last one kept
 
 ``data`` reads every game of ``--expert`` (default ``best``) in the arena
 folders or ``games.jsonl(.gz)`` files named (games with their actions, as
@@ -33,7 +34,17 @@ not the expert's; ``--dagger-repeat R`` counts each of its decisions R
 times an epoch), the held-out decisions and the Brier score from the
 expert's games only.  ``eval`` runs the
 sequential test of ``hotspot compare`` between ``planes(path=net.npz)`` and
-``--opponent`` (default ``scripted``) on mirrored pairs.  ``--tiny`` runs a
+``--opponent`` (default ``scripted``) on mirrored pairs.  ``keep`` makes
+generations (expert iteration's rule: a network is kept only when it is
+stronger than the one before): the run's ``net.npz`` becomes candidate N
+in ``generations/``; the first is generation 0, each later one plays the
+last kept generation in ``hotspot compare``'s GSPRT on mirrored pairs
+(``--pairs`` at most, elo0 0, elo1 30, alpha = beta = 0.05) and is kept
+when H1 is accepted; ``generations/generations.json`` lists every
+candidate (its Elo against the last kept one, with its interval, and
+whether it was kept) and ``generations.png`` charts their Elo from
+generation 0 (matplotlib, the ``plots`` extra).  A rerun of an interrupted
+``keep`` resumes its test.  ``--tiny`` runs a
 stage at a smoke-test size.  Extra: ``pip install ".[train]"`` (torch) for
 ``fit``; the other stages need only the package.
 """
@@ -44,6 +55,7 @@ import argparse
 import gzip
 import json
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -63,7 +75,7 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    p.add_argument("stage", choices=["data", "fit", "dagger", "eval"])
+    p.add_argument("stage", choices=["data", "fit", "dagger", "eval", "keep"])
     p.add_argument("--out", default="runs/planes", help="the run's folder (default runs/planes)")
     p.add_argument("--games-from", nargs="*", default=[], help="arena folders or games.jsonl(.gz) files (data)")
     p.add_argument("--max-games", type=int, default=None, help="data: at most this many games from each source")
@@ -84,7 +96,7 @@ def parse_args(argv=None):
     p.add_argument("--dagger-games", type=int, default=100, help="dagger: the network's games a seat (default 100)")
     p.add_argument("--dagger-p", type=float, default=0.25, help="dagger: share of its decisions labelled (0.25)")
     p.add_argument("--opponent", default="scripted", help="eval: the opponent (default scripted)")
-    p.add_argument("--pairs", type=int, default=500, help="eval: the most mirrored pairs (default 500)")
+    p.add_argument("--pairs", type=int, default=500, help="eval, keep: the most mirrored pairs (default 500)")
     p.add_argument("--workers", type=int, default=None)
     p.add_argument("--tiny", action="store_true", help="a smoke-test size")
     return p.parse_args(argv)
@@ -479,11 +491,79 @@ def stage_eval(args, out: Path):
     print(result["text"] if isinstance(result, dict) and "text" in result else result)
 
 
+# ------------------------------------------------------------------ generations
+
+
+def stage_keep(args, out: Path):
+    from hotspot.arena.compare import run_compare
+
+    if not (out / "net.npz").exists():
+        sys.exit(f"keep: no network at {out / 'net.npz'} (run the fit stage first)")
+    gdir = out / "generations"
+    gdir.mkdir(exist_ok=True)
+    log_path = gdir / "generations.json"
+    log = json.loads(log_path.read_text()) if log_path.exists() else []
+    n = len(log)
+    candidate = gdir / f"candidate_{n}.npz"
+    shutil.copyfile(out / "net.npz", candidate)
+    kept = [e for e in log if e["kept"]]
+    if not kept:
+        entry = {"candidate": n, "kept": True, "elo": 0.0, "low": 0.0, "high": 0.0, "from_gen0": 0.0}
+        entry |= {"against": None, "pairs": 0, "verdict": "generation 0"}
+    else:
+        last = kept[-1]
+        pairs = 4 if args.tiny else args.pairs
+        result = run_compare(
+            f"planes(path={candidate})",
+            f"planes(path={gdir / last['file']})",
+            out=gdir / f"test_{n}",
+            games=pairs,
+            step=2 if args.tiny else 10,
+            workers=args.workers,
+            progress=False,
+        )
+        e, decision = result["elo"], result["sprt"]["decision"]
+        entry = {"candidate": n, "kept": decision == "H1", "elo": e["elo"], "low": e["low"], "high": e["high"]}
+        entry |= {"from_gen0": last["from_gen0"] + e["elo"], "against": last["file"], "pairs": result["pairs"]["pairs"]}
+        entry["verdict"] = result["verdict"]
+    entry["file"] = candidate.name
+    entry["generation"] = len(kept) if entry["kept"] else None
+    log.append(entry)
+    log_path.write_text(json.dumps(log, indent=1, default=float) + "\n")
+    _chart_generations(log, gdir / "generations.png")
+    status = f"generation {entry['generation']}" if entry["kept"] else "not kept"
+    print(f"keep: candidate {n} ({entry['verdict']}): {status}; Elo from generation 0 {entry['from_gen0']:+.0f}")
+
+
+def _chart_generations(log: list[dict], path: Path) -> None:
+    """Each candidate's Elo from generation 0 (kept ones filled), if matplotlib is there."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for e in log:
+        x, y = e["candidate"], e["from_gen0"]
+        ax.errorbar(
+            x, y, yerr=[[e["elo"] - e["low"]], [e["high"] - e["elo"]]], fmt="o" if e["kept"] else "x", color="k"
+        )
+    ax.set_xlabel("candidate")
+    ax.set_ylabel("Elo from generation 0")
+    ax.set_title("planes network generations (filled: kept)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    {"data": stage_data, "fit": stage_fit, "dagger": stage_dagger, "eval": stage_eval}[args.stage](args, out)
+    stages = {"data": stage_data, "fit": stage_fit, "dagger": stage_dagger, "eval": stage_eval, "keep": stage_keep}
+    stages[args.stage](args, out)
     return 0
 
 
