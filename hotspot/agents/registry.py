@@ -449,8 +449,8 @@ def policy_id_of(name: str) -> int | None:
 # The built-in agents.  An agent whose module cannot be imported is registered
 # but unavailable; an agent without a cost (SECONDS_PER_GAME) stays out of the
 # default round robin.  Retired (git keeps them), each weaker than a simpler
-# agent in both seats on open (docs/results.md, "Agents and their measured
-# strength"): expert-policy, expert-ismcts.  mcts-lite is the spec
+# agent in both seats on open (CHANGELOG.md, "Retired agents"):
+# expert-policy, expert-ismcts.  mcts-lite is the spec
 # mcts(max_candidates=4,simulations=2).
 register_agent(
     "random",
