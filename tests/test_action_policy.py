@@ -294,4 +294,4 @@ def test_the_guided_search_keeps_the_policys_choice_at_its_root():
     plain = ISMCTSAgent(iterations=2, margin=2.0, seed=0)
     o, m = game.observation(1), game.legal_action_mask()
     assert search.act(o, m, 1) == policy.act(o, m, 1)
-    assert "guide=yes" in repr(search) and "guide=no" in repr(plain)
+    assert "guide=True" in repr(search) and "guide=False" in repr(plain)

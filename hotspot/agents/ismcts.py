@@ -684,7 +684,7 @@ class ISMCTSAgent(Agent):
         return root_statistics(self.tree, self.value)
 
     def __repr__(self) -> str:
-        net, guide = ("yes" if self.net.size else "no"), ("yes" if self.guide is not None else "no")
+        net, guide = bool(self.net.size), self.guide is not None  # a network given or not
         return PARAMS.repr("ISMCTSAgent", self.params, reuse=self.reuse, net=net, guide=guide)
 
 
