@@ -133,6 +133,23 @@ def test_train_planes_stages(tmp_path):
     assert [e["candidate"] for e in log] == [0, 1] and log[0]["kept"] and log[0]["generation"] == 0
     assert log[1]["against"] == "candidate_0.npz" and 0 < log[1]["pairs"] <= 4
     assert log[1]["kept"] == log[1]["verdict"].startswith("H1") and "candidate 1" in text
+    # a shadowing expert (one a game, asked at every decision of the network's seat): its labels are legal there
+    run(
+        "train_planes.py",
+        "dagger",
+        "--out",
+        out,
+        "--tiny",
+        "--expert",
+        "scripted",
+        "--workers",
+        "1",
+        "--labels",
+        "shadow",
+    )
+    with np.load(out / "dagger_2.npz") as d:
+        masks = np.unpackbits(d["masks"], axis=1, count=NUM_ACTIONS).astype(bool)
+        assert len(d["actions"]) > 0 and masks[np.arange(len(masks)), d["actions"]].all()
 
 
 def test_train_planes_init_is_export_inverse():

@@ -27,7 +27,9 @@ the run's ``net.npz``).  ``dagger`` (Ross et al. 2011) plays the network
 (``planes(path=net.npz)``) against ``--opponent`` in both seats
 (``--dagger-games`` a seat, seeds apart from the expert's games), keeps each
 of its decisions with probability ``--dagger-p``, asks a fresh ``--expert``
-what it would play there, and writes ``dagger_N.npz`` (N counts the rounds);
+what it would play there (``--labels shadow``: one expert a game, asked at
+every decision of the network's seat, so that its labels follow the plan it
+made at the phase's start), and writes ``dagger_N.npz`` (N counts the rounds);
 ``fit`` trains on ``data.npz`` and every ``dagger_N.npz``, the value head on
 the expert's games only (a DAgger position's outcome is the network's game,
 not the expert's; ``--dagger-repeat R`` counts each of its decisions R
@@ -95,6 +97,12 @@ def parse_args(argv=None):
     p.add_argument("--scenario", default="open", help="dagger: the scenario played (default open)")
     p.add_argument("--dagger-games", type=int, default=100, help="dagger: the network's games a seat (default 100)")
     p.add_argument("--dagger-p", type=float, default=0.25, help="dagger: share of its decisions labelled (0.25)")
+    p.add_argument(
+        "--labels",
+        choices=("fresh", "shadow"),
+        default="fresh",
+        help="dagger: a fresh expert at each position (default), or one expert a game shadowing the network",
+    )
     p.add_argument("--opponent", default="scripted", help="eval: the opponent (default scripted)")
     p.add_argument("--pairs", type=int, default=500, help="eval, keep: the most mirrored pairs (default 500)")
     p.add_argument("--workers", type=int, default=None)
@@ -194,30 +202,38 @@ def load_data(out: Path) -> dict:
 
 def _learner_games(job):
     """Worker: the network's games against ``opponent`` in seat ``side``; the
-    true states of the decisions kept (probability ``p``), their sides and
-    the game of each."""
+    true states of the decisions kept (probability ``p``), the game of each,
+    and (``shadow``: an expert's spec) the shadowing expert's action there:
+    one expert a game, asked at every decision of the network's seat in a
+    phase of play, so that it plans each phase at its start and follows that
+    plan as the network's moves unfold (its labels belong to one plan, as its
+    own decisions do); else None."""
     from hotspot.agents.planes_net import PlanesAgent
     from hotspot.arena import make_agent
     from hotspot.arena.match import agent_seeds
 
-    net_path, opponent, scenario, side, seeds, p = job
+    net_path, opponent, scenario, side, seeds, p, shadow = job
     learner = PlanesAgent(path=str(net_path))
     g = np.random.default_rng(seeds[0])
-    kept, game_of = [], []
+    kept, game_of, labels = [], [], []
     for seed in seeds:
         game = Game(scenario, seed=int(seed), max_turns=200)
         agents = [None, None]
         agents[side], agents[1 - side] = learner, make_agent(opponent)
         for k, agent in enumerate(agents):
             agent.reset(agent_seeds(int(seed))[k])
+        expert = make_agent(shadow, seed=agent_seeds(int(seed))[side]) if shadow else None
         while not game.is_terminal():
             who = game.current_player()
             mask = game.legal_action_mask()
-            if who == side and game.s["phase"] <= PHASE_CONTROL and mask.sum() >= 2 and g.random() < p:
+            mine = who == side and game.s["phase"] <= PHASE_CONTROL
+            label = int(expert.act(game.observation(who), mask, who)) if expert is not None and mine else None
+            if mine and mask.sum() >= 2 and g.random() < p:
                 kept.append(game.state.copy())
                 game_of.append(int(seed))
+                labels.append(label)
             game.apply_action(int(agents[who].act(game.observation(who), mask, who)))
-    return kept, game_of
+    return kept, game_of, (labels if shadow else None)
 
 
 def _expert_actions(job):
@@ -251,19 +267,30 @@ def stage_dagger(args, out: Path):
     games = 1 if args.tiny else args.dagger_games
     workers = args.workers or os.cpu_count() or 1
     jobs = [
-        (out / "net.npz", opponent, args.scenario, side, list(range(first + w, first + games, workers)), args.dagger_p)
+        (
+            out / "net.npz",
+            opponent,
+            args.scenario,
+            side,
+            list(range(first + w, first + games, workers)),
+            args.dagger_p,
+            expert if args.labels == "shadow" else None,
+        )
         for side in (1, 0)
         for w in range(min(workers, games))
     ]
     with ProcessPoolExecutor(workers) as ex:
         played = list(ex.map(_learner_games, jobs))
-        states = [s for kept, _ in played for s in kept]
-        game_of = [2 * gs + job[3] for (_, gos), job in zip(played, jobs) for gs in gos]
+        states = [s for kept, _, _ in played for s in kept]
+        game_of = [2 * gs + job[3] for (_, gos, _), job in zip(played, jobs) for gs in gos]
         if not states:
             sys.exit("dagger: no decisions kept (raise --dagger-p or --dagger-games)")
-        chunks = np.array_split(np.arange(len(states)), max(1, min(len(states), workers * 8)))
-        label_jobs = [(expert, [states[i] for i in c], [first + int(i) for i in c]) for c in chunks if len(c)]
-        labels = [a for part in ex.map(_expert_actions, label_jobs) for a in part]
+        if args.labels == "shadow":
+            labels = [a for _, _, part in played for a in part]
+        else:
+            chunks = np.array_split(np.arange(len(states)), max(1, min(len(states), workers * 8)))
+            label_jobs = [(expert, [states[i] for i in c], [first + int(i) for i in c]) for c in chunks if len(c)]
+            labels = [a for part in ex.map(_expert_actions, label_jobs) for a in part]
     sides, masks = [], []
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     for s in states:
