@@ -21,6 +21,14 @@ share with its 95% Clopper-Pearson upper bound, and the share of the games'
 wall time left (a game's wall time times the share of its actions played
 before the rule stopped it), overall and for the games against a search
 agent that reached turn 200.
+
+Then the Technocrat's approach as progress (5.0, 15.5: his engineers must
+reach the Central Crustal), measured beside the rules and not a rule of the
+package: each game's Technocrat units' hex distance to the Central Crustal
+at the same points, and ``draw`` with a turn also counted as progress when
+an engineer (``+approach``) or any Technocrat unit (``+approach-any``)
+stands nearer than ever before in the game, or never counted as still while
+an engineer is within one hex of it (``+near``).
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ import json
 from collections import defaultdict
 
 import _common as C
+import numpy as np
 
 from hotspot.arena.adjudication import Adjudicator, game_points, judge_nets, parse_adjudication
 from hotspot.arena.match import GameSpec, canonical_rules, initial_state
@@ -48,6 +57,8 @@ RULES = [
     "draw(turns=100)",
 ]
 CHEAP = ("random", "scripted")
+#: the approach variants of ``draw`` measured beside the rules (see the module's docstring)
+APPROACH = ["draw(turns=60)+approach", "draw(turns=60)+approach-any", "draw(turns=60)+near", "draw(turns=100)+near"]
 
 
 def committed_games(paths=None) -> list[dict]:
@@ -76,6 +87,105 @@ def points_of(rows, nets) -> list[dict]:
             raise SystemExit(f"game {row['key']}: its actions do not replay")
         out.append(points)
     return out
+
+
+def _approach_kernel():
+    """The compiled replay of :func:`approach_of` (made on first use)."""
+    from numba import njit
+
+    from hotspot.core.actions import apply_action
+    from hotspot.core.events import EV_WIDTH
+    from hotspot.core.hexgrid import CENTRAL_CELLS, hex_distance
+    from hotspot.core.rules_data import NO_UNIT, PHASE_OVER, PHASE_Z_SETUP, T_ENGINEER, TECHNOCRAT, UNIT_SIDE
+
+    @njit
+    def kernel(s, actions, engineer, anyone):
+        ev, ev_n = np.zeros((0, EV_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int32)
+        last, n = -1, 0
+        for i in range(actions.shape[0] + 1):
+            if s["phase"] == PHASE_OVER:
+                break
+            if s["phase"] < PHASE_Z_SETUP and s["turn"] != last:  # the first state of a turn, as game_points
+                last = s["turn"]
+                best_e = best_a = 999
+                for u in range(s["unit_type"].shape[0]):
+                    t = s["unit_type"][u]
+                    if t == NO_UNIT or s["unit_squads"][u] <= 0 or UNIT_SIDE[t] != TECHNOCRAT:
+                        continue
+                    d = 999
+                    for k in range(CENTRAL_CELLS.shape[0]):
+                        d = min(d, hex_distance(s["unit_cell"][u], CENTRAL_CELLS[k]))
+                    best_a = min(best_a, d)
+                    if t == T_ENGINEER:
+                        best_e = min(best_e, d)
+                engineer[n], anyone[n] = best_e, best_a
+                n += 1
+            if i == actions.shape[0]:
+                break
+            apply_action(s, actions[i], ev, ev_n)
+        return n
+
+    return kernel
+
+
+def approach_of(rows) -> list[dict]:
+    """Each game's nearest Technocrat engineer and unit to the Central
+    Crustal (hexes; 999 for none) at the first state of each turn of play."""
+    kernel = _approach_kernel()
+    out = []
+    for row in rows:
+        spec = GameSpec(
+            row["pairing"], row["technocrat"], row["ziegler"], row["index"], row["seed"], row["scenario"],
+            canonical_rules(row["rules"]), max_turns=row["max_turns"],
+        )  # fmt: skip
+        cap = 1024
+        engineer, anyone = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
+        n = kernel(initial_state(spec).copy()[0], np.asarray(row["actions"], dtype=np.int64), engineer, anyone)
+        out.append({"engineer": engineer[:n], "any": anyone[:n]})
+    return out
+
+
+def approach_cut(variant: str, pts: dict, near: dict, actions: int) -> int | None:
+    """The actions played before ``variant`` (``draw(turns=N)+approach``,
+    ``+approach-any`` or ``+near``) draws the game, or None."""
+    base, kind = variant.split("+")
+    turns = parse_adjudication(base).draw_turns
+    still, last, record = 0, None, 999
+    for i, (h, start) in enumerate(zip(pts["hash"], pts["start"])):
+        d = near["any" if kind == "approach-any" else "engineer"][i]
+        progress = d < record if kind.startswith("approach") else d <= 1
+        record = min(record, d)
+        still = still + 1 if (h == last and not progress) else 0
+        last = h
+        if still >= turns:
+            return int(start)
+    return None
+
+
+def measure_approach(variant: str, rows, points, near) -> dict:
+    """The overall row of an approach variant (as :func:`measure`'s)."""
+    adjudicated = wrong = 0
+    wall = kept = long_wall = long_kept = 0.0
+    for row, pts, nr in zip(rows, points, near):
+        cut = approach_cut(variant, pts, nr, len(row["actions"]))
+        share = 1.0 if cut is None else cut / max(1, len(row["actions"]))
+        wall, kept = wall + row["wall_s"], kept + row["wall_s"] * share
+        if cut is not None:
+            adjudicated += 1
+            wrong += row["winner"] is not None
+        if row["truncated"] and not (row["technocrat"] in CHEAP and row["ziegler"] in CHEAP):
+            long_wall, long_kept = long_wall + row["wall_s"], long_kept + row["wall_s"] * share
+    return {
+        "rules": variant,
+        "pairing": "all",
+        "games": len(rows),
+        "adjudicated": adjudicated,
+        "wrong": wrong,
+        "wrong_share": wrong / adjudicated if adjudicated else 0.0,
+        "wrong_upper_95": upper_bound(wrong, adjudicated),
+        "time_kept": kept / wall if wall else float("nan"),
+        "turn200_time_kept": long_kept / long_wall if long_wall else float("nan"),
+    }
 
 
 def upper_bound(k: int, n: int) -> float:
@@ -154,6 +264,23 @@ def main(argv=None) -> int:
             for r in overall
         ],
     )
+    near = approach_of(rows)
+    approach = [measure_approach(v, rows, points, near) for v in (APPROACH[:1] if args.tiny else APPROACH)]
+    C.print_table(
+        "draw with the Technocrat's approach as progress (measured beside the rules, not a rule)",
+        ["variant", "adjudicated", "wrong", "wrong (95% upper)", "time left", "turn-200 search games: time left"],
+        [
+            [
+                r["rules"],
+                r["adjudicated"],
+                r["wrong"],
+                f"{r['wrong_share']:.4f} ({r['wrong_upper_95']:.4f})",
+                f"{r['time_kept']:.3f}",
+                f"{r['turn200_time_kept']:.3f}",
+            ]
+            for r in approach
+        ],
+    )
     defaults = [r for r in per_pairing if r["rules"] in {o["rules"] for o in overall[:2]}]
     C.print_table(
         "The default rules by pairing",
@@ -164,10 +291,10 @@ def main(argv=None) -> int:
         args,
         "bench_adjudication",
         {"games": len(rows), "source": "committed games on open, max_turns 200" if not args.games else args.games},
-        overall + per_pairing,
+        overall + per_pairing + approach,
         {
             r["rules"]: {"wrong": r["wrong"], "adjudicated": r["adjudicated"], "time_kept": r["time_kept"]}
-            for r in overall
+            for r in overall + approach
         },
     )
     return 0

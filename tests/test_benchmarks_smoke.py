@@ -932,6 +932,11 @@ def test_bench_adjudication(tiny):
     assert all(0 <= r["wrong"] <= r["adjudicated"] <= r["games"] == doc["config"]["games"] for r in overall)
     assert all(0 <= r["time_kept"] <= 1 for r in overall)
     assert "Adjudication against the played result" in stdout
+    # the Technocrat's approach as progress (5.0, 15.5), measured beside the rules: a turn of progress
+    # only ever resets the count, so the variant draws no more games than draw(turns=60) itself
+    (approach,) = [r for r in doc["rows"] if r["rules"] == "draw(turns=60)+approach"]
+    assert 0 <= approach["wrong"] <= approach["adjudicated"] <= overall[1]["adjudicated"]
+    assert "approach as progress" in stdout
 
 
 def test_bench_evaluate(tiny):

@@ -190,3 +190,8 @@ def test_stock_recipe_seeds_and_interquartile_mean(tmp_path):
                 assert int(list(csv.DictReader(f))[0]["env_steps"]) == 0
             assert (out / f"{seat}-seed{seed}" / "model.zip").exists()
     assert "IQM" in text
+    # the same command again resumes: every run is read back from its folder, none trained again
+    stamps = {p: p.stat().st_mtime_ns for p in out.glob("*/model.zip")}
+    run("stock_recipe.py", "--tiny", "--out", out, "--jobs", "2")
+    assert {p: p.stat().st_mtime_ns for p in out.glob("*/model.zip")} == stamps
+    assert json.loads((out / "results.json").read_text())["iqm"] == result["iqm"]

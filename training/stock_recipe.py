@@ -11,7 +11,9 @@ rating the model every ``--steps``/10 env steps by ``--eval-games`` arena
 games against ``random`` and ``scripted`` in its seat (the same seeds at
 every point).  The runs go on ``--jobs`` processes at once (one torch thread
 each); each writes ``OUT/SEAT-seedN/``: ``curve.csv``, ``model.zip`` and,
-where tensorboard is installed, ``tb/`` (``tensorboard --logdir OUT``).
+where tensorboard is installed, ``tb/`` (``tensorboard --logdir OUT``).  The same command again resumes: a run whose
+``model.zip`` is saved and whose curve reached ``--steps`` is read back, not
+trained again (a run stopped part-way starts over).
 
 The result (``OUT/results.json`` and a table): for each seat and opponent,
 the final score of every seed and their interquartile mean (the mean of the
@@ -63,9 +65,26 @@ def parse_args(argv=None):
     return args
 
 
+def finished_point(run: Path, steps: int) -> dict | None:
+    """The last point of a run already trained to ``steps`` (its model saved
+    and its curve at ``steps`` or beyond), else None."""
+    curve = run / "curve.csv"
+    if not ((run / "model.zip").exists() and curve.exists()):
+        return None
+    with open(curve, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows or int(rows[-1]["env_steps"]) < steps:
+        return None
+    return {k: float(v) if k != "env_steps" else int(v) for k, v in rows[-1].items()}
+
+
 def train(job) -> dict:
-    """One seat and seed: train, rate on a curve, save; its last point."""
+    """One seat and seed: train, rate on a curve, save; its last point (read
+    back where the run was done before)."""
     seat, seed, steps, opponent, eval_games, eval_every, max_turns, out = job
+    done = finished_point(Path(out) / f"{seat}-seed{seed}", steps)
+    if done is not None:
+        return {"seat": seat, "seed": seed, **done}
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv

@@ -24,7 +24,7 @@ A rule set is written as agents are, ``"resign(score=0.99,turns=6),draw(turns=60
 (:func:`parse_adjudication`; its canonical text, :func:`canonical_adjudication`,
 goes into each game's key and the run's ``run.json``, so a folder of games
 played under other rules is never mixed in).  Each parameter left out takes
-its default (:data:`RULES`), the values validated in docs/results.md
+its default (:data:`RULES`), the values measured in docs/results.md
 ("Adjudication").
 
 One implementation serves every path: :func:`replay_turn_points` (a recorded game) and :func:`state_point` (a game
@@ -53,7 +53,8 @@ from .gamerow import ENDED_NO_PROGRESS, ENDED_RESIGN, ENDED_RULES, ENDED_TURN_LI
 from .turn_points import replay_turn_points, state_point
 
 #: the rules, their parameters and defaults (docs/results.md, "Adjudication": ``resign`` at its defaults
-#: validated on the committed games; no ``draw`` setting validates)
+#: wrong in 1 of 928 adjudications on the reference ladder's committed games, not for learned policies;
+#: no ``draw`` setting validates)
 RULES: dict[str, dict[str, float]] = {
     "resign": {"score": 0.99, "turns": 6},
     "draw": {"turns": 60},
