@@ -235,12 +235,9 @@ LONG_FUNCTIONS = {
     "hotspot/design/game_report.py:run_report": 204,
     "hotspot/agents/ismcts.py:ismcts_search": 208,
     "training/train_ppo.py:main": 187,
-    "hotspot/design/report_page.py:_setup_section": 167,
     "hotspot/design/deployment.py:search_deployment": 161,
     "hotspot/agents/scripted/movement.py:t_move": 156,
-    "hotspot/cli/balance.py:add_parser": 144,
     "hotspot/design/balance.py:run_balance": 147,
-    "hotspot/design/calibrate.py:run_calibration": 132,
     "training/train_expert.py:main": 140,
     "hotspot/core/scenario/generator.py:random_setup": 127,
 }

@@ -22,6 +22,15 @@ def add_parser(sub) -> None:
         "and reports the Technocrat score (a draw half a point) with 95% Wilson intervals, as a table "
         "and a plot (balance.png in --out); a rerun resumes.",
     )
+    _add_grid_arguments(bal)
+    _add_calibration_flags(bal)
+    _add_deployment_flags(bal)
+    add_run_options(bal, "balance-results")
+    bal.set_defaults(func=run, games=None)  # 100, or 2000 with --precision
+
+
+def _add_grid_arguments(bal) -> None:
+    """The grid's arguments: set-ups, rules options, agents, stopping, probes, report."""
     bal.add_argument(
         "--scenarios",
         default="standard",
@@ -84,6 +93,10 @@ def add_parser(sub) -> None:
         help="write report.html (and its PNGs) in --out: grid, probes, calibration, game lengths, draws",
     )
     bal.add_argument("--no-plot", action="store_true", help="no balance.png")
+
+
+def _add_calibration_flags(bal) -> None:
+    """The calibration's flags (``hotspot calibrate`` now; these go in 0.4)."""
     cal = bal.add_argument_group(
         "calibration",
         "--calibrate NAME=LOW..HIGH (repeatable) searches the knobs' values that bring the Technocrat's score to "
@@ -120,6 +133,10 @@ def add_parser(sub) -> None:
         default=None,
         help="games of each finalist and confirming pair (default 1000)",
     )
+
+
+def _add_deployment_flags(bal) -> None:
+    """The deployment search's flags (``hotspot search-deployment`` now; these go in 0.4)."""
     dep = bal.add_argument_group(
         "deployment search (3.2, 3.3, D21)",
         "--search-deployment SIDE improves SIDE's set-up against a fixed opponent instead of a grid: "
@@ -155,8 +172,6 @@ def add_parser(sub) -> None:
         "played again with --confirm-games games (default 3)",
     )
     dep.add_argument("--final-games", type=positive, default=None, help="games per finalist (default 1000)")
-    add_run_options(bal, "balance-results")
-    bal.set_defaults(func=run, games=None)  # 100, or 2000 with --precision
 
 
 def _moved(flag: str, command: str) -> None:

@@ -220,6 +220,62 @@ def _base_scenario(scenario: str, rules) -> dict:
     return base
 
 
+def within_band(result: dict, target: float) -> bool:
+    """Whether a confirmed score and its whole 95% interval lie within 0.05 of ``target``."""
+    return (
+        abs(result["score"] - target) <= 0.05
+        and target - 0.05 <= result["ci_low"]
+        and result["ci_high"] <= target + 0.05
+    )
+
+
+def _tpe_trials(optuna, base, knobs, start, pairs, games, trials, target, opts, trial_dir) -> list[dict]:
+    """optuna's TPE over ``trials`` settings of the knobs (the base setting first
+    where it lies in the ranges), ``games`` games a pair each; every trial's record."""
+    records: list[dict] = []
+
+    def evaluate(values: dict) -> float:
+        digest, path = _write_setting(base, values, trial_dir, "trial")
+        desc = f"trial {len(records) + 1}/{trials}"
+        results = play_setting(path, trial_dir / digest, pairs, games, opts, desc=desc)
+        objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
+        records.append(
+            {"trial": len(records), "values": dict(values), "digest": digest, "pairs": results, "objective": objective}
+        )
+        return objective
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=int(opts.seed)))
+    if all(k.low <= start[k.name] <= k.high for k in knobs):
+        study.enqueue_trial(start)
+    study.optimize(
+        lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}), n_trials=trials
+    )
+    return records
+
+
+def _replay_finalists(records, finalists, trial_dir, out, pairs, confirm_games, target, opts) -> list[dict]:
+    """The ``finalists`` best distinct settings of the trials, played again with
+    ``confirm_games`` games at the trials' (cheap) pairs."""
+    finals: list[dict] = []
+    for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
+        if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
+            desc = f"finalist {len(finals) + 1}/{finalists}"
+            results = play_setting(
+                trial_dir / f"{r['digest']}.json", out / "finals" / r["digest"], pairs, confirm_games, opts, desc=desc
+            )
+            finals.append(
+                {
+                    "values": r["values"],
+                    "digest": r["digest"],
+                    "pairs": results,
+                    "trial": r["trial"],
+                    "objective": sum((x["score"] - target) ** 2 for x in results) / len(results),
+                }
+            )
+    return finals
+
+
 def run_calibration(
     scenario: str,
     knobs: list[Knob],
@@ -252,58 +308,9 @@ def run_calibration(
     with writer_lock(out):  # one writer a folder, for the whole run
         trial_dir = out / "trials"
         trial_dir.mkdir(parents=True, exist_ok=True)
-        records: list[dict] = []
-
-        def evaluate(values: dict) -> float:
-            digest, path = _write_setting(base, values, trial_dir, "trial")
-            results = play_setting(
-                path,
-                trial_dir / digest,
-                pairs,
-                games,
-                opts,
-                desc=f"trial {len(records) + 1}/{trials}",
-            )
-            objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
-            records.append(
-                {
-                    "trial": len(records),
-                    "values": dict(values),
-                    "digest": digest,
-                    "pairs": results,
-                    "objective": objective,
-                }
-            )
-            return objective
-
-        optuna.logging.set_verbosity(optuna.logging.WARNING)
-        study = optuna.create_study(direction="minimize", sampler=optuna.samplers.TPESampler(seed=int(seed)))
         start = {k.name: base_value(base, k.name) for k in knobs}
-        if all(k.low <= start[k.name] <= k.high for k in knobs):
-            study.enqueue_trial(start)
-        study.optimize(
-            lambda trial: evaluate({k.name: trial.suggest_int(k.name, k.low, k.high) for k in knobs}), n_trials=trials
-        )
-        finals: list[dict] = []  # the best distinct settings again, with confirm_games games at the cheap pairs
-        for r in sorted(records, key=lambda r: (r["objective"], r["trial"])):
-            if len(finals) < finalists and r["digest"] not in {f["digest"] for f in finals}:
-                results = play_setting(
-                    trial_dir / f"{r['digest']}.json",
-                    out / "finals" / r["digest"],
-                    pairs,
-                    confirm_games,
-                    opts,
-                    desc=f"finalist {len(finals) + 1}/{finalists}",
-                )
-                finals.append(
-                    {
-                        "values": r["values"],
-                        "digest": r["digest"],
-                        "pairs": results,
-                        "trial": r["trial"],
-                        "objective": sum((x["score"] - target) ** 2 for x in results) / len(results),
-                    }
-                )
+        records = _tpe_trials(optuna, base, knobs, start, pairs, games, trials, target, opts, trial_dir)
+        finals = _replay_finalists(records, finalists, trial_dir, out, pairs, confirm_games, target, opts)
         best = min(finals, key=lambda r: (r["objective"], r["trial"]))
         calibrated = apply_values(base, best["values"])
         calibrated["name"] = name
@@ -314,17 +321,9 @@ def run_calibration(
             label = f"{pair[0]}:{pair[1]}"
             known = [x for x in best["pairs"] if x["pair"] == label]
             confirm += known or play_setting(
-                path,
-                out / "confirm",
-                [pair],
-                confirm_games,
-                opts,
-                desc=f"confirm {label}",
+                path, out / "confirm", [pair], confirm_games, opts, desc=f"confirm {label}"
             )
-        within = [
-            abs(c["score"] - target) <= 0.05 and target - 0.05 <= c["ci_low"] and c["ci_high"] <= target + 0.05
-            for c in confirm
-        ]
+        within = [within_band(c, target) for c in confirm]
         _write_trials_csv(out / "trials.csv", records, knobs, pairs)
         summary = {
             "format": "hotspot-calibration",
@@ -488,9 +487,7 @@ def run_halving(
         calibrated["name"] = name
         setting = ", ".join(f"{k}={v}" for k, v in best["values"].items())
         _write_calibrated(out / "calibrated.json", calibrated, base, setting, target)
-        within = (
-            abs(best["score"] - target) <= 0.05 and target - 0.05 <= best["ci_low"] and best["ci_high"] <= target + 0.05
-        )
+        within = within_band(best, target)
         summary = {
             "format": "hotspot-calibration",
             "version": 1,

@@ -148,7 +148,8 @@ def _paired_section(setups) -> str:
     )
 
 
-def _setup_section(s, report, plots) -> str:
+def _grid_part(s, report) -> list[str]:
+    """The skill grid's table and plot."""
     cfg = report["config"]
     parts = [f'<h2 id="{html.escape(s["slug"])}">{html.escape(s["scenario"])}</h2>']
     g = cfg["games_per_cell"]
@@ -183,6 +184,12 @@ def _setup_section(s, report, plots) -> str:
                 f"The skill grid of {s['slug']} ({g} games a cell).",
             )
         )
+    return parts
+
+
+def _depth_part(s) -> list[str]:
+    """Skill depth and chance against skill."""
+    parts = []
     d = s["depth"]
     parts.append(
         f"<h3>Skill depth</h3><p>{d['depth']} of {d['of']} rungs clear. Agents by measured strength: "
@@ -223,6 +230,12 @@ def _setup_section(s, report, plots) -> str:
             ],
         )
     )
+    return parts
+
+
+def _dice_part(s) -> list[str]:
+    """Dice against deployment, where it was measured."""
+    parts = []
     dice = s.get("dice")
     if dice:
         parts.append(
@@ -232,6 +245,12 @@ def _setup_section(s, report, plots) -> str:
             f"{number_text(max(dice['deployment_scores']))}; the dice make {number_text(dice['dice_share'])} of the outcome's variance "
             f"(<code>{html.escape(s['games_files'].get('dice', ''))}</code>).</p>"
         )
+    return parts
+
+
+def _decided_part(s, plots) -> list[str]:
+    """Decisiveness, the turn a game is decided, the draws and the game lengths."""
+    parts = []
     parts.append(
         "<h3>Decisiveness and the turn the game is decided</h3>"
         + _table(
@@ -273,6 +292,12 @@ def _setup_section(s, report, plots) -> str:
         parts.append("<p>No draws.</p>")
     if plots.get(f"lengths-{s['slug']}"):
         parts.append(_img(plots[f"lengths-{s['slug']}"], "game lengths", f"Game lengths of every cell of {s['slug']}."))
+    return parts
+
+
+def _probes_part(s, cfg) -> list[str]:
+    """The price of hidden information and the forces."""
+    parts = []
     pg = cfg["probe_games"]
     parts.append(
         f"<h3>The price of hidden information and the forces</h3><p>At {html.escape(cfg['probe_pair'])}, "
@@ -314,7 +339,13 @@ def _setup_section(s, report, plots) -> str:
             ],
         )
     )
-    return "\n".join(parts)
+    return parts
+
+
+def _setup_section(s, report, plots) -> str:
+    """One set-up's section of the page."""
+    parts = _grid_part(s, report) + _depth_part(s) + _dice_part(s) + _decided_part(s, plots)
+    return "\n".join(parts + _probes_part(s, report["config"]))
 
 
 def write_game_report(out, report: dict) -> Path:
