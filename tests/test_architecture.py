@@ -235,9 +235,7 @@ LONG_FUNCTIONS = {
     "hotspot/design/game_report.py:run_report": 204,
     "hotspot/agents/ismcts.py:ismcts_search": 208,
     "training/train_ppo.py:main": 187,
-    "hotspot/design/deployment.py:search_deployment": 161,
     "hotspot/agents/scripted/movement.py:t_move": 156,
-    "hotspot/design/balance.py:run_balance": 147,
     "training/train_expert.py:main": 140,
     "hotspot/core/scenario/generator.py:random_setup": 127,
 }

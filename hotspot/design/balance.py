@@ -427,6 +427,62 @@ def _old_keywords(rules, options, run_options):
     return rules, RunOptions.renamed("run_balance", options, run_options)
 
 
+def _checked_pairs(pairs, technocrats, zieglers) -> tuple[list, list | None, list | None]:
+    """(the grid's agent pairs, the skill grid's Technocrats and Zieglers or None):
+    ``pairs``, or every pairing of a skill grid (one side given alone is used
+    for both); never both, never a pair twice."""
+    if technocrats or zieglers:
+        if pairs:
+            raise ArenaError("give either --pair or --technocrat/--ziegler (a skill grid), not both")
+        technocrats = list(technocrats or zieglers)
+        zieglers = list(zieglers or technocrats)
+        pairs = grid_pairs(technocrats, zieglers)
+    pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
+    if len(set(pairs)) != len(pairs):
+        raise ArenaError("an agent pair is given twice")
+    return pairs, technocrats, zieglers
+
+
+def _summary_config(scenarios, rules, grid, probe_pairs, games, precision, step, confidence, cells, opts, result):
+    """The summary's ``config``: what the grid played, as the summary names it."""
+    return {
+        "scenarios": list(scenarios),
+        "options": {k: v for k, v in rules},  # the rules options (the summary's name for them)
+        "pairs": [f"{a}:{b}" for a, b in grid["pairs"]],
+        "games_per_cell": games,
+        "seed": opts.seed,
+        "precision": precision,
+        "step": step if precision else None,
+        "interval_confidence": confidence,
+        "technocrats": grid["technocrats"],
+        "zieglers": grid["zieglers"],
+        "probes": {name: over for name, over in grid["probes"]},
+        "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
+        "max_turns": cells[0]["max_turns"] if cells else opts.max_turns,
+        "workers": result.workers if result else opts.workers,
+        "backend": opts.backend,
+    }
+
+
+def _write_outputs(summary: dict, table, kept, out, plot: bool, report: bool) -> None:
+    """The grid's files in ``out``: balance.png and skill.png (``plot``),
+    summary.json, summary.csv, games.csv and report.html (``report``); the
+    plots' and the report's paths into ``summary``."""
+    if plot and any(t["games"] for t in table):
+        summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
+        for i, grid in enumerate(summary["skill"]):
+            name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
+            grid["plot"] = str(plot_skill_grid(grid, out / name))
+            summary["skill_plots"].append(grid["plot"])
+    (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
+    csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
+    write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
+    write_csv(out / "games.csv", [to_csv_row(r) for r in kept], GAME_CSV_FIELDS)
+    if report:  # the draws' final positions are replayed: their actions from games.jsonl
+        full = read_rows(out / GAMES_FILE) if any(is_draw(r) for r in kept) else {}
+        summary["report"] = str(write_report(out, summary, [full.get(r["key"], r) for r in kept]))
+
+
 def run_balance(
     *,
     scenarios=("standard",),
@@ -475,15 +531,7 @@ def run_balance(
     precision = check_precision(precision)
     games = check_count("games", games if games is not None else (2000 if precision else 100))
     step = check_count("step", step)
-    if technocrats or zieglers:
-        if pairs:
-            raise ArenaError("give either --pair or --technocrat/--ziegler (a skill grid), not both")
-        technocrats = list(technocrats or zieglers)
-        zieglers = list(zieglers or technocrats)
-        pairs = grid_pairs(technocrats, zieglers)
-    pairs = [tuple(canonical_agents(p)) for p in (pairs or [default_pair()])]
-    if len(set(pairs)) != len(pairs):
-        raise ArenaError("an agent pair is given twice")
+    pairs, technocrats, zieglers = _checked_pairs(pairs, technocrats, zieglers)
     probes = list(probes)
     probe_pairs = _probe_pairs(probes, probe_pairs, pairs)
     cells, specs = plan_balance(
@@ -522,26 +570,13 @@ def run_balance(
         rows, stopped, result, remaining = run.rows, run.stopped, run.last, run.remaining
         kept = [rows[s.key] for games_of in by_cell for s in games_of if s.key in rows]
         table = cell_table(kept, cells, specs, stopped, confidence)
+        grid = {"pairs": pairs, "technocrats": technocrats, "zieglers": zieglers, "probes": probes}
         summary = {
             "format": "hotspot-balance-summary",
             "version": 2,
-            "config": {
-                "scenarios": list(scenarios),
-                "options": {k: v for k, v in rules},  # the rules options (the summary's name for them)
-                "pairs": [f"{a}:{b}" for a, b in pairs],
-                "games_per_cell": games,
-                "seed": seed,
-                "precision": precision,
-                "step": step if precision else None,
-                "interval_confidence": confidence,
-                "technocrats": technocrats,
-                "zieglers": zieglers,
-                "probes": {name: over for name, over in probes},
-                "probe_pairs": [f"{a}:{b}" for a, b in probe_pairs or []],
-                "max_turns": cells[0]["max_turns"] if cells else max_turns,
-                "workers": result.workers if result else opts.workers,
-                "backend": opts.backend,
-            },
+            "config": _summary_config(
+                scenarios, rules, grid, probe_pairs, games, precision, step, confidence, cells, opts, result
+            ),
             "games": len(kept),
             "planned": sum(t["games"] for t in table) + remaining,
             "played_now": run.played,
@@ -557,20 +592,7 @@ def run_balance(
         }
         summary["skill"] = skill_summaries(table, technocrats, zieglers) if technocrats else []
         summary["probes"] = probe_deltas(table, kept) if probes else []
-        out = opts.folder
-        if plot and any(t["games"] for t in table):
-            summary["plot"] = str(plot_balance([t for t in table if t["probe"] is None], out / "balance.png"))
-            for i, grid in enumerate(summary["skill"]):
-                name = "skill.png" if len(summary["skill"]) == 1 else f"skill-{i + 1}.png"
-                grid["plot"] = str(plot_skill_grid(grid, out / name))
-                summary["skill_plots"].append(grid["plot"])
-        (out / "summary.json").write_text(json.dumps(json_safe(summary), indent=1) + "\n", encoding="utf-8")
-        csv_rows = [dict(t, rules=json.dumps(t["rules"], sort_keys=True)) for t in table]
-        write_csv(out / "summary.csv", csv_rows, CELL_FIELDS)
-        write_csv(out / "games.csv", [to_csv_row(r) for r in kept], GAME_CSV_FIELDS)
-        if report:  # the draws' final positions are replayed: their actions from games.jsonl
-            full = read_rows(out / GAMES_FILE) if any(is_draw(r) for r in kept) else {}
-            summary["report"] = str(write_report(out, summary, [full.get(r["key"], r) for r in kept]))
+        _write_outputs(summary, table, kept, opts.folder, plot, report)
         summary["text"] = balance_text(table, summary)
         summary["result"] = result
         return summary

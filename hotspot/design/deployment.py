@@ -136,6 +136,85 @@ def search_run_config(side, opponent, agent, base, base_data, counts: dict, seed
     }
 
 
+def _sample_pool(base_data, side, agent, candidates, random_candidates, seed, out) -> list[dict[str, Any]]:
+    """The ``candidates`` deployments of ``side`` (the first ``random_candidates``
+    uniformly random, the rest from ``agent``'s set-up), each saved to
+    ``out/candidates/cNNN.json``, with their scores at zero."""
+    from hotspot.core.scenario import save_scenario
+
+    pool: list[dict[str, Any]] = []
+    for i in range(candidates):
+        name = "random" if i < random_candidates else agent
+        cand_seed = int(game_seed(seed, 10_000 + i))
+        data = sample_deployment(base_data, side, name, cand_seed)
+        path = out / "candidates" / f"c{i:03d}.json"
+        save_scenario(data, path)
+        pool.append({"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0, "games": 0})
+    return pool
+
+
+def _play_round(alive, r: int, n_games: int, final: bool, setting: tuple, out, opts) -> dict:
+    """Round ``r``: ``n_games`` games of every candidate of ``alive`` (the
+    final's on fresh seeds), their scores into the candidates, ``alive``
+    sorted best first; the round's record."""
+    technocrat, ziegler, seed, rules_json, max_turns, side = setting
+    offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
+    specs = [
+        GameSpec(
+            pairing=f"c{c['id']:03d}",
+            technocrat=technocrat,
+            ziegler=ziegler,
+            index=j,
+            seed=game_seed(seed, offset + j),
+            scenario=c["path"],
+            rules=rules_json,
+            max_turns=max_turns,
+        )
+        for c in alive
+        for j in range(n_games)
+    ]
+    result = run_games(
+        specs,
+        out / f"round{r}",
+        options=dataclasses.replace(opts, out=str(out / f"round{r}")),
+        desc=f"round {r}: {len(alive)} candidates x {n_games}",
+    )
+    by_pairing: dict = {}
+    for row in result.rows:
+        by_pairing.setdefault(row["pairing"], []).append(row)
+    for c in alive:
+        wins, draws, n = _score(by_pairing.get(f"c{c['id']:03d}", []), side)
+        c.update(wins=wins, draws=draws, games=n, score=_points(wins, draws, n))
+    alive.sort(key=lambda c: (-c["score"], c["id"]))
+    fields = ("id", "policy", "seed", "score", "wins", "draws", "games")
+    return {"round": r, "games_per_candidate": n_games, "candidates": [{k: c[k] for k in fields} for c in alive]}
+
+
+def _finalist(c: dict) -> dict:
+    """A finalist's entry: its score and 95% Wilson interval."""
+    low, high = wilson_interval(total_points(c["wins"], c["draws"]), c["games"])
+    return {
+        **{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
+        "ci_low": low,
+        "ci_high": high,
+    }
+
+
+def _write_best(best: dict, side: str, candidates: int, opponent: str, seed: int, out) -> None:
+    """``out/best.json``: the best finalist's scenario, its measure in its description."""
+    from hotspot.core.scenario import save_scenario
+
+    best_data = json.loads(Path(best["path"]).read_text(encoding="utf-8"))
+    best_data["name"] = f"best-{side}-deployment"
+    best_data["description"] = (
+        f"Best {side} deployment found by hotspot's deployment search (successive halving over "
+        f"{candidates} sampled candidates) against {opponent} play: {side} score {best['score']:.3f} "
+        f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] (95% Wilson; wins {best['wins']}, truncated "
+        f"{best['draws']} counted half) over {best['games']} games, seed {seed}."
+    )
+    save_scenario(best_data, out / "best.json")
+
+
 def search_deployment(
     side: str,
     *,
@@ -175,8 +254,6 @@ def search_deployment(
         raise ArenaError(f"finalists ({finalists}) must not exceed candidates ({candidates})")
     max_turns = spec_max_turns(opts.max_turns)
     out = opts.folder
-    from hotspot.core.scenario import save_scenario
-
     base_data = base_scenario(side, base)
     rules_json = canonical_rules(rules or {})
     try:
@@ -193,16 +270,7 @@ def search_deployment(
         folder.check_run(out, config, [], {})  # before a candidate file is (re)written
         (out / "candidates").mkdir(parents=True, exist_ok=True)
         folder.write_run_config(out, config)
-        pool: list[dict[str, Any]] = []
-        for i in range(candidates):
-            name = "random" if i < random_candidates else agent
-            cand_seed = int(game_seed(seed, 10_000 + i))
-            data = sample_deployment(base_data, side, name, cand_seed)
-            path = out / "candidates" / f"c{i:03d}.json"
-            save_scenario(data, path)
-            pool.append(
-                {"id": i, "policy": name, "seed": cand_seed, "path": str(path), "wins": 0, "draws": 0, "games": 0}
-            )
+        pool = _sample_pool(base_data, side, agent, candidates, random_candidates, seed, out)
         technocrat, ziegler = (agent, opponent) if side == "technocrat" else (opponent, agent)
         rounds = []
         alive = list(pool)
@@ -211,69 +279,15 @@ def search_deployment(
         while True:
             final = len(alive) <= finalists
             n_games = final_games if final else per
-            specs = []
-            offset = FINAL_SEED_OFFSET if final else 0  # the final's games are fresh: no selection bias
-            for c in alive:
-                for j in range(n_games):
-                    specs.append(
-                        GameSpec(
-                            pairing=f"c{c['id']:03d}",
-                            technocrat=technocrat,
-                            ziegler=ziegler,
-                            index=j,
-                            seed=game_seed(seed, offset + j),
-                            scenario=c["path"],
-                            rules=rules_json,
-                            max_turns=max_turns,
-                        )
-                    )
-            result = run_games(
-                specs,
-                out / f"round{r}",
-                options=dataclasses.replace(opts, out=str(out / f"round{r}")),
-                desc=f"round {r}: {len(alive)} candidates x {n_games}",
-            )
-            by_pairing: dict = {}
-            for row in result.rows:
-                by_pairing.setdefault(row["pairing"], []).append(row)
-            for c in alive:
-                wins, draws, n = _score(by_pairing.get(f"c{c['id']:03d}", []), side)
-                c.update(wins=wins, draws=draws, games=n, score=_points(wins, draws, n))
-            alive.sort(key=lambda c: (-c["score"], c["id"]))
-            rounds.append(
-                {
-                    "round": r,
-                    "games_per_candidate": n_games,
-                    "candidates": [
-                        {k: c[k] for k in ("id", "policy", "seed", "score", "wins", "draws", "games")} for c in alive
-                    ],
-                }
-            )
+            setting = (technocrat, ziegler, seed, rules_json, max_turns, side)
+            rounds.append(_play_round(alive, r, n_games, final, setting, out, opts))
             if final:
                 break
             alive = alive[: max(finalists, math.ceil(len(alive) / 2))]
             per *= 2
             r += 1
-        finals = []
-        for c in alive:
-            low, high = wilson_interval(total_points(c["wins"], c["draws"]), c["games"])
-            finals.append(
-                {
-                    **{k: c[k] for k in ("id", "policy", "seed", "path", "score", "wins", "draws", "games")},
-                    "ci_low": low,
-                    "ci_high": high,
-                }
-            )
-        best = finals[0]
-        best_data = json.loads(Path(best["path"]).read_text(encoding="utf-8"))
-        best_data["name"] = f"best-{side}-deployment"
-        best_data["description"] = (
-            f"Best {side} deployment found by hotspot's deployment search (successive halving over "
-            f"{candidates} sampled candidates) against {opponent} play: {side} score {best['score']:.3f} "
-            f"[{best['ci_low']:.3f}, {best['ci_high']:.3f}] (95% Wilson; wins {best['wins']}, truncated "
-            f"{best['draws']} counted half) over {best['games']} games, seed {seed}."
-        )
-        save_scenario(best_data, out / "best.json")
+        finals = [_finalist(c) for c in alive]
+        _write_best(finals[0], side, candidates, opponent, seed, out)
         summary = {
             "format": "hotspot-deployment-search",
             "version": 1,
