@@ -148,8 +148,6 @@ def run_report(
     options (``options`` or its fields as keywords; ``run_options=``, its
     old name, warns until 0.4) go to every grid it plays; a rerun with the
     same arguments resumes the games already played."""
-    from .balance import parse_probes, run_balance
-
     options = RunOptions.renamed("run_report", options, run_options)
     opts = RunOptions.merge(options, run_kwargs, out="report", where="run_report")
     seed, max_turns = opts.seed, opts.max_turns
@@ -194,125 +192,10 @@ def run_report(
     }
     grid_rows = []  # each set-up's grid games, paired with the first's after the loop
     for scenario in scenarios:
-        slug = _slug(scenario)
-        folder = out / slug
-        grid = run_balance(
-            scenarios=[scenario],
-            technocrats=agents,
-            zieglers=agents,
-            games=games,
-            plot=plots,
-            options=dataclasses.replace(opts, out=str(folder / "grid")),
-        )
-        played += grid["played_now"]
-        cells = [c for c in grid["cells"] if c.get("probe") is None]
-        from hotspot.arena.folder import scan_games
-
-        rows = sorted(scan_games(folder / "grid" / "games.jsonl").rows.values(), key=lambda r: r["key"])
+        folder = out / _slug(scenario)
+        setup, rows, played_grid = _grid_part(scenario, folder, agents, games, plots, opts, report)
         grid_rows.append(rows)
-        depth = skill_depth(cells, agents, rows)
-        ratings, anchor = ratings_by_seat(rows, agents)
-        span = max(r["rating"] for r in ratings) - min(r["rating"] for r in ratings) if ratings else None
-        diagonal = [
-            {
-                "agent": a,
-                **{k: c[k] for k in ("games", "technocrat_win_rate", "ci_low", "ci_high", "draws", "mean_turns")},
-            }
-            for a in depth["order"]
-            for c in cells
-            if c["technocrat"] == a and c["ziegler"] == a
-        ]
-        if plots:
-            from .balance_plots import plot_lengths
-
-            lengths = plot_lengths(rows, cells, out / f"lengths-{slug}.png")
-            if lengths is not None:
-                report.setdefault("plots", {})[f"lengths-{slug}"] = lengths.name
-        decided = decided_turns([r for r in rows if r["technocrat"] == r["ziegler"]])
-        by_agent: dict = {}
-        for d in decided:
-            by_agent.setdefault(d["technocrat"], []).append(d)
-        setup = {
-            "scenario": scenario,
-            "slug": slug,
-            "folders": {"grid": str(folder / "grid")},
-            "games_files": {"grid": str(folder / "grid" / "games.jsonl")},
-            "cells": cells,
-            "diagonal": diagonal,
-            "skill": grid["skill"][0] if grid.get("skill") else None,
-            "depth": depth,
-            "ratings": ratings,
-            "rating_anchor": anchor,
-            "elo_span": span,
-            "upsets": upsets(cells, depth["order"], rows),
-            "draws": classify_draws(rows, cells),
-            "decided": [
-                {
-                    "agent": a,
-                    "games": len(ds),
-                    "median_decided_turn": median([d["decided_turn"] for d in ds]),
-                    "median_turns": median([d["turns"] for d in ds]),
-                    "median_share": median([d["decided_turn"] / max(d["turns"], 1) for d in ds]),
-                    "turns": [d["decided_turn"] for d in ds],
-                }
-                for a, ds in sorted(by_agent.items())
-            ],
-            "seat_advantage": [
-                {"agent": d["agent"], "technocrat_score": d["technocrat_win_rate"], "ci": [d["ci_low"], d["ci_high"]]}
-                for d in diagonal
-            ],
-            "skill_plot": (grid.get("skill_plots") or [None])[0],
-        }
-        # the cheap pair: the fog probes and the forces one counter up and down
-        pfolder = folder / "probes"
-        variants = force_variants(scenario) if ablation else []
-        vdir = folder / "setups"
-        vdir.mkdir(parents=True, exist_ok=True)
-        vpaths = []
-        for v in variants:
-            path = vdir / f"{slug}.{v['force'].split('.', 1)[1].replace('.', '-')}{v['step']:+d}.json"
-            text = json.dumps(v["data"], indent=1, sort_keys=True) + "\n"
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
-                path.write_text(text, encoding="utf-8")
-            v["path"] = str(path)
-            vpaths.append(str(path))
-        fog = run_balance(
-            scenarios=[scenario],
-            pairs=[tuple(probe_pair)],
-            games=probe_games,
-            probes=parse_probes(",".join(FOG_PROBES)),
-            probe_pairs=[tuple(probe_pair)],
-            plot=False,
-            options=dataclasses.replace(opts, out=str(pfolder)),
-        )
-        played += fog["played_now"]
-        setup["folders"]["probes"] = str(pfolder)
-        setup["games_files"]["probes"] = str(pfolder / "games.jsonl")
-        setup["fog"] = fog["probes"]
-        scores = {}
-        if variants:
-            ffolder = folder / "forces"
-            played += run_balance(
-                scenarios=[scenario] + vpaths,
-                pairs=[tuple(probe_pair)],
-                games=probe_games,
-                plot=False,
-                options=dataclasses.replace(opts, out=str(ffolder)),
-            )["played_now"]
-            setup["folders"]["forces"] = str(ffolder)
-            setup["games_files"]["forces"] = str(ffolder / "games.jsonl")
-            scores = scores_by_cell(scan_games(ffolder / "games.jsonl").rows.values())
-        base = scores.get((scenario, *probe_pair), {})
-        setup["forces"] = [
-            {
-                "force": v["force"],
-                "step": v["step"],
-                "label": v["label"],
-                "scenario": v["path"],
-                **paired_change(base, scores.get((v["path"], *probe_pair), {})),
-            }
-            for v in variants
-        ]
+        played += played_grid + _probe_part(setup, folder, probe_pair, probe_games, ablation, opts)
         setup["dice"] = dice_spread(scenario, deployments, dice_seeds, seed=seed, max_turns=max_turns)
         (folder / "dice.json").write_text(json.dumps(setup["dice"]) + "\n", encoding="utf-8")
         setup["games_files"]["dice"] = str(folder / "dice.json")
@@ -329,6 +212,154 @@ def run_report(
     (out / "report.json").write_text(json.dumps(json_safe(report), indent=1) + "\n", encoding="utf-8")
     report["html"] = str(write_game_report(out, report))
     return report
+
+
+def _grid_part(scenario, folder, agents, games, plots: bool, opts, report: dict) -> tuple[dict, list, int]:
+    """A set-up's skill grid (``agents`` against each other, ``games`` a cell,
+    in ``folder/grid``) and what is read from it: (the set-up's entry, the
+    grid's rows, the games played now); its game-length plot's name into
+    ``report``."""
+    from hotspot.arena.folder import scan_games
+
+    from .balance import run_balance
+
+    slug = _slug(scenario)
+    grid = run_balance(
+        scenarios=[scenario],
+        technocrats=agents,
+        zieglers=agents,
+        games=games,
+        plot=plots,
+        options=dataclasses.replace(opts, out=str(folder / "grid")),
+    )
+    cells = [c for c in grid["cells"] if c.get("probe") is None]
+    rows = sorted(scan_games(folder / "grid" / "games.jsonl").rows.values(), key=lambda r: r["key"])
+    depth = skill_depth(cells, agents, rows)
+    ratings, anchor = ratings_by_seat(rows, agents)
+    span = max(r["rating"] for r in ratings) - min(r["rating"] for r in ratings) if ratings else None
+    diagonal = [
+        {
+            "agent": a,
+            **{k: c[k] for k in ("games", "technocrat_win_rate", "ci_low", "ci_high", "draws", "mean_turns")},
+        }
+        for a in depth["order"]
+        for c in cells
+        if c["technocrat"] == a and c["ziegler"] == a
+    ]
+    if plots:
+        from .balance_plots import plot_lengths
+
+        lengths = plot_lengths(rows, cells, folder.parent / f"lengths-{slug}.png")
+        if lengths is not None:
+            report.setdefault("plots", {})[f"lengths-{slug}"] = lengths.name
+    setup = {
+        "scenario": scenario,
+        "slug": slug,
+        "folders": {"grid": str(folder / "grid")},
+        "games_files": {"grid": str(folder / "grid" / "games.jsonl")},
+        "cells": cells,
+        "diagonal": diagonal,
+        "skill": grid["skill"][0] if grid.get("skill") else None,
+        "depth": depth,
+        "ratings": ratings,
+        "rating_anchor": anchor,
+        "elo_span": span,
+        "upsets": upsets(cells, depth["order"], rows),
+        "draws": classify_draws(rows, cells),
+        "decided": _decided_by_agent(rows),
+        "seat_advantage": [
+            {"agent": d["agent"], "technocrat_score": d["technocrat_win_rate"], "ci": [d["ci_low"], d["ci_high"]]}
+            for d in diagonal
+        ],
+        "skill_plot": (grid.get("skill_plots") or [None])[0],
+    }
+    return setup, rows, grid["played_now"]
+
+
+def _decided_by_agent(rows) -> list[dict]:
+    """Each agent against itself: its games with a winner and the medians of
+    the turn they were decided, their length and the share of it."""
+    by_agent: dict = {}
+    for d in decided_turns([r for r in rows if r["technocrat"] == r["ziegler"]]):
+        by_agent.setdefault(d["technocrat"], []).append(d)
+    return [
+        {
+            "agent": a,
+            "games": len(ds),
+            "median_decided_turn": median([d["decided_turn"] for d in ds]),
+            "median_turns": median([d["turns"] for d in ds]),
+            "median_share": median([d["decided_turn"] / max(d["turns"], 1) for d in ds]),
+            "turns": [d["decided_turn"] for d in ds],
+        }
+        for a, ds in sorted(by_agent.items())
+    ]
+
+
+def _probe_part(setup: dict, folder, probe_pair, probe_games: int, ablation: bool, opts) -> int:
+    """At the cheap pair: the fog probes and the forces one counter up and
+    down (``ablation``), ``probe_games`` games a cell on the grid's seeds,
+    into ``setup``; the games played now."""
+    from hotspot.arena.folder import scan_games
+
+    from .balance import parse_probes, run_balance
+
+    scenario, slug = setup["scenario"], setup["slug"]
+    pfolder = folder / "probes"
+    variants = force_variants(scenario) if ablation else []
+    vpaths = _write_variants(variants, folder / "setups", slug)
+    fog = run_balance(
+        scenarios=[scenario],
+        pairs=[tuple(probe_pair)],
+        games=probe_games,
+        probes=parse_probes(",".join(FOG_PROBES)),
+        probe_pairs=[tuple(probe_pair)],
+        plot=False,
+        options=dataclasses.replace(opts, out=str(pfolder)),
+    )
+    played = fog["played_now"]
+    setup["folders"]["probes"] = str(pfolder)
+    setup["games_files"]["probes"] = str(pfolder / "games.jsonl")
+    setup["fog"] = fog["probes"]
+    scores = {}
+    if variants:
+        ffolder = folder / "forces"
+        played += run_balance(
+            scenarios=[scenario] + vpaths,
+            pairs=[tuple(probe_pair)],
+            games=probe_games,
+            plot=False,
+            options=dataclasses.replace(opts, out=str(ffolder)),
+        )["played_now"]
+        setup["folders"]["forces"] = str(ffolder)
+        setup["games_files"]["forces"] = str(ffolder / "games.jsonl")
+        scores = scores_by_cell(scan_games(ffolder / "games.jsonl").rows.values())
+    base = scores.get((scenario, *probe_pair), {})
+    setup["forces"] = [
+        {
+            "force": v["force"],
+            "step": v["step"],
+            "label": v["label"],
+            "scenario": v["path"],
+            **paired_change(base, scores.get((v["path"], *probe_pair), {})),
+        }
+        for v in variants
+    ]
+    return played
+
+
+def _write_variants(variants: list[dict], vdir, slug: str) -> list[str]:
+    """Each force variant's scenario file in ``vdir`` (rewritten only when it
+    changed, so a rerun resumes its games); their paths, also into ``v["path"]``."""
+    vdir.mkdir(parents=True, exist_ok=True)
+    vpaths = []
+    for v in variants:
+        path = vdir / f"{slug}.{v['force'].split('.', 1)[1].replace('.', '-')}{v['step']:+d}.json"
+        text = json.dumps(v["data"], indent=1, sort_keys=True) + "\n"
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+        v["path"] = str(path)
+        vpaths.append(str(path))
+    return vpaths
 
 
 def trust_text(report: dict) -> str:
