@@ -82,6 +82,69 @@ def _distribute(rng, counters: list, hexes: list[int], soft_cap: int, hard_cap: 
     return placed
 
 
+def _crustal_kinds(rng, crustal_hexes: int, max_crustals: int) -> list[int]:
+    """3.2, D12: a random mix of crustal types totalling ``crustal_hexes``
+    hexes, drawn so that it stays within ``max_crustals`` pieces."""
+    kinds = []
+    left = crustal_hexes
+    while left > 0:
+        budget = max_crustals - len(kinds) - 1  # pieces left after this one
+        options = [k for k in _CRUSTAL_KINDS if PIECE_SIZE[k] <= left and -(-(left - PIECE_SIZE[k]) // 3) <= budget]
+        kind = options[int(rng.integers(len(options)))]
+        kinds.append(kind)
+        left -= int(PIECE_SIZE[kind])
+    return kinds
+
+
+def _place_crustals(rng, kinds: list[int], taken: set) -> tuple[list[dict], list[int]]:
+    """3.2, 6.2, D12: each crustal of ``kinds`` on random molten hexes wholly on
+    the map, one piece a hex, none on ``taken`` (the Central Crustal's hexes
+    and those placed so far, updated); (the pieces, their cells)."""
+    pieces = []
+    crustal_cells: list[int] = []
+    for n, kind in enumerate(kinds):
+        options = [f for f in _footprints(kind) if taken.isdisjoint(f)]
+        if not options:
+            raise ValueError(f"random_setup: no room left on the map for a {PIECE_NAMES[kind]} crustal")
+        cells = options[int(rng.integers(len(options)))]
+        taken.update(cells)
+        crustal_cells.extend(cells)
+        pieces.append({"id": letters(n + 1), "kind": PIECE_NAMES[kind], "hexes": [hex_json(c) for c in cells]})
+    return pieces, crustal_cells
+
+
+def _place_platforms(rng, platforms: int, taken: set) -> list[int]:
+    """3.3: ``platforms`` distinct molten perimeter hexes not in ``taken``,
+    after the Ziegler set-up."""
+    edge = [c for c in range(NUM_CELLS) if PERIMETER[c] and c not in taken]
+    if platforms > len(edge):
+        raise ValueError(f"random_setup: only {len(edge)} molten perimeter hexes for {platforms} platforms")
+    return [edge[int(i)] for i in rng.choice(len(edge), size=platforms, replace=False)]
+
+
+def _place_units(rng, rules, z_counters, t_counters, crustal_cells, platform_cells) -> list[dict]:
+    """The Ziegler's counters on the Central Crustal and the crustals, the
+    Technocrat's on the platforms: 9.3, no stress at the start where there is
+    room; 9.1, 9.2, never over the limit."""
+    stress = rules.stress_threshold if rules.stress_threshold >= 1 else MAX_UNITS
+    crustal_limit = min(rules.stack_side_crustal, rules.stack_total_crustal)
+    if len(z_counters) + len(t_counters) > MAX_UNITS:
+        raise ValueError(f"random_setup: {len(z_counters) + len(t_counters)} counters, at most {MAX_UNITS}")
+    z_hexes = [int(c) for c in CENTRAL_CELLS] + crustal_cells
+    units = []
+    for (t, squads), c in _distribute(
+        rng, z_counters, z_hexes, min(stress, crustal_limit), crustal_limit, "Ziegler units"
+    ):
+        units.append(unit_json(t, squads, c))
+    if t_counters and not platform_cells:
+        raise ValueError("random_setup: Technocrat units but no attack platform to carry them (3.3)")
+    for (t, squads), c in _distribute(
+        rng, t_counters, platform_cells, min(stress, rules.stack_platform), rules.stack_platform, "Technocrat units"
+    ):
+        units.append(unit_json(t, squads, c))
+    return units
+
+
 def random_setup(
     seed: int,
     rules=None,
@@ -136,40 +199,12 @@ def random_setup(
             f"fit in {MAX_PIECES - 1} pieces"
         )
 
-    # 3.2, D12: the mix of crustal types, drawn so that it stays within the piece budget
-    kinds = []
-    left = crustal_hexes
-    while left > 0:
-        budget = max_crustals - len(kinds) - 1  # pieces left after this one
-        options = [k for k in _CRUSTAL_KINDS if PIECE_SIZE[k] <= left and -(-(left - PIECE_SIZE[k]) // 3) <= budget]
-        kind = options[int(rng.integers(len(options)))]
-        kinds.append(kind)
-        left -= int(PIECE_SIZE[kind])
-
-    # 3.2, 6.2, D12: molten hexes on the map, one piece a hex, off the Central Crustal
+    kinds = _crustal_kinds(rng, crustal_hexes, max_crustals)
     taken = set(int(c) for c in CENTRAL_CELLS)
-    pieces = []
-    crustal_cells = []
-    for n, kind in enumerate(kinds):
-        options = [f for f in _footprints(kind) if taken.isdisjoint(f)]
-        if not options:
-            raise ValueError(f"random_setup: no room left on the map for a {PIECE_NAMES[kind]} crustal")
-        cells = options[int(rng.integers(len(options)))]
-        taken.update(cells)
-        crustal_cells.extend(cells)
-        pieces.append({"id": letters(n + 1), "kind": PIECE_NAMES[kind], "hexes": [hex_json(c) for c in cells]})
-
-    # 3.3: platforms on distinct molten perimeter hexes, after the Ziegler set-up
-    edge = [c for c in range(NUM_CELLS) if PERIMETER[c] and c not in taken]
-    if platforms > len(edge):
-        raise ValueError(f"random_setup: only {len(edge)} molten perimeter hexes for {platforms} platforms")
-    platform_cells = [edge[int(i)] for i in rng.choice(len(edge), size=platforms, replace=False)]
+    pieces, crustal_cells = _place_crustals(rng, kinds, taken)
+    platform_cells = _place_platforms(rng, platforms, taken)
     for n, c in enumerate(platform_cells):
         pieces.append({"id": str(n + 1), "kind": "platform", "hexes": [hex_json(c)]})
-
-    # 9.3: no stress at the start where there is room; 9.1, 9.2: never over the limit
-    stress = rules.stress_threshold if rules.stress_threshold >= 1 else MAX_UNITS
-    crustal_limit = min(rules.stack_side_crustal, rules.stack_total_crustal)
     z_counters = [(Z_INFANTRY, n) for n in _split_squads(rng, ziegler_squads)] + [(Z_HOVERCRAFT, 1)] * hovercraft
     t_counters = (
         [(T_INFANTRY, n) for n in _split_squads(rng, technocrat_squads)]
@@ -177,20 +212,7 @@ def random_setup(
         + [(T_CRAWLER, 1)] * crawlers
         + [(T_HEAVY_BEAMER, 1)] * heavy_beamers
     )
-    if len(z_counters) + len(t_counters) > MAX_UNITS:
-        raise ValueError(f"random_setup: {len(z_counters) + len(t_counters)} counters, at most {MAX_UNITS}")
-    z_hexes = [int(c) for c in CENTRAL_CELLS] + crustal_cells
-    units = []
-    for (t, squads), c in _distribute(
-        rng, z_counters, z_hexes, min(stress, crustal_limit), crustal_limit, "Ziegler units"
-    ):
-        units.append(unit_json(t, squads, c))
-    if t_counters and not platform_cells:
-        raise ValueError("random_setup: Technocrat units but no attack platform to carry them (3.3)")
-    for (t, squads), c in _distribute(
-        rng, t_counters, platform_cells, min(stress, rules.stack_platform), rules.stack_platform, "Technocrat units"
-    ):
-        units.append(unit_json(t, squads, c))
+    units = _place_units(rng, rules, z_counters, t_counters, crustal_cells, platform_cells)
 
     data = {
         "format": FORMAT,
