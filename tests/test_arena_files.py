@@ -27,7 +27,7 @@ from hotspot.arena import (
     run_arena,
     scan_games,
 )
-from hotspot.arena.folder import RUN_FILE, check_row, read_rows
+from hotspot.arena.folder import RUN_FILE, check_row, read_rows, scenario_digest
 from hotspot.cli import main
 from hotspot.core.game import Game
 from hotspot.design import run_balance
@@ -304,6 +304,28 @@ def test_a_scenario_file_edited_between_runs_is_refused(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(RunConfigError, match="scenario_files: "):
         run_arena(out=out, **kwargs)
+
+
+def test_a_builtin_scenario_changed_by_a_release_is_refused(tmp_path):
+    """Rule: a built-in scenario's content is part of the configuration as a
+    file's is (a release may change one: balanced-strong's garrison went from
+    56 squads to 54), so a folder played on other content is refused; a
+    run.json written before built-ins had a digest resumes by the name."""
+    out = tmp_path / "arena"
+    kwargs = dict(ARENA, scenario="open", games=1)
+    run_arena(out=out, **kwargs)
+    run_file = out / RUN_FILE
+    doc = json.loads(run_file.read_text())
+    assert doc["config"]["scenario_files"] == {"open": scenario_digest("open")}
+    doc["config"]["scenario_files"] = {}  # an older version's run.json: the name alone
+    run_file.write_text(json.dumps(doc))
+    assert run_arena(out=out, **kwargs)["result"].played == 0
+    doc["config"]["scenario_files"] = {"open": "0" * 64}  # the folder's games: another content of "open"
+    run_file.write_text(json.dumps(doc))
+    before = (out / "games.jsonl").read_bytes()
+    with pytest.raises(RunConfigError, match="scenario_files: "):
+        run_arena(out=out, **kwargs)
+    assert (out / "games.jsonl").read_bytes() == before
 
 
 def test_an_old_folder_without_run_json(arena):

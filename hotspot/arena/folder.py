@@ -325,18 +325,14 @@ def drop_damaged(games: GamesFile) -> None:
 
 
 def scenario_digest(scenario) -> str | None:
-    """The sha256 of a scenario *file*'s checked content (canonical JSON, less
-    its name and description), None for a built-in name or a random setup:
-    editing the file changes the games of the run, so the digest is part of
-    its configuration."""
-    from hotspot.core.scenario import builtin_scenarios, load_scenario
+    """The sha256 of a scenario's checked content (canonical JSON, less its
+    name and description), for a scenario file and a built-in scenario
+    alike; None for a random setup: editing the file, or a release that
+    changes a built-in (``balanced-strong``'s garrison), changes the games of
+    the run, so the digest is part of its configuration."""
+    from hotspot.core.scenario import load_scenario
 
-    if (
-        not isinstance(scenario, str)
-        or scenario == "random"
-        or scenario.startswith("random:")
-        or scenario in builtin_scenarios()
-    ):
+    if not isinstance(scenario, str) or scenario == "random" or scenario.startswith("random:"):
         return None
     return content_digest(load_scenario(scenario))
 
@@ -396,6 +392,16 @@ def write_run_config(out_dir, config: dict) -> None:
     atomic_write(Path(out_dir) / RUN_FILE, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
+def _recorded_digests(before: dict, after: dict) -> tuple[dict, dict]:
+    """The scenario digests compared on a resume: a built-in scenario the
+    folder's run.json has no digest of (written before built-ins had one) is
+    compared by name alone, as it was then."""
+    from hotspot.core.scenario import builtin_scenarios
+
+    builtins = set(builtin_scenarios())
+    return before, {k: v for k, v in after.items() if k in before or k not in builtins}
+
+
 def config_differences(old: dict, new: dict, growable=()) -> list[str]:
     """The settings of ``new`` that differ from ``old``, as "name: old there,
     new now" (a count in ``growable`` may grow, not shrink; another ``kind``
@@ -405,6 +411,8 @@ def config_differences(old: dict, new: dict, growable=()) -> list[str]:
     out = []
     for name in sorted(set(old) | set(new)):
         before, after = old.get(name), new.get(name)
+        if name == "scenario_files" and isinstance(before, dict) and isinstance(after, dict):
+            before, after = _recorded_digests(before, after)
         if before == after:
             continue
         if name in growable and isinstance(before, int) and isinstance(after, int) and after > before:
