@@ -75,14 +75,19 @@ def committed_games(paths=None) -> list[dict]:
     return rows
 
 
+def start_of(row: dict):
+    """The started state (shape (1,)) of a recorded game's row."""
+    spec = GameSpec(
+        row["pairing"], row["technocrat"], row["ziegler"], row["index"], row["seed"], row["scenario"],
+        canonical_rules(row["rules"]), max_turns=row["max_turns"],
+    )  # fmt: skip
+    return initial_state(spec)
+
+
 def points_of(rows, nets) -> list[dict]:
     out = []
     for row in rows:
-        spec = GameSpec(
-            row["pairing"], row["technocrat"], row["ziegler"], row["index"], row["seed"], row["scenario"],
-            canonical_rules(row["rules"]), max_turns=row["max_turns"],
-        )  # fmt: skip
-        points = game_points(initial_state(spec), row["actions"], nets)
+        points = game_points(start_of(row), row["actions"], nets)
         if not points["ok"]:
             raise SystemExit(f"game {row['key']}: its actions do not replay")
         out.append(points)
@@ -134,13 +139,9 @@ def approach_of(rows) -> list[dict]:
     kernel = _approach_kernel()
     out = []
     for row in rows:
-        spec = GameSpec(
-            row["pairing"], row["technocrat"], row["ziegler"], row["index"], row["seed"], row["scenario"],
-            canonical_rules(row["rules"]), max_turns=row["max_turns"],
-        )  # fmt: skip
         cap = 1024
         engineer, anyone = np.zeros(cap, dtype=np.int64), np.zeros(cap, dtype=np.int64)
-        n = kernel(initial_state(spec).copy()[0], np.asarray(row["actions"], dtype=np.int64), engineer, anyone)
+        n = kernel(start_of(row).copy()[0], np.asarray(row["actions"], dtype=np.int64), engineer, anyone)
         out.append({"engineer": engineer[:n], "any": anyone[:n]})
     return out
 
