@@ -5,6 +5,7 @@ torch fit, the compiled evaluation, shipping to a chosen file) and
 ``train`` extra: without it the torch stages are skipped (CI installs it)."""
 
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -190,6 +191,8 @@ def test_stock_recipe_seeds_and_interquartile_mean(tmp_path):
                 assert int(list(csv.DictReader(f))[0]["env_steps"]) == 0
             assert (out / f"{seat}-seed{seed}" / "model.zip").exists()
     assert "IQM" in text
+    if importlib.util.find_spec("matplotlib") is not None:  # the curves: every seed and their IQM
+        assert (out / "curves.png").stat().st_size > 0
     # the same command again resumes: every run is read back from its folder, none trained again
     stamps = {p: p.stat().st_mtime_ns for p in out.glob("*/model.zip")}
     run("stock_recipe.py", "--tiny", "--out", out, "--jobs", "2")

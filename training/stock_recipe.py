@@ -19,7 +19,9 @@ The result (``OUT/results.json`` and a table): for each seat and opponent,
 the final score of every seed and their interquartile mean (the mean of the
 middle half, robust to one bad seed: Agarwal et al. 2021, rliable) with a
 95% bootstrap interval over the seeds (``scipy.stats.bootstrap``; with few
-seeds it is wide, and says so).  Extra: ``pip install ".[train,arena]"``.
+seeds it is wide, and says so).  With matplotlib, ``OUT/curves.png`` draws
+every seed's curve and their interquartile mean.  Extra: ``pip install
+".[train,arena]"``.
 """
 
 from __future__ import annotations
@@ -132,6 +134,45 @@ def iqm(values) -> tuple[float, float, float]:
     return mean, float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
+def plot_curves(out: Path, seats, seeds) -> Path | None:
+    """``out/curves.png``: each seat's score against each opponent over the
+    env steps, a thin line a seed and the seeds' interquartile mean thick;
+    None without matplotlib."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    from scipy import stats
+
+    fig, axes = plt.subplots(1, len(seats), figsize=(6 * len(seats), 4), squeeze=False)
+    for ax, seat in zip(axes[0], seats):
+        for opp, colour in zip(OPPONENTS, ("tab:blue", "tab:red")):
+            curves = []
+            for seed in seeds:
+                with open(out / f"{seat}-seed{seed}" / "curve.csv", newline="") as f:
+                    rows = list(csv.DictReader(f))
+                x = [int(r["env_steps"]) for r in rows]
+                y = [float(r[f"{opp}_score"]) for r in rows]
+                ax.plot(x, y, color=colour, alpha=0.3, linewidth=1)
+                curves.append((x, y))
+            n = min(len(y) for _, y in curves)
+            iqm_line = [float(stats.trim_mean([y[i] for _, y in curves], 0.25)) for i in range(n)]
+            ax.plot(curves[0][0][:n], iqm_line, color=colour, linewidth=2.5, label=f"against {opp} (IQM)")
+        ax.set_title(f"{seat}: {len(seeds)} seeds")
+        ax.set_xlabel("env steps")
+        ax.set_ylabel("score in its seat (a draw half)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(loc="lower right")
+    fig.tight_layout()
+    path = out / "curves.png"
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     out = Path(args.out)
@@ -169,7 +210,8 @@ def main(argv=None) -> int:
     print(f"{'seat':<11} {'opponent':<9} {'seeds':>5}  IQM of the final scores [95% bootstrap]")
     for r in table:
         print(f"{r['seat']:<11} {r['opponent']:<9} {r['seeds']:>5}  {r['iqm']:.3f} [{r['low']:.3f}, {r['high']:.3f}]")
-    print(f"curves, models and results in {out}/", file=sys.stderr)
+    png = plot_curves(out, args.seats, args.seeds)
+    print(f"curves{f' ({png.name})' if png else ''}, models and results in {out}/", file=sys.stderr)
     return 0
 
 
