@@ -100,7 +100,7 @@ def _approach_kernel():
 
     from hotspot.core.actions import apply_action
     from hotspot.core.events import EV_WIDTH
-    from hotspot.core.hexgrid import CENTRAL_CELLS, hex_distance
+    from hotspot.core.hexgrid import DISTANCE_TO_CENTRAL
     from hotspot.core.rules_data import NO_UNIT, PHASE_OVER, PHASE_Z_SETUP, T_ENGINEER, TECHNOCRAT, UNIT_SIDE
 
     @njit
@@ -117,9 +117,7 @@ def _approach_kernel():
                     t = s["unit_type"][u]
                     if t == NO_UNIT or s["unit_squads"][u] <= 0 or UNIT_SIDE[t] != TECHNOCRAT:
                         continue
-                    d = 999
-                    for k in range(CENTRAL_CELLS.shape[0]):
-                        d = min(d, hex_distance(s["unit_cell"][u], CENTRAL_CELLS[k]))
+                    d = DISTANCE_TO_CENTRAL[s["unit_cell"][u]]  # D2: 0 on the Central Crustal
                     best_a = min(best_a, d)
                     if t == T_ENGINEER:
                         best_e = min(best_e, d)
