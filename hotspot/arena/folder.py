@@ -392,14 +392,15 @@ def write_run_config(out_dir, config: dict) -> None:
     atomic_write(Path(out_dir) / RUN_FILE, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode())
 
 
-def _recorded_digests(before: dict, after: dict) -> tuple[dict, dict]:
-    """The scenario digests compared on a resume: a built-in scenario the
-    folder's run.json has no digest of (written before built-ins had one) is
-    compared by name alone, as it was then."""
+def _digests_to_compare(before: dict, after: dict) -> dict:
+    """This run's scenario digests (``after``) as compared with a folder's
+    (``before``): a built-in scenario the folder's run.json has no digest of
+    (written before built-ins had one) is left out, compared by name alone
+    as it was then."""
     from hotspot.core.scenario import builtin_scenarios
 
     builtins = set(builtin_scenarios())
-    return before, {k: v for k, v in after.items() if k in before or k not in builtins}
+    return {k: v for k, v in after.items() if k in before or k not in builtins}
 
 
 def config_differences(old: dict, new: dict, growable=()) -> list[str]:
@@ -412,7 +413,7 @@ def config_differences(old: dict, new: dict, growable=()) -> list[str]:
     for name in sorted(set(old) | set(new)):
         before, after = old.get(name), new.get(name)
         if name == "scenario_files" and isinstance(before, dict) and isinstance(after, dict):
-            before, after = _recorded_digests(before, after)
+            after = _digests_to_compare(before, after)
         if before == after:
             continue
         if name in growable and isinstance(before, int) and isinstance(after, int) and after > before:

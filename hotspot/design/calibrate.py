@@ -229,6 +229,11 @@ def within_band(result: dict, target: float) -> bool:
     )
 
 
+def _objective(results: list[dict], target: float) -> float:
+    """A setting's distance from ``target``: the mean squared error of its pairs' scores."""
+    return sum((r["score"] - target) ** 2 for r in results) / len(results)
+
+
 def _tpe_trials(optuna, base, knobs, start, pairs, games, trials, target, opts, trial_dir) -> list[dict]:
     """optuna's TPE over ``trials`` settings of the knobs (the base setting first
     where it lies in the ranges), ``games`` games a pair each; every trial's record."""
@@ -238,7 +243,7 @@ def _tpe_trials(optuna, base, knobs, start, pairs, games, trials, target, opts, 
         digest, path = _write_setting(base, values, trial_dir, "trial")
         desc = f"trial {len(records) + 1}/{trials}"
         results = play_setting(path, trial_dir / digest, pairs, games, opts, desc=desc)
-        objective = sum((r["score"] - target) ** 2 for r in results) / len(results)
+        objective = _objective(results, target)
         records.append(
             {"trial": len(records), "values": dict(values), "digest": digest, "pairs": results, "objective": objective}
         )
@@ -270,7 +275,7 @@ def _replay_finalists(records, finalists, trial_dir, out, pairs, confirm_games, 
                     "digest": r["digest"],
                     "pairs": results,
                     "trial": r["trial"],
-                    "objective": sum((x["score"] - target) ** 2 for x in results) / len(results),
+                    "objective": _objective(results, target),
                 }
             )
     return finals
