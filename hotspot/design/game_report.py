@@ -193,9 +193,9 @@ def run_report(
     grid_rows = []  # each set-up's grid games, paired with the first's after the loop
     for scenario in scenarios:
         folder = out / _slug(scenario)
-        setup, rows, played_grid = _grid_part(scenario, folder, agents, games, plots, opts, report)
+        setup, rows, played_grid = _play_grid(scenario, folder, agents, games, plots, opts, report)
         grid_rows.append(rows)
-        played += played_grid + _probe_part(setup, folder, probe_pair, probe_games, ablation, opts)
+        played += played_grid + _play_probes(setup, folder, probe_pair, probe_games, ablation, opts)
         setup["dice"] = dice_spread(scenario, deployments, dice_seeds, seed=seed, max_turns=max_turns)
         (folder / "dice.json").write_text(json.dumps(setup["dice"]) + "\n", encoding="utf-8")
         setup["games_files"]["dice"] = str(folder / "dice.json")
@@ -214,7 +214,7 @@ def run_report(
     return report
 
 
-def _grid_part(scenario, folder, agents, games, plots: bool, opts, report: dict) -> tuple[dict, list, int]:
+def _play_grid(scenario, folder, agents, games, plots: bool, opts, report: dict) -> tuple[dict, list, int]:
     """A set-up's skill grid (``agents`` against each other, ``games`` a cell,
     in ``folder/grid``) and what is read from it: (the set-up's entry, the
     grid's rows, the games played now); its game-length plot's name into
@@ -295,7 +295,7 @@ def _decided_by_agent(rows) -> list[dict]:
     ]
 
 
-def _probe_part(setup: dict, folder, probe_pair, probe_games: int, ablation: bool, opts) -> int:
+def _play_probes(setup: dict, folder, probe_pair, probe_games: int, ablation: bool, opts) -> int:
     """At the cheap pair: the fog probes and the forces one counter up and
     down (``ablation``), ``probe_games`` games a cell on the grid's seeds,
     into ``setup``; the games played now."""
