@@ -25,8 +25,11 @@ import _common as C
 
 from hotspot.arena.evaluate import run_evaluate
 from hotspot.arena.match import warm_up
+from hotspot.arena.rating import load_reference
 
 TARGET_MINUTES = 10.0
+#: a reference agent's overall rating on the card lies within this of its published one (the target)
+TARGET_RATING_DISTANCE = 40.0
 
 
 def _num(x, spec: str) -> str:
@@ -85,7 +88,15 @@ def main(argv=None) -> int:
             for r in rows
         ],
     )
-    print(f"overall rating {overall.get('text')}; target: <= {TARGET_MINUTES:g} minutes")
+    published = load_reference()["agents"].get(card["agent"], {}).get("overall", {}).get("fitted")
+    rating = overall.get("rating")
+    distance = None if published is None or rating is None else rating - published
+    print(
+        f"overall rating {overall.get('text')}"
+        + ("" if distance is None else f", {distance:+.0f} from its published {published:g}")
+        + f"; target: <= {TARGET_MINUTES:g} minutes"
+        + ("" if published is None else f", within {TARGET_RATING_DISTANCE:g} of the published rating")
+    )
     C.write_result(
         args,
         "bench_evaluate",
@@ -94,8 +105,11 @@ def main(argv=None) -> int:
         {
             "wall_minutes": wall / 60,
             "games": card["games"],
-            "rating": overall.get("rating"),
+            "rating": rating,
             "rating_text": overall.get("text"),
+            "published_rating": published,
+            "rating_distance": distance,
+            "rating_within_target": None if distance is None else abs(distance) <= TARGET_RATING_DISTANCE,
             "target_minutes": TARGET_MINUTES,
             "partial": bool(card.get("partial")),
             "partial_reason": card.get("partial_reason"),

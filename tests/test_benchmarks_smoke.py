@@ -977,3 +977,23 @@ def test_bench_scale(tiny):
     reads = [r for r in doc["rows"] if r["what"].startswith(("read_games", "iter_games"))]
     assert len(reads) == 3 and all(r["rows"] == doc["config"]["games"] for r in reads)
     assert all(r["rc"] == 0 for r in doc["rows"] if "rc" in r)
+
+
+def test_fit_reference_ratings_refits_the_committed_games(tmp_path):
+    """``fit_reference_ratings.py --games-csv`` refits the committed reference
+    games without playing one, and writes the published file's ratings (seat
+    and overall) elsewhere when asked (``--ratings-out``)."""
+    from hotspot.arena.rating import RATINGS_FILE
+
+    out = tmp_path / "ratings.json"
+    games = ROOT / "benchmarks" / "results" / "reference" / "games.csv"
+    run(
+        [BENCH / "fit_reference_ratings.py", "--games-csv", games, "--ratings-out", out, "--out", tmp_path / "fit.json"]
+    )
+    fitted, published = json.loads(out.read_text()), json.loads(RATINGS_FILE.read_text())
+    assert fitted["version"] == published["version"] == 2
+    for agent, entry in published["agents"].items():
+        for key in ("technocrat", "ziegler"):
+            assert fitted["agents"][agent][key] == entry[key]
+        assert fitted["agents"][agent]["overall"]["fitted"] == entry["overall"]["fitted"]
+    assert fitted["game_set"]["games"] == published["game_set"]["games"] == 11600

@@ -22,10 +22,14 @@ from hotspot.arena.rating import (
     RATINGS_FILE,
     REFERENCE_LADDER,
     SCALE,
+    fit_overall,
     fit_ratings,
     load_reference,
     rate,
+    rate_overall,
+    scores_against,
     seat_results,
+    two_seat_scores,
 )
 from hotspot.arena.stats import wilson_interval
 
@@ -74,9 +78,80 @@ def test_an_agent_that_never_wins_gets_a_bound_not_an_interval():
     assert est["technocrat"].value is None and est["technocrat"].low is None
     assert est["technocrat"].text().startswith("< ") and est["technocrat"].high < 600
     assert est["ziegler"].text().startswith("> ") and est["ziegler"].low > 1400
-    assert est["overall"].text() == "unbounded"  # one seat unbounded below, the other above
-    weak = rate([("scripted", 0.0, 50)], [("scripted", 0.0, 50)], ratings)["overall"]
-    assert weak.text().startswith("< ")
+    assert set(est) == {"technocrat", "ziegler"}  # the overall rating is rate_overall's
+
+
+def _games(technocrat, ziegler, wins, draws, losses):
+    return (
+        [{"technocrat": technocrat, "ziegler": ziegler, "winner": "technocrat"}] * wins
+        + [{"technocrat": technocrat, "ziegler": ziegler, "winner": None}] * draws
+        + [{"technocrat": technocrat, "ziegler": ziegler, "winner": "ziegler"}] * losses
+    )
+
+
+def test_the_overall_score_weighs_both_seats_alike_and_its_variance_is_the_seats():
+    """The overall score against an opponent is the mean of the agent's
+    score as Technocrat and as Ziegler (each seat alike whatever its games),
+    its variance (v_T / n_T + v_Z / n_Z) / 4 from each seat's games with one
+    virtual game spread over 0, 1/2 and 1; an opponent met in one seat only
+    gives no overall score."""
+    rows = _games("a", "b", 30, 10, 0) + _games("b", "a", 8, 0, 2) + _games("a", "c", 5, 0, 0)
+    scores = two_seat_scores(rows)
+    assert set(scores) == {("a", "b")}
+    s, v, n = scores[("a", "b")]
+    mean_t, mean_z = (30 + 5) / 40, 2 / 10
+    assert s == pytest.approx((mean_t + mean_z) / 2) and n == 50
+
+    def seat_var(xs):
+        m = sum(xs) / len(xs)
+        spread = sum((x - m) ** 2 for x in xs) + sum((x - m) ** 2 for x in (0, 0.5, 1)) / 3
+        return spread / (len(xs) + 1) / len(xs)
+
+    v_t = seat_var([1.0] * 30 + [0.5] * 10)
+    v_z = seat_var([0.0] * 8 + [1.0] * 2)
+    assert v == pytest.approx((v_t + v_z) / 4)
+    assert scores_against(scores, "b") == {"a": (pytest.approx(1 - s), v, n)}
+
+
+def test_the_overall_rating_is_the_elo_of_the_score_over_both_seats():
+    """Against one opponent rated 1000, a score of 0.75 over both seats is
+    rated 1000 + 400 log10(3), whatever the split between the seats; its 95%
+    interval is the score's normal interval mapped through the same curve;
+    a score of 1 gives a lower bound only."""
+    s, v = 0.75, 0.02**2
+    est = rate_overall({"o": (s, v, 200)}, {"o": 1000.0})
+    assert est.value == pytest.approx(1000 + 400 * math.log10(3), abs=2)
+    for bound, score in ((est.low, s - 1.96 * 0.02), (est.high, s + 1.96 * 0.02)):
+        assert bound == pytest.approx(1000 + 400 * math.log10(score / (1 - score)), abs=3)
+    won = rate_overall({"o": (1.0, 0.01**2, 100)}, {"o": 1000.0})
+    assert won.value is None and won.high is None and won.text().startswith("> ") and won.low > 1000
+    lost = rate_overall({"o": (0.0, 0.01**2, 100)}, {"o": 1000.0})
+    assert lost.text().startswith("< ") and lost.high < 1000
+
+
+def test_fit_overall_recovers_the_pair_model_and_the_anchor():
+    """With scores drawn from the overall model (S = 1 / (1 + 10^(-(R_a -
+    R_b) / 400)) over both seats, each seat's score split unevenly about it),
+    every agent's R is recovered, scripted at 1000; a fixed agent stays put."""
+    true = {"scripted": 1000.0, "a": 1200.0, "b": 850.0}
+    rng = np.random.default_rng(3)
+    rows = []
+    for x in true:
+        for y in true:
+            if x < y:
+                s = 1 / (1 + 10 ** (-(true[x] - true[y]) / 400))
+                t_share = min(0.97, s + 0.25)  # x's score as Technocrat above its overall, as Ziegler below
+                z_share = 2 * s - t_share
+                n = 4000
+                w = int(rng.binomial(n, t_share))
+                rows += _games(x, y, w, 0, n - w)
+                w = int(rng.binomial(n, z_share))
+                rows += _games(y, x, n - w, 0, w)
+    fit = fit_overall(two_seat_scores(rows), prior=0.0)
+    for agent, r in true.items():
+        assert fit[agent] == pytest.approx(r, abs=20)
+    held = fit_overall(two_seat_scores(rows), fixed={"scripted": 1000.0, "a": 1300.0}, prior=0.0)
+    assert held["a"] == 1300.0 and held["b"] < 1000.0
 
 
 def test_intervals_cover_the_truth_at_their_level():
@@ -118,12 +193,28 @@ def test_the_published_ratings_are_refitted_from_their_committed_games():
         ]
     assert len(rows) == reference["game_set"]["games"]
     fit = fit_ratings(seat_results(rows), anchor="scripted", prior=1.0)
+    overall = fit_overall(two_seat_scores(rows), anchor="scripted", prior=1.0)
     for agent, entry in reference["agents"].items():
         assert fit[agent][0] == pytest.approx(entry["technocrat"], abs=0.1)
         assert fit[agent][1] == pytest.approx(entry["ziegler"], abs=0.1)
+        assert overall[agent] == pytest.approx(entry["overall"]["fitted"], abs=0.1)
     scripted = reference["agents"]["scripted"]
     assert (scripted["technocrat"] + scripted["ziegler"]) / 2 == pytest.approx(ANCHOR_RATING, abs=0.1)
+    assert scripted["overall"]["fitted"] == ANCHOR_RATING
     assert reference["agents"]["random"]["overall"]["low"] is None  # random never wins: a bound
+
+
+def test_a_reference_file_without_overall_ratings_is_a_one_line_error(tmp_path):
+    """A version 1 reference file (the seat model's overall, no
+    ``overall.fitted``) is refused in one line that says how to refit it."""
+    doc = json.loads(RATINGS_FILE.read_text())
+    for entry in doc["agents"].values():
+        del entry["overall"]["fitted"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({**doc, "version": 1}))
+    with pytest.raises(ArenaError, match="lacks an overall rating .*fit_reference_ratings.py") as info:
+        load_reference(path)
+    assert "\n" not in str(info.value)
 
 
 # ------------------------------------------------------------ the protocol and its card
@@ -135,16 +226,16 @@ def reference(tmp_path):
     published = json.loads(RATINGS_FILE.read_text()) if RATINGS_FILE.exists() else None
     doc = {
         "format": "hotspot-reference-ratings",
-        "version": 1,
+        "version": 2,
         "anchor": {"agent": "scripted", "rating": 1000.0},
         "protocol": {"scenario": "open", "rules": {}, "max_turns": 200, "ladder": list(REFERENCE_LADDER)},
         "game_set": {"games": 0},
         "agents": {
-            "random": {"technocrat": 0.0, "ziegler": 300.0},
-            "scripted": {"technocrat": 1400.0, "ziegler": 600.0},
-            "ismcts": {"technocrat": 1450.0, "ziegler": 650.0},
-            "portfolio": {"technocrat": 1500.0, "ziegler": 700.0},
-            "portfolio(horizon=2)": {"technocrat": 1550.0, "ziegler": 750.0},
+            "random": {"technocrat": 0.0, "ziegler": 300.0, "overall": {"fitted": -400.0}},
+            "scripted": {"technocrat": 1400.0, "ziegler": 600.0, "overall": {"fitted": 1000.0}},
+            "ismcts": {"technocrat": 1450.0, "ziegler": 650.0, "overall": {"fitted": 1040.0}},
+            "portfolio": {"technocrat": 1500.0, "ziegler": 700.0, "overall": {"fitted": 1100.0}},
+            "portfolio(horizon=2)": {"technocrat": 1550.0, "ziegler": 750.0, "overall": {"fitted": 1150.0}},
         },
     }
     assert published is None or published["protocol"]["scenario"] == doc["protocol"]["scenario"]
@@ -371,7 +462,7 @@ def test_the_printed_card_fits_80_columns_and_says_the_references_uncertainty():
     assert text.splitlines()[0].startswith("PARTIAL card: the time budget (--minutes 30) was spent")
     assert "166 0 500 167 167   2000      2701   0.74" in text  # pentanomial (0, 1/2, 1, 3/2, 2 points), games, ...
     flat = " ".join(text.split())
-    assert "Reference ladder (overall, 95%): random -861 (< -351), scripted 1000 [967, 1034]," in flat
+    assert "Reference ladder (overall, 95%): random -1674 (< -342), scripted 1000 [986, 1012]," in flat
     assert "comparing two evaluated agents adds both agents' intervals" in flat
     assert "Not finished: at most 4000 game(s) left (each opponent stops when its interval is within +-0.05)" in flat
     wide = full_table(card)

@@ -28,14 +28,14 @@ The protocol (the way to report a result; docs/evaluate.md):
   r`` games (``n_played = 2 * pairs``).  A one-seat evaluation
   (``seat=``) has no pairs: it stops on the Wilson interval of that seat's
   games, and is rated in that seat alone;
-* **rating**: the agent's rating as Technocrat, as Ziegler and overall
-  (their mean) on the seat model of :mod:`hotspot.arena.rating`, against
-  the reference agents held at their **published ratings**
-  (``reference_ratings.json`` beside this module: fitted once from a large
-  game set between them, committed with its games, ``scripted`` = 1000
-  overall), each with a 95% likelihood-ratio interval; an agent that never
-  wins a seat gets an upper bound there, one that never loses a lower
-  bound.  Two people's ratings compare without replaying the ladder; the
+* **rating**: the agent's rating as Technocrat and as Ziegler (the seat
+  model of :mod:`hotspot.arena.rating`, each with a 95% likelihood-ratio
+  interval; an agent that never wins a seat gets an upper bound there, one
+  that never loses a lower bound) and overall (the Elo of its score over
+  both seats, its interval from the pairs' scores), against the reference
+  agents held at their **published ratings** (``reference_ratings.json``
+  beside this module: fitted once from a large game set between them,
+  committed with its games, ``scripted`` = 1000 overall).  Two people's ratings compare without replaying the ladder; the
   intervals are relative to the references held fixed, so comparing two
   evaluated agents adds both intervals.
 
@@ -67,14 +67,16 @@ from .folder import GAMES_FILE, RunConfigError, read_run_config, scan_games, sce
 from .gamerow import endings
 from .match import ArenaError, GameSpec, begin_compiling, canonical_rules, check_scenario
 from .options import RunOptions, check_precision
-from .pairs import half_width, pair_summary, points
+from .pairs import half_width, pair_mean_var, pair_summary, points
 from .rating import (
     ANCHOR_RATING,
     PROTOCOL,
     RATINGS_FILE,
     REFERENCE_LADDER,
     load_reference,
+    published_ratings,
     rate_in,
+    rate_overall,
     seat_results,
 )
 from .runner import check_count, run_in_steps, spec_max_turns
@@ -459,10 +461,12 @@ def evaluation_card(agent: str, rows, opponents, stopped: dict, reference: dict,
         per.append({**_opponent_entry(agent, o, mine, seat), "stopped": stopped.get(o, "not finished")})
     ref_protocol = reference.get("protocol", {})
     same = all(ref_protocol.get(k) == protocol.get(k) for k in ("scenario", "rules", "max_turns"))
-    published = {a: (e["technocrat"], e["ziegler"]) for a, e in reference["agents"].items()}
+    published = published_ratings(reference)
     ratings = None
     if same and rows:
-        estimates = rate_in(seat_results(rows), agent, published)
+        estimates = rate_in(seat_results(rows), agent, {a: r[:2] for a, r in published.items()})
+        if seat is None:
+            estimates["overall"] = rate_overall(_pair_scores(per), {a: r[2] for a, r in published.items()})
         ratings = {k: est.as_dict() for k, est in estimates.items() if seat is None or k == seat}
     pairs = sum(e["pairs"] or 0 for e in per)
     return {
@@ -478,6 +482,17 @@ def evaluation_card(agent: str, rows, opponents, stopped: dict, reference: dict,
         "on_published_scale": bool(same),
         "scale": _scale(reference),
     }
+
+
+def _pair_scores(per: list[dict]) -> dict[str, tuple[float, float, int]]:
+    """``{opponent: (score a game over its pairs, the variance of that score,
+    games)}`` of the card's opponents with pairs, for the overall rating."""
+    out = {}
+    for e in per:
+        if e.get("pairs"):
+            _, var = pair_mean_var(e["pentanomial"])
+            out[e["opponent"]] = (e["score"], var / e["pairs"], 2 * e["pairs"])
+    return out
 
 
 def _scale(reference: dict) -> dict:
@@ -662,7 +677,8 @@ def _rating_lines(card: dict) -> list[str]:
         )
     lines = _wrap(
         f"Rating on the published scale ({anchor['agent']} = {anchor['rating']:g} overall; 400 points are "
-        "odds of 10 to 1; 95% likelihood-ratio intervals, '<' an upper bound where a seat never won):"
+        "odds of 10 to 1; overall: the Elo of the score over both seats, its 95% interval from the pairs; "
+        "by seat: 95% likelihood-ratio intervals, '<' an upper bound where a seat never won):"
     )
     names = {"overall": "overall", "technocrat": "as Technocrat", "ziegler": "as Ziegler"}
     lines += [f"  {label:<14} {card['ratings'][k]['text']}" for k, label in names.items() if k in card["ratings"]]
@@ -728,7 +744,7 @@ def full_table(card: dict) -> str:
 
 def _reference_value(entry, which: str) -> float:
     if which == "overall":
-        return (entry["technocrat"] + entry["ziegler"]) / 2
+        return entry["overall"]["fitted"]
     return entry[which]
 
 
@@ -746,8 +762,6 @@ def _reference_text(entry, which: str = "overall") -> str:
     uses; ``which``: overall or a seat) and the 95% interval from its own
     games (others held at theirs), or the bound they give."""
     fitted = _reference_value(entry, which)
-    if which == "overall" and isinstance(entry.get("overall"), dict):
-        fitted = entry["overall"].get("fitted", fitted)
     found = _reference_interval(entry, which)
     low, high = found.get("low"), found.get("high")
     if low is None and high is not None:
@@ -815,12 +829,28 @@ def _plot_scores(ax, card: dict) -> None:
     ax.legend(fontsize=8, loc="best")
 
 
+def _rating_view(ref, values, which: str, rating: dict | None) -> tuple[float, float]:
+    """The x range of the rating panel: the references' intervals and bounds
+    (their values, but where the games bound them on one side only) and the
+    agent's rating, with a margin."""
+    seen = []
+    for (_, e), v in zip(ref, values):
+        found = _reference_interval(e, which)
+        ends = [found.get("low"), found.get("high")]
+        bounded = [x for x in ends if x is not None]
+        seen += bounded + ([v] if len(bounded) != 1 else [])  # a one-sided bound: the value is the prior's
+    if rating and rating.get("games"):
+        seen += [x for x in (rating.get("rating"), rating.get("low"), rating.get("high")) if x is not None]
+    return min(seen) - 200, max(seen) + 200
+
+
 def _plot_rating(ax2, card: dict) -> None:
     which = card.get("seat") or "overall"
     ref = _reference_items(card["scale"], which)
     names = [a for a, _ in ref] + ["this agent"]
     values = [_reference_value(e, which) for _, e in ref]
-    xmin, xmax = min(values) - 300, max(values) + 300
+    r = (card.get("ratings") or {}).get(which)
+    xmin, xmax = _rating_view(ref, values, which, r)
     label = "overall rating" if which == "overall" else f"rating as {_seat_name(which)}"
     ax2.set_title(f"{label}, published scale (95% CI)", fontsize=9)
     for i, (_, e) in enumerate(ref):
@@ -828,8 +858,10 @@ def _plot_rating(ax2, card: dict) -> None:
         lo, hi = found.get("low"), found.get("high")
         if lo is not None or hi is not None:
             ax2.plot([xmin if lo is None else lo, xmax if hi is None else hi], [i, i], color="#bbb", lw=2)
-        ax2.plot([values[i]], [i], "s", color="#888")
-    r = (card.get("ratings") or {}).get(which)
+        if xmin <= values[i] <= xmax:
+            ax2.plot([values[i]], [i], "s", color="#888")
+        else:  # a value the prior gave, off the view of what the games say: its side marked
+            ax2.plot([xmin if values[i] < xmin else xmax], [i], "<" if values[i] < xmin else ">", color="#888")
     if r and r["games"]:
         y = len(ref)
         a, b = r["low"] if r["low"] is not None else xmin, r["high"] if r["high"] is not None else xmax

@@ -1,4 +1,4 @@
-"""Ratings by seat on one Elo scale: the model behind ``hotspot evaluate``'s
+"""Ratings on one Elo scale: the model behind ``hotspot evaluate``'s
 published scale and the arena's rating table.
 
 The Technocrat wins most games whoever plays (0.92 between two scripted
@@ -10,23 +10,39 @@ Technocrat**, ``T``, and one **as Ziegler**, ``Z``; a game between ``i``
     P = 1 / (1 + 10 ** (-(T_i - Z_j) / 400))
 
 (a draw, a game stopped by ``max_turns`` without a winner, D19 revised, is
-half a point: half a win and half a loss in the likelihood).  An agent's
-**overall** rating is the mean of its two, ``R = (T + Z) / 2``:
-``R_i - R_j`` is the mean of the two seats' logit advantages of ``i`` over
-``j``, so R ranks agents by their score over both seats.  Only differences
-``T - Z`` enter the model: one anchor fixes the scale's origin (``scripted``
-at 1000 on the published scale), 400 points are odds of 10 to 1.
+half a point: half a win and half a loss in the likelihood).
+
+An agent's **overall** rating ``R`` is the Elo of its score over both
+seats: against an opponent met in both seats, its score a game, the mean
+of its score as Technocrat and as Ziegler (each seat weighted alike, as a
+mirrored pair weighs them), is expected to be
+
+    S = 1 / (1 + 10 ** (-(R_i - R_j) / 400))
+
+as fishtest reads an Elo from the score of game pairs.  It is fitted from
+that score and the variance of its estimate (the pairs' on mirrored seeds,
+:mod:`hotspot.arena.pairs`; else each seat's games', stratified by seat),
+by least squares on the score weighted by its inverse variance.  So the
+overall rating is as precise as the score over both seats, which the seat
+varies little, where ``(T + Z) / 2`` would carry the noise of the rare
+wins of the weaker seat (a Ziegler who wins one game in 25 against a
+search moves ``Z`` by 150 points on a few games).  Only differences enter
+either model: one anchor fixes the scale's origin (``scripted`` at 1000
+overall on the published scale: ``R = (T + Z) / 2 = 1000``), 400 points
+are odds of 10 to 1.
 
 * :func:`fit_ratings`: every agent's ``(T, Z)`` by maximum likelihood on a
   set of games, with ``prior`` virtual drawn games of each seat against the
   anchor's other seat (as BayesElo's prior draws), so that an agent that
   never wins, or never loses, keeps a finite estimate; agents in ``fixed``
   are held at given ratings (the published scale).
-* :func:`rate` : one agent's ``T``, ``Z`` and ``R`` with 95%
-  likelihood-ratio intervals against opponents whose ratings are held
-  fixed, without any prior: an agent that never wins as a seat gets an
-  upper bound (``< 312``), one that never loses a lower bound, never an
-  interval blown up by a divergent estimate.
+* :func:`fit_overall`: every agent's ``R`` from :func:`two_seat_scores`,
+  with one virtual drawn pair against the anchor as the prior.
+* :func:`rate` : one agent's ``T`` and ``Z`` with 95% likelihood-ratio
+  intervals against opponents whose ratings are held fixed, without any
+  prior: an agent that never wins as a seat gets an upper bound (``< 312``),
+  one that never loses a lower bound, never an interval blown up by a
+  divergent estimate; :func:`rate_overall` its ``R`` likewise.
 """
 
 from __future__ import annotations
@@ -90,11 +106,17 @@ def load_reference(path=None) -> dict:
         )
         if not ok:
             raise ArenaError(f"reference ratings {path}: agent {name!r} lacks numeric technocrat/ziegler ratings")
+        fitted = entry["overall"].get("fitted") if isinstance(entry.get("overall"), dict) else None
+        if not isinstance(fitted, (int, float)) or isinstance(fitted, bool):
+            raise ArenaError(
+                f"reference ratings {path}: agent {name!r} lacks an overall rating (overall.fitted; a version 1 "
+                "file has the seat model's: refit it with benchmarks/fit_reference_ratings.py)"
+            )
     return data
 
 
 def on_published_scale(scenario, rules, max_turns) -> dict | None:
-    """The published reference ratings ``{agent: (T, Z)}`` when games on
+    """The published reference ratings ``{agent: (T, Z, R)}`` when games on
     ``scenario`` with ``rules`` and ``max_turns`` are on the published scale
     (the protocol's settings), else None (also when the file is missing)."""
     try:
@@ -108,7 +130,13 @@ def on_published_scale(scenario, rules, max_turns) -> dict | None:
         protocol.get("max_turns"),
     ):
         return None
-    return {a: (e["technocrat"], e["ziegler"]) for a, e in reference["agents"].items()}
+    return published_ratings(reference)
+
+
+def published_ratings(reference: dict) -> dict[str, tuple[float, float, float]]:
+    """``{agent: (T, Z, R)}`` of a reference file (:func:`load_reference`):
+    the seat ratings and the overall one the scale holds."""
+    return {a: (e["technocrat"], e["ziegler"], e["overall"]["fitted"]) for a, e in reference["agents"].items()}
 
 
 def technocrat_points(row) -> float:
@@ -127,6 +155,144 @@ def seat_results(rows) -> dict[tuple[str, str], list[float]]:
         cell[0] += games * technocrat_points({"winner": winner})
         cell[1] += games
     return out
+
+
+#: the virtual game added to each seat's variance, spread evenly over 0, 1/2 and 1 points
+SEAT_VARIANCE_PRIOR = 1.0
+#: the variance of the score a game of the prior's virtual drawn pair (its two games spread evenly
+#: over the five pair scores, as :data:`hotspot.arena.pairs.VARIANCE_PRIOR`'s pair is)
+PRIOR_PAIR_VARIANCE = 0.125
+
+
+def _seat_mean_var(points_: float, squares: float, games: int) -> tuple[float, float]:
+    """(mean points a game, variance of that mean) of one seat's ``games``,
+    with :data:`SEAT_VARIANCE_PRIOR` virtual games in the variance (not the mean)."""
+    mean = points_ / games
+    spread = squares - games * mean * mean + SEAT_VARIANCE_PRIOR * sum((x - mean) ** 2 for x in (0.0, 0.5, 1.0)) / 3
+    return mean, spread / (games + SEAT_VARIANCE_PRIOR) / games
+
+
+def two_seat_scores(rows) -> dict[tuple[str, str], tuple[float, float, int]]:
+    """``{(a, b): (a's score a game over both seats, the variance of that
+    score, games)}``, ``a < b``, for each two agents that met in both seats:
+    the mean of ``a``'s score as Technocrat and as Ziegler (the seats weighted
+    alike, whatever their games), its variance ``(v_T / n_T + v_Z / n_Z) / 4``
+    from each seat's games (stratified by seat).  Self-play is left out."""
+    rows = as_rows(rows)
+    counts = Counter(zip(column(rows, "technocrat"), column(rows, "ziegler"), column(rows, "winner")))
+    seats: dict[tuple[str, str], list[float]] = {}  # (T agent, Z agent): [T points, T squares, games]
+    for (technocrat, ziegler, winner), games in counts.items():
+        if technocrat == ziegler:
+            continue
+        x = technocrat_points({"winner": winner})
+        cell = seats.setdefault((technocrat, ziegler), [0.0, 0.0, 0])
+        cell[0] += games * x
+        cell[1] += games * x * x
+        cell[2] += games
+    out = {}
+    for (t, z), (p, q, n) in seats.items():
+        if t > z or (z, t) not in seats:
+            continue
+        mt, vt = _seat_mean_var(p, q, int(n))  # t as Technocrat
+        p2, q2, n2 = seats[(z, t)]
+        mz, vz = _seat_mean_var(n2 - p2, n2 - 2 * p2 + q2, int(n2))  # t as Ziegler: 1 - z's points
+        out[(t, z)] = ((mt + mz) / 2.0, (vt + vz) / 4.0, int(n + n2))
+    return out
+
+
+def scores_against(scores: dict, agent: str) -> dict[str, tuple[float, float, int]]:
+    """``{opponent: (agent's score, its variance, games)}`` from :func:`two_seat_scores`."""
+    out = {}
+    for (a, b), (s, v, n) in scores.items():
+        if a == agent:
+            out[b] = (s, v, n)
+        elif b == agent:
+            out[a] = (1.0 - s, v, n)
+    return out
+
+
+def _logistic(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def fit_overall(
+    scores: dict,
+    *,
+    anchor: str | None = None,
+    anchor_rating: float = ANCHOR_RATING,
+    prior: float = 1.0,
+    fixed: dict | None = None,
+) -> dict[str, float]:
+    """Every agent's overall rating ``R`` (Elo points) from
+    :func:`two_seat_scores`: least squares of each score on its expected
+    score, weighted by the inverse of its variance.  ``fixed``: ``{agent:
+    R}`` held (the published scale); else ``anchor`` (default: ``scripted``
+    if it played, else the first agent) is put at ``anchor_rating``.
+    ``prior``: virtual drawn pairs of each agent not fixed against the
+    anchor (variance :data:`PRIOR_PAIR_VARIANCE` a pair), so that an agent
+    that never wins keeps a finite estimate.  Agents that met no other in
+    both seats are not rated."""
+    fixed = dict(fixed or {})
+    agents = sorted({a for pair in scores for a in pair} | set(fixed))
+    if not agents:
+        return {}
+    if anchor is None or anchor not in agents:
+        anchor = "scripted" if "scripted" in agents else next((a for a in agents if a in fixed), agents[0])
+    if not fixed:
+        fixed = {anchor: anchor_rating}
+    free = [a for a in agents if a not in fixed]
+    index = {a: i for i, a in enumerate(free)}
+    terms = [(a, b, s, v) for (a, b), (s, v, _) in scores.items()]
+    if prior > 0 and anchor in agents:
+        terms += [(a, anchor, 0.5, PRIOR_PAIR_VARIANCE / prior) for a in free]
+    a_val = np.array([fixed.get(a, 0.0) / SCALE for a, _, _, _ in terms])
+    b_val = np.array([fixed.get(b, 0.0) / SCALE for _, b, _, _ in terms])
+    a_idx = np.array([index.get(a, -1) for a, _, _, _ in terms], dtype=int)
+    b_idx = np.array([index.get(b, -1) for _, b, _, _ in terms], dtype=int)
+    target = np.array([s for _, _, s, _ in terms])
+    weight = 1.0 / np.array([v for _, _, _, v in terms])
+
+    def objective(x):
+        d = np.where(a_idx >= 0, x[np.maximum(a_idx, 0)], a_val) - np.where(b_idx >= 0, x[np.maximum(b_idx, 0)], b_val)
+        p = _logistic(d)
+        r = p - target
+        g = weight * r * p * (1.0 - p)  # d loss / d d
+        grad = np.zeros(len(free))
+        np.add.at(grad, a_idx[a_idx >= 0], g[a_idx >= 0])
+        np.add.at(grad, b_idx[b_idx >= 0], -g[b_idx >= 0])
+        return float(0.5 * np.sum(weight * r * r)), grad
+
+    x = np.zeros(len(free))
+    if free:
+        from scipy.optimize import minimize
+
+        x = minimize(objective, x, jac=True, method="L-BFGS-B", options={"maxiter": 20_000, "gtol": 1e-12}).x
+    rated = {a for pair in scores for a in pair} | set(fixed)
+    out = {a: float(x[index[a]] * SCALE) for a in free if a in rated}
+    out.update({a: float(r) for a, r in fixed.items()})
+    return out
+
+
+def overall_curve(opponents) -> np.ndarray:
+    """The log-likelihood over :data:`GRID` of an overall rating, from
+    ``opponents``: ``(opponent's overall rating, score a game over both
+    seats, the variance of that score)`` triples, each score normal about its
+    expectation (the pairs' interval of :mod:`hotspot.arena.pairs` in Elo)."""
+    ll = np.zeros_like(GRID)
+    for rating, s, v in opponents:
+        expected = _logistic((GRID - float(rating)) / SCALE)
+        ll -= (float(s) - expected) ** 2 / (2.0 * float(v))
+    return ll
+
+
+def rate_overall(scores: dict, ratings: dict) -> Estimate:
+    """One agent's overall rating with its 95% interval (or a bound) from
+    ``scores``, ``{opponent: (score a game over both seats, its variance,
+    games)}`` (:func:`scores_against`, or a card's pairs), against
+    opponents held at ``ratings`` (``{agent: R}``); no prior."""
+    items = [(ratings[o], s, v) for o, (s, v, _) in scores.items() if o in ratings]
+    games = sum(n for o, (_, _, n) in scores.items() if o in ratings)
+    return _estimate(overall_curve(items), GRID, games)
 
 
 def _softplus(x):
@@ -262,63 +428,42 @@ def _estimate(ll: np.ndarray, grid: np.ndarray, games: int) -> Estimate:
     return Estimate(None if at_edge else float(grid[best]), low, high, int(games))
 
 
-def _max_plus(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``c[k] = max_i a[i] + b[k - i]``: the log-likelihood of a sum of two
-    independent ratings on one grid (the profile of ``T + Z``)."""
-    n = len(a)
-    c = np.full(2 * n - 1, -np.inf)
-    for i in range(n):
-        np.maximum(c[i : i + n], a[i] + b, out=c[i : i + n])
-    return c
-
-
 def rate(agent_rows_t, agent_rows_z, ratings: dict) -> dict[str, Estimate]:
-    """One agent's ratings against opponents held at ``ratings``
+    """One agent's seat ratings against opponents held at ``ratings``
     (``{agent: (T, Z)}``, e.g. the published reference ratings): its
     ``technocrat`` rating from its games as Technocrat (``agent_rows_t``:
-    ``(ziegler agent, Technocrat points, games)``), its ``ziegler`` rating
+    ``(ziegler agent, Technocrat points, games)``) and its ``ziegler`` rating
     from its games as Ziegler (``(technocrat agent, Ziegler points,
-    games)``) and its ``overall`` rating ``(T + Z) / 2``, each with a 95%
-    likelihood-ratio interval (profile likelihood for the overall one), no
-    prior."""
+    games)``), each with a 95% likelihood-ratio interval, no prior.  (The
+    overall rating is :func:`rate_overall`'s.)"""
     t_ll = seat_curve([(ratings[z][1], p, n) for z, p, n in agent_rows_t])
     z_ll = seat_curve([(ratings[t][0], p, n) for t, p, n in agent_rows_z])
     nt = int(sum(n for _, _, n in agent_rows_t))
     nz = int(sum(n for _, _, n in agent_rows_z))
-    out = {"technocrat": _estimate(t_ll, GRID, nt), "ziegler": _estimate(z_ll, GRID, nz)}
-    if nt and nz:
-        step = GRID[1] - GRID[0]
-        half_sums = GRID[0] + np.arange(2 * len(GRID) - 1) * step / 2.0  # (T + Z) / 2
-        overall = _estimate(_max_plus(t_ll, z_ll), half_sums, nt + nz)
-        t, z = out["technocrat"], out["ziegler"]  # a seat unbounded on the grid leaves the mean unbounded there
-        if t.value is None or z.value is None:
-            overall.value = None
-        if t.low is None or z.low is None:
-            overall.low = None
-        if t.high is None or z.high is None:
-            overall.high = None
-        out["overall"] = overall
-    else:
-        out["overall"] = Estimate(None, None, None, 0)
-    return out
+    return {"technocrat": _estimate(t_ll, GRID, nt), "ziegler": _estimate(z_ll, GRID, nz)}
 
 
 def ratings_by_seat(rows, agents=(), published: dict | None = None) -> tuple[list[dict], str]:
     """Every agent's ratings from game ``rows`` (self-play included: it
     tells a seat from the other), best first, and a sentence saying the
-    anchor and the scale.  With ``published`` (:func:`on_published_scale`),
-    the reference agents that played are held at their published ratings
-    and the others are rated on that scale; else ``scripted`` (or the first
-    agent) is 1000 overall.  Each entry: ``agent``, ``rating`` (overall,
-    fitted with the prior of :func:`fit_ratings`), ``technocrat``,
-    ``ziegler`` and ``overall`` (:class:`Estimate` dicts: the games' own
-    95% intervals or bounds, the other agents held at their ratings)."""
+    anchor and the scale.  With ``published`` (:func:`on_published_scale`:
+    ``{agent: (T, Z, R)}``), the reference agents that played are held at
+    their published ratings and the others are rated on that scale; else
+    ``scripted`` (or the first agent) is 1000 overall.  Each entry:
+    ``agent``, ``rating`` (overall, :func:`fit_overall` with its prior; None
+    for an agent that met no other in both seats), ``technocrat_rating`` and
+    ``ziegler_rating`` (:func:`fit_ratings` with its prior), ``technocrat``,
+    ``ziegler`` and ``overall`` (:class:`Estimate` dicts: the games' own 95%
+    intervals or bounds, the other agents held at their ratings)."""
     results = seat_results(rows)
+    scores = two_seat_scores(rows)
     names = sorted(set(agents) | {a for pair in results for a in pair})
-    fixed = {a: published[a] for a in names if published and a in published}
-    fitted = fit_ratings(results, fixed=fixed) if names else {}
-    if fixed:
-        anchor = f"on hotspot evaluate's published scale (scripted = {ANCHOR_RATING:g}; {', '.join(sorted(fixed))} held at their published ratings)"
+    published = published or {}
+    held = [a for a in names if a in published]
+    fitted = fit_ratings(results, fixed={a: published[a][:2] for a in held}) if names else {}
+    overall = fit_overall(scores, fixed={a: published[a][2] for a in held}) if names else {}
+    if held:
+        anchor = f"on hotspot evaluate's published scale (scripted = {ANCHOR_RATING:g}; {', '.join(held)} held at their published ratings)"
     else:
         first = "scripted" if "scripted" in names else names[0] if names else "-"
         anchor = f"{first} = {ANCHOR_RATING:g} overall"
@@ -326,17 +471,18 @@ def ratings_by_seat(rows, agents=(), published: dict | None = None) -> tuple[lis
     for a in names:
         t, z = fitted[a]
         est = rate_in(results, a, fitted)
+        est["overall"] = rate_overall(scores_against(scores, a), overall)
         table.append(
             {
                 "agent": a,
-                "rating": (t + z) / 2.0,
+                "rating": overall.get(a),
                 "technocrat_rating": t,
                 "ziegler_rating": z,
-                "fixed": a in fixed,
+                "fixed": a in held,
                 **{seat: e.as_dict() for seat, e in est.items()},
             }
         )
-    table.sort(key=lambda e: (-e["rating"], e["agent"]))
+    table.sort(key=lambda e: (e["rating"] is None, -(e["rating"] or 0.0), e["agent"]))
     return table, anchor
 
 
@@ -359,7 +505,13 @@ __all__ = [
     "ratings_by_seat",
     "Estimate",
     "SCALE",
+    "fit_overall",
     "fit_ratings",
+    "overall_curve",
+    "published_ratings",
+    "rate_overall",
+    "scores_against",
+    "two_seat_scores",
     "rate",
     "rate_in",
     "seat_curve",

@@ -338,8 +338,9 @@ def head_to_head(rows, pairings) -> list[dict]:
 
 def ratings_table(rows, agents=None, config=None) -> list[dict]:
     """Ratings by seat (``hotspot.arena.rating``: a rating as Technocrat and
-    one as Ziegler, overall their mean; Elo scale, 95% likelihood-ratio
-    intervals, a bound for a seat that never won or never lost), on
+    one as Ziegler, 95% likelihood-ratio intervals; overall the Elo of the
+    score over both seats, its interval from that score's; Elo scale, a
+    bound for a seat that never won or never lost), on
     ``hotspot evaluate``'s published scale when the games were played by its
     protocol (``config``'s scenario, rules and max_turns) and a reference
     agent played, else with ``scripted`` (or the first agent) at 1000; with
@@ -477,8 +478,9 @@ def report_text(summary: dict) -> str:
         lines.append("")
         lines.append(
             f"Ratings by seat (Elo scale, 400 points = odds of 10 to 1; {ratings[0]['anchor']}; overall = the "
-            f"mean of the two seats; 95% likelihood-ratio intervals from each agent's games, the others held at "
-            f"their ratings; '<' or '>': a bound, for a seat that never won or never lost):"
+            f"Elo of the score over both seats, against the agents met in both; 95% intervals from each agent's "
+            f"games, the others held at their ratings; '<' or '>': a bound, for a seat that never won or never "
+            f"lost; '-': no agent met in both seats):"
         )
         lines.append(
             format_table(
@@ -524,7 +526,7 @@ def report_text(summary: dict) -> str:
 def _rating_text(entry: dict, seat: str, fitted: float) -> str:
     """A rating as the table shows it: the published value of a reference
     agent held fixed; else the games' own interval or bound."""
-    if entry.get("fixed"):
+    if entry.get("fixed") and fitted is not None:
         return f"{fitted:.0f} (published)"
     return entry[seat]["text"]
 

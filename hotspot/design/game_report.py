@@ -236,7 +236,8 @@ def _play_grid(scenario, folder, agents, games, plots: bool, opts, report: dict)
     rows = sorted(scan_games(folder / "grid" / "games.jsonl").rows.values(), key=lambda r: r["key"])
     depth = skill_depth(cells, agents, rows)
     ratings, anchor = ratings_by_seat(rows, agents)
-    span = max(r["rating"] for r in ratings) - min(r["rating"] for r in ratings) if ratings else None
+    rated = [r["rating"] for r in ratings if r["rating"] is not None]
+    span = max(rated) - min(rated) if rated else None
     diagonal = [
         {
             "agent": a,
