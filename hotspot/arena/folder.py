@@ -50,7 +50,7 @@ from hotspot.core.jsonfile import JSONInputError, loads, read_json
 from . import gamerow
 from .errors import ArenaError, RowError
 from .gamerow import MAX_SEED, short_text  # noqa: F401  (MAX_SEED: its old home)
-from .match import canonical_rules, row_key, setup_seed, spec_keys
+from .match import Plan, canonical_rules, row_key, setup_seed, spec_keys
 
 GAMES_FILE = "games.jsonl"
 RUN_FILE = "run.json"
@@ -427,33 +427,63 @@ def _group(pairing, technocrat, ziegler, scenario, rules, max_turns) -> tuple:
     return (pairing, technocrat, ziegler, scenario, canonical_rules(rules), max_turns)
 
 
-def _outside_reasons(row: dict, specs, games: dict) -> list[str]:
-    """The settings that make ``row`` none of ``specs``' games (``games``:
-    {group: {index: seed}} of the plan): pairing, scenario, rules, max_turns
-    and seed are each compared; sides and games (an index beyond the plan)
-    when those agree."""
+class _PlanView:
+    """What a plan's games have in common, to say why a row is none of them:
+    the settings' values (``values(attr)``), game ``i``'s seeds
+    (``seeds_at``) and the games planned a group (pairing, sides, scenario,
+    rules, turn limit).  A :class:`.match.Plan` is read series by series,
+    without making its games."""
 
-    def planned(attr):
-        return ", ".join(sorted({json.dumps(getattr(s, attr)) if attr != "rules" else s.rules for s in specs}))
+    def __init__(self, specs):
+        if isinstance(specs, Plan):
+            self.firsts = [part[0] for part in specs.parts if len(part)]
+            self._seeds = [(part.seeds, len(part)) for part in specs.parts if len(part)]
+            counts = [len(part) for part in specs.parts if len(part)]
+        else:
+            self.firsts = list(specs)
+            self._seeds = None
+            counts = [1] * len(self.firsts)
+        self.games: dict = {}
+        for s, n in zip(self.firsts, counts):
+            group = _group(s.pairing, s.technocrat, s.ziegler, s.scenario, s.rules, s.max_turns)
+            self.games[group] = self.games.get(group, 0) + n
+        self.specs = specs
 
+    def values(self, attr) -> set:
+        return {getattr(s, attr) for s in self.firsts}
+
+    def planned(self, attr) -> str:
+        return ", ".join(sorted({json.dumps(v) if attr != "rules" else v for v in self.values(attr)}))
+
+    def seeds_at(self, index) -> set:
+        if self._seeds is None:
+            return {s.seed for s in self.specs if s.index == index}
+        return {int(seeds[index]) for seeds, n in self._seeds if isinstance(index, int) and 0 <= index < n}
+
+
+def _outside_reasons(row: dict, plan: _PlanView) -> list[str]:
+    """The settings that make ``row`` none of the ``plan``'s games: pairing,
+    scenario, rules, max_turns and seed are each compared; sides and games
+    (an index beyond the plan) when those agree."""
     rules = canonical_rules(row["rules"])
     out = []
-    if row["pairing"] not in {s.pairing for s in specs}:
+    if row["pairing"] not in plan.values("pairing"):
         out.append(
-            f"pairing: games.jsonl has games of {json.dumps(row['pairing'])}, this run plays {planned('pairing')}"
+            f"pairing: games.jsonl has games of {json.dumps(row['pairing'])}, this run plays {plan.planned('pairing')}"
         )
-    if row["scenario"] not in {s.scenario for s in specs}:
+    if row["scenario"] not in plan.values("scenario"):
         out.append(
-            f"scenario: games.jsonl has games of {json.dumps(row['scenario'])}, this run plays {planned('scenario')}"
+            f"scenario: games.jsonl has games of {json.dumps(row['scenario'])}, this run plays "
+            f"{plan.planned('scenario')}"
         )
-    if rules not in {s.rules for s in specs}:
-        out.append(f"rules: games.jsonl has games with rules {rules}, this run plays {planned('rules')}")
-    if row["max_turns"] not in {s.max_turns for s in specs}:
+    if rules not in plan.values("rules"):
+        out.append(f"rules: games.jsonl has games with rules {rules}, this run plays {plan.planned('rules')}")
+    if row["max_turns"] not in plan.values("max_turns"):
         out.append(
             f"max_turns: games.jsonl has games with max_turns {json.dumps(row['max_turns'])}, this run "
-            f"plays {planned('max_turns')}"
+            f"plays {plan.planned('max_turns')}"
         )
-    seeds = {s.seed for s in specs if s.index == row["index"]}
+    seeds = plan.seeds_at(row["index"])
     if seeds and row["seed"] not in seeds:
         out.append(
             f"seed: games.jsonl has games of another seed (e.g. its game {row['index']} has seed {row['seed']}, "
@@ -462,15 +492,27 @@ def _outside_reasons(row: dict, specs, games: dict) -> list[str]:
     if out:
         return out
     group = _group(row["pairing"], row["technocrat"], row["ziegler"], row["scenario"], rules, row["max_turns"])
-    if group not in games:
+    if group not in plan.games:
         return [
             f"sides: games.jsonl has games of {row['technocrat']} (technocrat) against {row['ziegler']} "
             f"(ziegler) in {json.dumps(row['pairing'])}, which this run does not plan"
         ]
     return [
         f"games: games.jsonl has game index {row['index']} of {json.dumps(row['pairing'])} (from 0), "
-        f"this run plans {len(games[group])} a side"
+        f"this run plans {plan.games[group]} a side"
     ]
+
+
+def reasons_outside(rows, specs) -> list[str]:
+    """Why the rows ``rows`` (each known to be none of ``specs``' games) are
+    not games of them: one reason for each setting that differs, with the
+    first row that shows it."""
+    plan = _PlanView(specs)
+    reasons: dict[str, str] = {}  # the first example of each setting that differs
+    for row in rows:
+        for reason in _outside_reasons(row, plan):
+            reasons.setdefault(reason.partition(":")[0], reason)
+    return list(reasons.values())
 
 
 def rows_outside_plan(rows: dict[str, dict], specs) -> list[str]:
@@ -480,16 +522,7 @@ def rows_outside_plan(rows: dict[str, dict], specs) -> list[str]:
     planned = set(spec_keys(specs))
     if planned.issuperset(rows):
         return []
-    games: dict = {}
-    for s in specs:
-        group = _group(s.pairing, s.technocrat, s.ziegler, s.scenario, s.rules, s.max_turns)
-        games.setdefault(group, {})[s.index] = s.seed
-    reasons: dict[str, str] = {}  # the first example of each setting that differs
-    for key, row in rows.items():
-        if key not in planned:
-            for reason in _outside_reasons(row, specs, games):
-                reasons.setdefault(reason.partition(":")[0], reason)
-    return list(reasons.values())
+    return reasons_outside([row for key, row in rows.items() if key not in planned], specs)
 
 
 def _listing(items: list[str]) -> str:
@@ -497,12 +530,14 @@ def _listing(items: list[str]) -> str:
     return "; ".join(items[:SHOWN]) + more
 
 
-def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) -> None:
+def check_run(out_dir, config: dict, specs, rows, growable=(), outside: list[dict] | None = None) -> None:
     """Refuse (:class:`RunConfigError`) to run ``specs`` with ``config`` in
     ``out_dir`` if the folder holds another run: its run.json differs (a count
     in ``growable`` may grow), or a row of games.jsonl is not a planned game
-    (the only check for a folder without run.json).  Changes nothing:
-    :func:`write_run_config` records ``config`` afterwards."""
+    (the only check for a folder without run.json): ``rows``, the folder's
+    rows by key, or None and ``outside``, its rows known to be no planned
+    game (:class:`.ledger.Ledger`).  Changes nothing: :func:`write_run_config`
+    records ``config`` afterwards."""
     out_dir = Path(out_dir)
     old = read_run_config(out_dir)
     differences = config_differences(old, _as_json(config), growable) if old is not None else []
@@ -512,12 +547,12 @@ def check_run(out_dir, config: dict, specs, rows: dict[str, dict], growable=()) 
             f"{_listing(differences)}. Nothing was changed: rerun with the folder's settings "
             f"to resume it, or choose another --out"
         )
-    outside = rows_outside_plan(rows, specs)
-    if outside:
+    reasons = rows_outside_plan(rows, specs) if rows is not None else reasons_outside(outside or [], specs)
+    if reasons:
         why = "" if old is not None else f" (it has no {RUN_FILE}: an older version's run)"
         raise RunConfigError(
             f"{out_dir} holds another run{why}: games in its {GAMES_FILE} are not games of this "
-            f"run: {_listing(outside)}. Nothing was changed: rerun with the folder's settings "
+            f"run: {_listing(reasons)}. Nothing was changed: rerun with the folder's settings "
             f"to resume it, or choose another --out"
         )
 
@@ -538,6 +573,7 @@ __all__ = [
     "drop_damaged",
     "read_rows",
     "read_run_config",
+    "reasons_outside",
     "record_from_row",
     "replay_row",
     "rows_outside_plan",

@@ -220,7 +220,8 @@ class SpecSeries(MadeOnRead):
         first.key  # noqa: B018  (the template's attributes in their order: its copies share the class's keys)
         self.template = first.__dict__
         self.group = (pairing, technocrat, ziegler)
-        self.seeds = seeds.tolist() if hasattr(seeds, "tolist") else [int(x) for x in seeds]
+        # one array, shared by the series of a plan (game i of every side has one seed), not a list of ints each
+        self.seeds = seeds if isinstance(seeds, np.ndarray) and seeds.ndim == 1 else np.array([int(x) for x in seeds])
         head = _key_head(pairing, technocrat, ziegler, first.scenario, canonical_rules(first.rules))
         limit = int(first.max_turns) if first.max_turns else "null"
         after = f",{json.dumps(str(first.adjudication))}]" if first.adjudication else "]"
@@ -232,15 +233,27 @@ class SpecSeries(MadeOnRead):
         """Game ``i``'s key at ``i`` (:func:`game_key`)."""
         if self._keys is None:
             head, limit, after = self._key_parts
-            self._keys = [f"{head},{i},{seed},{limit}{after}" for i, seed in enumerate(self.seeds)]
+            self._keys = [f"{head},{i},{seed},{limit}{after}" for i, seed in enumerate(self.seeds.tolist())]
         return self._keys
+
+    @property
+    def head(self) -> str:
+        """The part of every key of the series before the game's index (:func:`game_key`)."""
+        return self._key_parts[0]
+
+    def key_at(self, i: int) -> str:
+        """Game ``i``'s key, made alone (:attr:`keys` makes them all)."""
+        if self._keys is not None:
+            return self._keys[i]
+        head, limit, after = self._key_parts
+        return f"{head},{i},{int(self.seeds[i])},{limit}{after}"
 
     def __len__(self) -> int:
         return len(self.seeds)
 
     def _item(self, i: int) -> GameSpec:
         attributes = self.template.copy()
-        attributes["index"], attributes["seed"], attributes["key"] = i, self.seeds[i], self.keys[i]
+        attributes["index"], attributes["seed"], attributes["key"] = i, int(self.seeds[i]), self.key_at(i)
         spec = object.__new__(GameSpec)
         object.__setattr__(spec, "__dict__", attributes)
         return spec

@@ -39,7 +39,7 @@ def object_array(values) -> np.ndarray:
     return out
 
 
-def _array(values: list, share: bool = False) -> np.ndarray:
+def values_array(values: list, share: bool = False) -> np.ndarray:
     """``values`` as an array: numbers (ints, or ints and floats) or truth
     values as numbers, anything else as objects (``share``: equal ones made
     one object, :func:`shared`)."""
@@ -90,7 +90,7 @@ class GameRows(Sequence):
             default = defaults.get(name)
             values = [row.get(name, default) for row in rows]
             # the distinct values shared (a run's rows repeat a few texts), but for the keys
-            columns[name] = _array(values, share=name != "key")
+            columns[name] = values_array(values, share=name != "key")
         return cls(names, columns)
 
     def __len__(self) -> int:
@@ -157,7 +157,7 @@ def column(rows: Iterable[dict], name: str) -> np.ndarray:
     anything else as objects."""
     if isinstance(rows, GameRows):
         return rows.column(name)
-    return _array([row.get(name) for row in rows])
+    return values_array([row.get(name) for row in rows])
 
 
 def select(rows: Iterable[dict], mask: np.ndarray):

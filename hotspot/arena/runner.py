@@ -42,6 +42,7 @@ from hotspot.agents.registry import policy_id_of
 from . import folder, table
 from .folder import GAMES_FILE, DamagedLine
 from .gamerow import GAME_ROW_NAMES, OPTIONAL
+from .ledger import read_ledger
 from .match import ArenaError, GameSpec, MadeOnRead, Plan, pick, pool_context, run_task, spec_keys, warm_up
 from .options import RunOptions, check_count, default_workers  # noqa: F401  (re-exported: their old home)
 from .rowtable import RowsByKey
@@ -66,7 +67,7 @@ class RunResult:
     workers: int = 1
     backend: str = "local"
     planned: int = 0
-    missing: list = field(default_factory=list)  # the specs still to play
+    missing: Sequence = field(default_factory=list)  # the specs still to play (made when read, for a plan)
     warm_up_s: float = 0.0  # compiling (or loading numba's cache) before the games
     dropped: list[DamagedLine] = field(default_factory=list)  # damaged lines dropped (drop_damaged)
     out_of_time: bool = False  # the deadline passed with games not handed out (left for a rerun)
@@ -189,6 +190,20 @@ class TaskList(MadeOnRead):
         return [self.specs[int(i)] for i in self.positions[k]]
 
 
+class Missing(MadeOnRead):
+    """The planned games at ``positions`` of a plan, each made when read (a
+    run stopped early leaves many: their positions, not their specs)."""
+
+    def __init__(self, specs, positions):
+        self.specs, self.positions = specs, positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def _item(self, i: int) -> GameSpec:
+        return self.specs[int(self.positions[i])]
+
+
 def _progress(total: int, enabled: bool, desc: str):
     if not enabled or total <= 0:
         return None
@@ -261,13 +276,22 @@ def run_games(
     t0 = time.perf_counter()
     opts = RunOptions.merge(options, run_options, where="run_games")
     out_dir = opts.folder if out_dir is None else Path(out_dir)
-    keys = spec_keys(specs)
-    if len(set(keys)) != len(keys):
+    keys = None if isinstance(specs, Plan) else spec_keys(specs)  # a plan's keys are made only where needed
+    if not _distinct(specs, keys):
         raise ArenaError("the planned games are not distinct (a pairing given twice?)")
     with folder.writer_lock(out_dir):  # one writer a folder, for the whole run
         return _run_in_folder(
             specs, keys, out_dir, opts, desc=desc, config=config, plan=plan, t0=t0, deadline=deadline, on_games=on_games
         )
+
+
+def _distinct(specs, keys) -> bool:
+    """Whether no two planned games share a key (a plan's series: no two with
+    the same keys, each series' games told apart by their index)."""
+    if keys is None:
+        templates = [part._key_parts for part in specs.parts if len(part)]
+        return len(set(templates)) == len(templates)
+    return len(set(keys)) == len(keys)
 
 
 @dataclass
@@ -398,34 +422,93 @@ def _decide(out: SteppedRun, groups: dict, active: list, n: int, games: int, eno
     return still, settled
 
 
+class _RowStore:
+    """The folder's rows by key (:class:`.rowtable.RowsByKey`), the played
+    rows added: for a run of any specs, or a folder read row by row."""
+
+    def __init__(self, specs, keys, done: RowsByKey, dropped: list):
+        self.specs, self.keys, self.done, self.dropped = specs, keys, done, dropped
+
+    @classmethod
+    def open(cls, specs, keys, out_dir: Path, opts: RunOptions, config, plan) -> _RowStore:
+        path = out_dir / GAMES_FILE
+        fast = table.summary_rows(out_dir)  # the shards' rows (Parquet), without a JSON parse of each line
+        if fast is not None:  # columns, without actions
+            games_file = folder.GamesFile(path, fast)
+        else:
+            games_file = folder.scan_games(path)
+            for row in games_file.rows.values():
+                row.pop("actions", None)  # the rows kept in memory: games.jsonl has the actions
+        if games_file.damaged and not opts.drop_damaged:
+            raise folder.DamagedFileError(
+                f"{games_file.damaged_text()}. Nothing was changed: rerun with "
+                f"--drop-damaged (drop_damaged=True) to drop them and play their "
+                f"games again, or repair the file"
+            )
+        if config is not None:
+            folder.check_run(out_dir, config, specs if plan is None else plan, games_file.rows, GROWABLE)
+        # the checks passed: from here on the folder may change
+        out_dir.mkdir(parents=True, exist_ok=True)
+        if games_file.damaged:
+            folder.drop_damaged(games_file)
+            table.remove_shards(out_dir)  # the log's bytes moved: its shards are written again from it
+        stored = games_file.rows  # by key; a run of a million games holds them as columns
+        done = stored if isinstance(stored, RowsByKey) else RowsByKey.of(stored, ROW_NAMES, OPTIONAL)
+        return cls(specs, spec_keys(specs) if keys is None else keys, done, list(games_file.damaged))
+
+    def absent(self):
+        return self.done.absent(self.keys)
+
+    def add(self, rows) -> None:
+        for row in rows:
+            self.done[row["key"]] = {k: v for k, v in row.items() if k != "actions"}
+
+    def rows(self, out_dir: Path):
+        return self.done.in_order(self.keys)
+
+
+class _LedgerStore:
+    """A planned run's games found by :class:`.ledger.Ledger` (a number a
+    game) and its rows read back from the folder's files a column at a
+    time: the memory of a run of a :class:`.match.Plan` in a folder whose
+    Parquet shards cover its log, whatever the games."""
+
+    dropped: list = []
+
+    def __init__(self, ledger):
+        self.ledger = ledger
+
+    @classmethod
+    def open(cls, specs, out_dir: Path, config, plan) -> _LedgerStore | None:
+        if not isinstance(specs, Plan) or plan is not None:
+            return None
+        found = read_ledger(out_dir, specs)
+        if found is None:  # no pyarrow, or shards that do not cover the log exactly: row by row
+            return None
+        ledger = found[0]
+        if config is not None:
+            folder.check_run(out_dir, config, specs, None, GROWABLE, outside=ledger.outside)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return cls(ledger)
+
+    def absent(self):
+        return self.ledger.absent()
+
+    def add(self, rows) -> None:
+        for row in rows:  # in the order they are appended to games.jsonl
+            self.ledger.add(row["key"], row["index"], row["seed"])
+
+    def rows(self, out_dir: Path):
+        end, paths = table.covered(out_dir)
+        return table.ShardRows(out_dir, paths, max(end, 0), self.ledger.positions(), ROW_NAMES)
+
+
 def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan, t0, deadline, on_games) -> RunResult:
     workers, backend = opts.resolved_workers(), opts.backend
-    path = out_dir / GAMES_FILE
-    fast = table.summary_rows(out_dir)  # the shards' rows (Parquet), without a JSON parse of each line
-    if fast is not None:  # columns, without actions
-        games_file = folder.GamesFile(path, fast)
-    else:
-        games_file = folder.scan_games(path)
-        for row in games_file.rows.values():
-            row.pop("actions", None)  # the rows kept in memory: games.jsonl has the actions
-    if games_file.damaged and not opts.drop_damaged:
-        raise folder.DamagedFileError(
-            f"{games_file.damaged_text()}. Nothing was changed: rerun with "
-            f"--drop-damaged (drop_damaged=True) to drop them and play their "
-            f"games again, or repair the file"
-        )
-    if config is not None:
-        folder.check_run(out_dir, config, specs if plan is None else plan, games_file.rows, GROWABLE)
-    # the checks passed: from here on the folder may change
-    out_dir.mkdir(parents=True, exist_ok=True)
-    if games_file.damaged:
-        folder.drop_damaged(games_file)
-        table.remove_shards(out_dir)  # the log's bytes moved: its shards are written again from it
+    store = _LedgerStore.open(specs, out_dir, config, plan) or _RowStore.open(specs, keys, out_dir, opts, config, plan)
     if config is not None:
         folder.write_run_config(out_dir, config)
-    stored = games_file.rows  # by key; a run of a million games holds them as columns
-    done = stored if isinstance(stored, RowsByKey) else RowsByKey.of(stored, ROW_NAMES, OPTIONAL)
-    order, gid, firsts = pending_order(specs, done.absent(keys))
+    order, gid, firsts = pending_order(specs, store.absent())
     reused = len(specs) - len(order)
     if opts.max_games is not None:
         order = order[: opts.max_games]
@@ -435,7 +518,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
     tasks = TaskList(specs, task_positions(order, gid, firsts, workers, opts.chunk, compiled))
     played = 0
     warm_s = 0.0
-    appender = _Appender(path)
+    appender = _Appender(out_dir / GAMES_FILE)
     bar = _progress(len(order), opts.progress, desc)
 
     since_sync, sync_every = 0, table.sync_rows()
@@ -447,8 +530,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         if since_sync >= sync_every:  # the Parquet shards (table.py) keep up with the log
             _sync_shards(out_dir)
             since_sync = 0
-        for row in task_rows:
-            done[row["key"]] = {k: v for k, v in row.items() if k != "actions"}
+        store.add(task_rows)
         played += len(task_rows)
         if bar is not None:
             bar.update(len(task_rows))
@@ -467,10 +549,10 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         if bar is not None:
             bar.close()
     _sync_shards(out_dir)
-    rows = done.in_order(keys)
-    missing = pick(specs, done.absent(keys))
+    absent = store.absent()
+    missing = Missing(specs, np.flatnonzero(absent)) if isinstance(specs, Plan) else pick(specs, absent)
     return RunResult(
-        rows=rows,
+        rows=store.rows(out_dir),
         played=played,
         reused=reused,
         remaining=len(missing),
@@ -480,7 +562,7 @@ def _run_in_folder(specs, keys, out_dir, opts: RunOptions, *, desc, config, plan
         planned=len(specs),
         missing=missing,
         warm_up_s=warm_s,
-        dropped=list(games_file.damaged),
+        dropped=store.dropped,
         out_of_time=played < len(order) and past(deadline),
     )
 

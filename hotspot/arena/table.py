@@ -40,10 +40,12 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+import numpy as np
+
 from .errors import ArenaError, RowError
 from .folder import GAMES_FILE, check_row, parse_line
 from .gamerow import GAME_ROW_FIELDS, GAME_ROW_NAMES, OPTIONAL
-from .rowtable import GameRows, RowsByKey, object_array
+from .rowtable import GameRows, RowsByKey, object_array, values_array
 
 SHARDS_DIR = "games.parquet"
 #: rows appended to the log between two syncs of a running run (the
@@ -133,9 +135,10 @@ def _guard(log: Path, end: int) -> str:
         return hashlib.sha256(f.read(end - max(0, end - GUARD_BYTES))).hexdigest()
 
 
-def _covered(folder: Path) -> tuple[int, list[Path]]:
+def covered(folder) -> tuple[int, list[Path]]:
     """(the end byte of the shards that still match the log, those shards);
     -1 and no shards when they do not (a log rewritten since, a gap)."""
+    folder = Path(folder)
     log = folder / GAMES_FILE
     size = log.stat().st_size if log.exists() else 0
     end, paths = 0, []
@@ -208,7 +211,7 @@ def sync_shards(folder) -> int:
     if not have_arrow():
         return 0
     folder = Path(folder)
-    end, _ = _covered(folder)
+    end, _ = covered(folder)
     if end < 0:
         remove_shards(folder)
         end = 0
@@ -233,7 +236,7 @@ def summary_rows(folder):
         return None
     folder = Path(folder)
     try:
-        end, paths = _covered(folder)
+        end, paths = covered(folder)
     except OSError:
         return None
     if end <= 0:
@@ -281,6 +284,73 @@ def _as_array(values, name: str):
     if values.null_count:
         return object_array(values.to_pylist())
     return values.to_numpy()
+
+
+class ShardRows(GameRows):
+    """Rows of a run folder read from its files a column at a time: the
+    folder's rows at ``positions`` (numbered in the folder's order: the
+    shards' rows, then the log's rows past ``end``, the byte the shards
+    cover to), fields ``names``.  :meth:`column` reads one field of those
+    rows and holds nothing after; iterating or indexing reads every field
+    once (a :class:`.rowtable.GameRows`, kept).  A run's summaries read
+    columns, so a resume of a million games never holds them all."""
+
+    __slots__ = ("folder", "paths", "end", "positions", "_whole")
+
+    def __init__(self, folder, paths: list[Path], end: int, positions: np.ndarray, names):
+        self.folder, self.paths, self.end = Path(folder), list(paths), int(end)
+        self.positions = np.asarray(positions, dtype=np.int64)
+        self.names = tuple(names)
+        self.columns = {}
+        self._n = len(self.positions)
+        self._whole: GameRows | None = None
+
+    def _stored(self, name: str) -> np.ndarray:
+        """The field ``name`` of every row of the folder, in its order."""
+        _, pq = arrow()
+        parts = []
+        if self.paths:
+            frame = pq.read_table([str(q) for q in self.paths], columns=[name])
+            parts.append(_as_array(frame.column(name), name))
+            del frame
+        tail, _, _ = _tail_rows(self.folder / GAMES_FILE, self.end, tolerant=True)
+        if tail:
+            parts.append(values_array([row.get(name, OPTIONAL.get(name)) for row in tail]))
+        if not parts:
+            return object_array([])
+        if len(parts) > 1 and parts[0].dtype != parts[1].dtype:
+            parts = [a.astype(object) for a in parts]
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+
+    def column(self, name: str) -> np.ndarray:
+        if name not in self.names:
+            raise KeyError(name)
+        if self._whole is not None:
+            return self._whole.column(name)
+        return self._stored(name)[self.positions]
+
+    def whole(self) -> GameRows:
+        """Every field of these rows, read once and kept."""
+        if self._whole is None:
+            self._whole = GameRows(self.names, {name: self.column(name) for name in self.names})
+        return self._whole
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return ShardRows(self.folder, self.paths, self.end, self.positions[i], self.names)
+        return self.whole()[i]
+
+    def __iter__(self):
+        return iter(self.whole())
+
+    def take(self, positions) -> GameRows:
+        return ShardRows(self.folder, self.paths, self.end, self.positions[np.asarray(positions)], self.names)
+
+    def concat(self, other: GameRows) -> GameRows:
+        return self.whole().concat(other)
+
+    def __repr__(self) -> str:
+        return f"ShardRows({self._n} rows of {self.folder})"
 
 
 def remove_shards(folder) -> None:
@@ -435,7 +505,7 @@ def _shards_at_once(paths: list[Path], names):
 
 
 def _folder_batches(folder: Path, names, batch_rows):
-    end, paths = _covered(folder)
+    end, paths = covered(folder)
     if end < 0:
         print(
             f"warning: {folder / SHARDS_DIR}: its shards no longer match {GAMES_FILE} (rewritten since?); "
