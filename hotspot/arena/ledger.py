@@ -26,6 +26,7 @@ shards do).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -143,8 +144,6 @@ def _add_shard(ledger: Ledger, path: Path, batch_rows: int = 65_536) -> None:
 
 
 def _row_at(batch, j: int) -> dict:
-    import json
-
     row = batch.slice(j, 1).to_pylist()[0]
     row["rules"] = json.loads(row["rules"]) if isinstance(row.get("rules"), str) else row.get("rules")
     return row

@@ -473,10 +473,9 @@ class _LedgerStore:
     time: the memory of a run of a :class:`.match.Plan` in a folder whose
     Parquet shards cover its log, whatever the games."""
 
-    dropped: list = []
-
     def __init__(self, ledger):
         self.ledger = ledger
+        self.dropped: list = []  # a folder with damaged lines is read row by row (_RowStore)
 
     @classmethod
     def open(cls, specs, out_dir: Path, config, plan) -> _LedgerStore | None:
