@@ -237,6 +237,12 @@ class SpecSeries(MadeOnRead):
         return self._keys
 
     @property
+    def key_form(self) -> tuple:
+        """What every key of the series shares (the part before the index, the
+        turn limit, the adjudication): two series with one form share keys."""
+        return self._key_parts
+
+    @property
     def head(self) -> str:
         """The part of every key of the series before the game's index (:func:`game_key`)."""
         return self._key_parts[0]

@@ -289,7 +289,7 @@ def _distinct(specs, keys) -> bool:
     """Whether no two planned games share a key (a plan's series: no two with
     the same keys, each series' games told apart by their index)."""
     if keys is None:
-        templates = [part._key_parts for part in specs.parts if len(part)]
+        templates = [part.key_form for part in specs.parts if len(part)]
         return len(set(templates)) == len(templates)
     return len(set(keys)) == len(keys)
 
