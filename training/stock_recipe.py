@@ -18,8 +18,9 @@ trained again (a run stopped part-way starts over).
 The result (``OUT/results.json`` and a table): for each seat and opponent,
 the final score of every seed and their interquartile mean (the mean of the
 middle half, robust to one bad seed: Agarwal et al. 2021, rliable) with a
-95% bootstrap interval over the seeds (``scipy.stats.bootstrap``; with few
-seeds it is wide, and says so).  With matplotlib, ``OUT/curves.png`` draws
+95% bootstrap interval over the seeds (``scipy.stats.bootstrap``, BCa, or
+the percentile interval where BCa is undefined because nearly every
+resample gives one value; with few seeds it is wide, and says so).  With matplotlib, ``OUT/curves.png`` draws
 every seed's curve and their interquartile mean.  Extra: ``pip install
 ".[train,arena]"``.
 """
@@ -30,6 +31,7 @@ import argparse
 import csv
 import json
 import sys
+import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -130,8 +132,21 @@ def iqm(values) -> tuple[float, float, float]:
     mean = float(stats.trim_mean(x, 0.25))
     if len(x) < 2 or np.all(x == x[0]):
         return mean, mean, mean
-    res = stats.bootstrap((x,), lambda v, axis: stats.trim_mean(v, 0.25, axis=axis), n_resamples=2000, random_state=0)
-    return mean, float(res.confidence_interval.low), float(res.confidence_interval.high)
+    low, high = np.nan, np.nan
+    for method in ("BCa", "percentile"):  # BCa is undefined where nearly every resample gives one value
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            res = stats.bootstrap(
+                (x,),
+                lambda v, axis: stats.trim_mean(v, 0.25, axis=axis),
+                n_resamples=2000,
+                random_state=0,
+                method=method,
+            )
+        low, high = float(res.confidence_interval.low), float(res.confidence_interval.high)
+        if np.isfinite(low) and np.isfinite(high):
+            break
+    return mean, low, high
 
 
 def plot_curves(out: Path, seats, seeds) -> Path | None:
