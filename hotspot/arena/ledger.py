@@ -31,6 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import table
 from .folder import GAMES_FILE
 from .match import Plan
 
@@ -106,8 +107,6 @@ def read_ledger(folder, plan: Plan) -> tuple[Ledger, int, list[Path]] | None:
     None where the shards cannot be read exactly (no pyarrow, shards that
     no longer match the log, a damaged shard, a damaged line past them): the
     caller then reads the folder row by row, which also numbers damaged lines."""
-    from . import table
-
     if not table.have_arrow():
         return None
     folder = Path(folder)
@@ -123,7 +122,7 @@ def read_ledger(folder, plan: Plan) -> tuple[Ledger, int, list[Path]] | None:
             _add_shard(ledger, path)
     except Exception:  # noqa: BLE001  (a damaged shard: the log has every game)
         return None
-    tail, _, damaged = table._tail_rows(folder / GAMES_FILE, end, tolerant=True)
+    tail, _, damaged = table.tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         return None
     for row in tail:
@@ -132,9 +131,7 @@ def read_ledger(folder, plan: Plan) -> tuple[Ledger, int, list[Path]] | None:
 
 
 def _add_shard(ledger: Ledger, path: Path, batch_rows: int = 65_536) -> None:
-    from .table import arrow
-
-    _, pq = arrow()
+    _, pq = table.arrow()
     f = pq.ParquetFile(path)
     for batch in f.iter_batches(batch_size=batch_rows, columns=OUTSIDE_COLUMNS):
         keys, indices, seeds = (batch.column(name).to_pylist() for name in LEDGER_COLUMNS)

@@ -144,17 +144,25 @@ def technocrat_points(row) -> float:
     return points(row, "technocrat", by="side")
 
 
-def seat_results(rows) -> dict[tuple[str, str], list[float]]:
-    """``{(technocrat agent, ziegler agent): [Technocrat points, games]}`` of game rows."""
-    # the games counted by pairing and winner (a million in a fraction of a second), then scored
+def _seat_sums(rows) -> dict[tuple[str, str], list[float]]:
+    """``{(technocrat agent, ziegler agent): [Technocrat points, their squares, games]}``
+    of game rows: the games counted by pairing and winner (a million in a
+    fraction of a second), then scored."""
     rows = as_rows(rows)
     counts = Counter(zip(column(rows, "technocrat"), column(rows, "ziegler"), column(rows, "winner")))
     out: dict[tuple[str, str], list[float]] = {}
     for (technocrat, ziegler, winner), games in counts.items():
-        cell = out.setdefault((technocrat, ziegler), [0.0, 0])
-        cell[0] += games * technocrat_points({"winner": winner})
-        cell[1] += games
+        x = technocrat_points({"winner": winner})
+        cell = out.setdefault((technocrat, ziegler), [0.0, 0.0, 0])
+        cell[0] += games * x
+        cell[1] += games * x * x
+        cell[2] += games
     return out
+
+
+def seat_results(rows) -> dict[tuple[str, str], list[float]]:
+    """``{(technocrat agent, ziegler agent): [Technocrat points, games]}`` of game rows."""
+    return {pair: [p, n] for pair, (p, _, n) in _seat_sums(rows).items()}
 
 
 #: the virtual game added to each seat's variance, spread evenly over 0, 1/2 and 1 points
@@ -178,20 +186,10 @@ def two_seat_scores(rows) -> dict[tuple[str, str], tuple[float, float, int]]:
     the mean of ``a``'s score as Technocrat and as Ziegler (the seats weighted
     alike, whatever their games), its variance ``(v_T / n_T + v_Z / n_Z) / 4``
     from each seat's games (stratified by seat).  Self-play is left out."""
-    rows = as_rows(rows)
-    counts = Counter(zip(column(rows, "technocrat"), column(rows, "ziegler"), column(rows, "winner")))
-    seats: dict[tuple[str, str], list[float]] = {}  # (T agent, Z agent): [T points, T squares, games]
-    for (technocrat, ziegler, winner), games in counts.items():
-        if technocrat == ziegler:
-            continue
-        x = technocrat_points({"winner": winner})
-        cell = seats.setdefault((technocrat, ziegler), [0.0, 0.0, 0])
-        cell[0] += games * x
-        cell[1] += games * x * x
-        cell[2] += games
+    seats = _seat_sums(rows)  # (T agent, Z agent): [T points, T squares, games]
     out = {}
     for (t, z), (p, q, n) in seats.items():
-        if t > z or (z, t) not in seats:
+        if t >= z or (z, t) not in seats:  # self-play, or one seat only
             continue
         mt, vt = _seat_mean_var(p, q, int(n))  # t as Technocrat
         p2, q2, n2 = seats[(z, t)]

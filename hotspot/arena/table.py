@@ -165,7 +165,7 @@ def _shard_meta(path: Path) -> dict:
         raise TableError(f"{path}: not a readable Parquet shard ({type(exc).__name__})") from None
 
 
-def _tail_rows(log: Path, start: int, tolerant: bool = False) -> tuple[list[dict], int, list[int]]:
+def tail_rows(log: Path, start: int, tolerant: bool = False) -> tuple[list[dict], int, list[int]]:
     """The checked rows of ``log`` from byte ``start``, the byte after the
     last line read, and the damaged lines' numbers (from ``start``'s line 1).
     A writer's sync stops at a damaged or unfinished line; a reader
@@ -217,7 +217,7 @@ def sync_shards(folder) -> int:
         end = 0
     for p in (folder / SHARDS_DIR).glob(".*.tmp") if (folder / SHARDS_DIR).is_dir() else ():
         p.unlink(missing_ok=True)  # a sync cut short
-    rows, new_end, _ = _tail_rows(folder / GAMES_FILE, end)
+    rows, new_end, _ = tail_rows(folder / GAMES_FILE, end)
     if rows:
         _write_shard(folder, rows, end, new_end)
     return len(rows)
@@ -252,7 +252,7 @@ def summary_rows(folder):
     stored = GameRows(names, {name: _as_array(frame.column(name), name) for name in names})
     del frame
     rows = RowsByKey(stored)
-    tail, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
+    tail, _, damaged = tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         return None
     for row in tail:
@@ -313,7 +313,7 @@ class ShardRows(GameRows):
             frame = pq.read_table([str(q) for q in self.paths], columns=[name])
             parts.append(_as_array(frame.column(name), name))
             del frame
-        tail, _, _ = _tail_rows(self.folder / GAMES_FILE, self.end, tolerant=True)
+        tail, _, _ = tail_rows(self.folder / GAMES_FILE, self.end, tolerant=True)
         if tail:
             parts.append(values_array([row.get(name, OPTIONAL.get(name)) for row in tail]))
         if not parts:
@@ -518,7 +518,7 @@ def _folder_batches(folder: Path, names, batch_rows):
     else:
         for q in paths:
             yield from _parquet_batches(q, names, batch_rows)
-    rows, _, damaged = _tail_rows(folder / GAMES_FILE, end, tolerant=True)
+    rows, _, damaged = tail_rows(folder / GAMES_FILE, end, tolerant=True)
     if damaged:
         print(
             f"warning: {folder / GAMES_FILE}: skipped {len(damaged)} damaged line(s) after byte {end}", file=sys.stderr
